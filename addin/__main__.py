@@ -1,0 +1,5 @@
+import sys
+
+from addin.cli import main
+
+sys.exit(main())

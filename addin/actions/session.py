@@ -1,0 +1,68 @@
+"""What every action has in hand: the gateway, warnings to confirm, and the log.
+
+An action computes first, then calls ``session.warn(...)`` with anything that
+breaks a rule. The front door asks the TD (a dialog in Excel, ``--yes`` on the
+command line); if the TD declines, ``Cancelled`` is raised before anything is
+written. Only then does the action write its tables. Every warning the TD
+accepted and every action done is appended to the Log sheet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from addin.workbook.gateway import Gateway, LogEntry, Problem
+
+
+class ActionError(Exception):
+    """The action cannot be done; the workbook is left unchanged."""
+
+    def __init__(self, message: str, problems: Sequence[Problem] = ()) -> None:
+        super().__init__(message)
+        self.problems = list(problems)
+
+    def __str__(self) -> str:
+        lines = [super().__str__()]
+        lines += [f"  {p}" for p in self.problems]
+        return "\n".join(lines)
+
+
+class Cancelled(Exception):
+    """The TD did not confirm a warning; nothing was written."""
+
+    def __init__(self, warnings: Sequence[str]) -> None:
+        super().__init__("; ".join(warnings))
+        self.warnings = list(warnings)
+
+
+@dataclass
+class Session:
+    gw: Gateway
+    action: str
+    log: list[LogEntry] = field(default_factory=list)
+    messages: list[str] = field(default_factory=list)
+    """What the action reports to the TD when it is done."""
+
+    def warn(self, warnings: Sequence[str]) -> None:
+        """Ask the TD to accept ``warnings``; raise ``Cancelled`` if they do not."""
+        warnings = list(dict.fromkeys(warnings))
+        if not warnings:
+            return
+        text = "\n".join(f"- {w}" for w in warnings)
+        if not self.gw.confirm(f"{self.action}: please check before going on:\n{text}"):
+            raise Cancelled(warnings)
+        self.log += [LogEntry("Warning", self.action, w) for w in warnings]
+        self.log.append(LogEntry("Confirmed", self.action, "TD accepted the warnings above"))
+
+    def done(self, message: str) -> None:
+        self.messages.append(message)
+        self.log.append(LogEntry("Action", self.action, message))
+
+    def say(self, message: str) -> None:
+        """Tell the TD something without logging it (lookup results, for instance)."""
+        self.messages.append(message)
+
+    def require_no_problems(self, problems: Sequence[Problem], what: str) -> None:
+        if problems:
+            raise ActionError(f"{self.gw.source}: {what}", problems)

@@ -1,0 +1,160 @@
+"""The command line: ``python -m addin COMMAND BOOK.xlsx ...``.
+
+Exit codes
+----------
+0  done
+1  error: the workbook is unchanged
+2  usage: the command line itself is wrong
+3  a warning needs confirmation: nothing was written; run again with ``--yes``
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from datetime import date
+from pathlib import Path
+
+from addin import __version__
+from addin.actions import basic
+from addin.actions.session import ActionError, Cancelled, Session
+from addin.workbook import template
+from addin.workbook.openpyxl_gateway import OpenpyxlGateway, WorkbookError
+from addin.workbook.saving import WorkbookLocked
+
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_CONFIRM = 0, 1, 2, 3
+
+Action = Callable[[Session, argparse.Namespace], None]
+
+
+def run_on_file(path: Path, name: str, action: Action, args: argparse.Namespace) -> int:
+    """Open the workbook, run ``action``, and save only if it succeeded."""
+    yes = getattr(args, "yes", False)
+    try:
+        gw = OpenpyxlGateway.open(path, force=getattr(args, "force", False), confirm=lambda m: yes)
+    except (WorkbookError, WorkbookLocked) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return EXIT_ERROR
+    session = Session(gw, name)
+    try:
+        action(session, args)
+    except Cancelled as cancelled:
+        print(f"{name}: needs confirmation (nothing was written):", file=sys.stderr)
+        for w in cancelled.warnings:
+            print(f"  warning: {w}", file=sys.stderr)
+        print("Run again with --yes to go ahead.", file=sys.stderr)
+        return EXIT_CONFIRM
+    except ActionError as err:
+        print(f"error: {err}", file=sys.stderr)
+        print(f"{path.name} is unchanged.", file=sys.stderr)
+        return EXIT_ERROR
+    for message in session.messages:
+        print(message)
+    if session.log:
+        gw.append_log(session.log)
+        try:
+            gw.save()
+        except OSError as err:
+            print(f"error: could not save {path}: {err}; the file is unchanged", file=sys.stderr)
+            return EXIT_ERROR
+    return EXIT_OK
+
+
+# --- commands -------------------------------------------------------------------------
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    values: dict[str, object] = {}
+    if args.name:
+        values["name"] = args.name
+    if args.start:
+        values["start_date"] = args.start
+    if args.end:
+        values["end_date"] = args.end
+    if args.rounds:
+        values["rounds"] = args.rounds
+    try:
+        gw = basic.new_tournament(args.book, values, force=args.force)
+        gw.save()
+    except ActionError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return EXIT_ERROR
+    print(f"Created {args.book}")
+    return EXIT_OK
+
+
+def cmd_template(args: argparse.Namespace) -> int:
+    template.write_template(args.out)
+    print(f"Wrote {args.out}")
+    return EXIT_OK
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    found: list[int] = []
+
+    def action(session: Session, _: argparse.Namespace) -> None:
+        problems, notices = basic.check(session)
+        for p in problems:
+            print(f"problem: {p}")
+        for n in notices:
+            print(f"note: {n}")
+        print(f"{session.gw.source}: {len(problems)} problem(s), {len(notices)} note(s)")
+        found.append(len(problems))
+
+    code = run_on_file(args.book, "check", action, args)
+    return code if code else (EXIT_ERROR if found and found[0] else EXIT_OK)
+
+
+def _date(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date in YYYY-MM-DD form") from err
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m addin",
+        description="AGA Swiss McMahon tournaments in an Excel workbook.",
+        epilog="Exit codes: 0 done, 1 error (workbook unchanged), 2 usage, "
+        "3 a warning needs confirmation (--yes gives it).",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def command(
+        name: str, handler: Callable[[argparse.Namespace], int], help: str
+    ) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help, description=help)
+        p.set_defaults(handler=handler)
+        return p
+
+    p = command("new", cmd_new, "create a new tournament workbook from the template")
+    p.add_argument("book", type=Path, help="the .xlsx file to create")
+    p.add_argument("--name", help="tournament name")
+    p.add_argument("--start", type=_date, help="start date, YYYY-MM-DD")
+    p.add_argument("--end", type=_date, help="end date, YYYY-MM-DD")
+    p.add_argument("--rounds", type=int, help="number of rounds (default 5)")
+    p.add_argument("--force", action="store_true", help="overwrite an existing file")
+
+    p = command("template", cmd_template, "write the blank workbook template")
+    p.add_argument("out", type=Path, nargs="?", default=Path("workbook_template.xlsx"))
+
+    p = command("check", cmd_check, "check every sheet; list each problem with its cell")
+    p.add_argument("book", type=Path)
+    p.add_argument("--force", action="store_true", help="ignore Excel's lock file")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:
+        return int(exit_.code or 0)
+    return int(args.handler(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""The pure core: ratings, bands, pairing, scoring. Never imports a spreadsheet library."""

@@ -1,0 +1,457 @@
+"""Between sheets and the model: read the whole tournament, write back what an action owns.
+
+Reading collects every problem (with its cell) instead of stopping at the
+first, so ``check`` can list them all. Writing goes through the rows that were
+read, so the TD's extra columns and typed values travel with their row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from addin.core.model import (
+    Band,
+    Bye,
+    ByeKind,
+    ColorPolicy,
+    Contact,
+    Game,
+    HandicapPolicy,
+    PairRequest,
+    Player,
+    PlayerId,
+    RequestKind,
+    Round,
+    Rules,
+    ScoreOrigin,
+    Settings,
+    Status,
+    Tournament,
+)
+from addin.core.ratings import RatingError, parse_rating
+from addin.workbook import cells
+from addin.workbook.gateway import Gateway, Problem, Row, TableData
+from addin.workbook.layout import (
+    BANDS,
+    REQUESTS,
+    SETTINGS,
+    SETTINGS_TABLE,
+    Column,
+    Setting,
+    Table,
+    byes_table,
+    games_table,
+    players_table,
+    round_number_of,
+)
+
+# --- Settings -----------------------------------------------------------------------------
+
+
+def _setting_column(setting: Setting) -> Column:
+    return Column(setting.key, setting.label, setting.kind, choices=setting.choices)
+
+
+def _norm(text: object) -> str:
+    return " ".join(str(text).split()).casefold()
+
+
+SETTING_BY_LABEL = {_norm(s.label): s for s in SETTINGS}
+
+
+@dataclass
+class SettingsData:
+    settings: Settings
+    values: dict[str, object]
+    data: TableData
+    problems: list[Problem]
+
+    def cell(self, key: str) -> str | None:
+        for row in self.data.rows:
+            setting = SETTING_BY_LABEL.get(_norm(row.get("setting", "")))
+            if setting and setting.key == key:
+                return row.cells.get("value")
+        return None
+
+
+def default_values() -> dict[str, object]:
+    values: dict[str, object] = {}
+    for setting in SETTINGS:
+        values[setting.key] = (
+            cells.parse(setting.default, _setting_column(setting))
+            if setting.default != ""
+            else None
+        )
+    return values
+
+
+def read_settings(gw: Gateway) -> SettingsData:
+    data = gw.read_table(SETTINGS_TABLE)
+    problems = list(data.problems)
+    values = default_values()
+    for row in data.rows:
+        setting = SETTING_BY_LABEL.get(_norm(row.get("setting", "")))
+        if setting is None:
+            continue
+        raw = row.values.get("value")
+        try:
+            values[setting.key] = cells.parse(raw, _setting_column(setting))
+        except cells.CellError as err:
+            problems.append(
+                Problem(SETTINGS_TABLE.sheet, str(err), row.cells.get("value"), setting.label)
+            )
+    try:
+        settings = settings_from_values(values)
+    except ValueError as err:
+        problems.append(Problem(SETTINGS_TABLE.sheet, str(err)))
+        settings = Settings()
+    return SettingsData(settings, values, data, problems)
+
+
+def settings_from_values(v: Mapping[str, object]) -> Settings:
+    def text(key: str) -> str:
+        value = v.get(key)
+        return "" if value is None else str(value)
+
+    def contact(prefix: str) -> Contact:
+        return Contact(
+            name=text(f"{prefix}_name"),
+            address=text(f"{prefix}_address"),
+            phone=text(f"{prefix}_phone"),
+            email=text(f"{prefix}_email"),
+            web=text(f"{prefix}_web"),
+        )
+
+    defaults = Settings()
+    tiebreaks = tuple(t.strip() for t in text("tiebreaks").split(",") if t.strip())
+    rounds = v.get("rounds") or defaults.rounds
+    if not 1 <= int(rounds) <= 30:  # type: ignore[call-overload]
+        raise ValueError(f"Number of rounds {rounds} is not between 1 and 30")
+    band_d = v.get("band_d")
+    return Settings(
+        name=text("name"),
+        venue=text("venue"),
+        venue_address=text("venue_address"),
+        start_date=v.get("start_date"),  # type: ignore[arg-type]
+        end_date=v.get("end_date"),  # type: ignore[arg-type]
+        director=contact("director"),
+        sponsor=contact("sponsor"),
+        convener=contact("convener"),
+        pairing_format=text("pairing_format") or defaults.pairing_format,
+        rules=Rules(v.get("rules") or defaults.rules.value),
+        basic_time_minutes=v.get("basic_time_minutes"),  # type: ignore[arg-type]
+        overtime_format=text("overtime_format"),
+        overtime_conditions=text("overtime_conditions"),
+        komi=float(v.get("komi") if v.get("komi") is not None else defaults.komi),  # type: ignore[arg-type]
+        rounds=int(rounds),  # type: ignore[call-overload]
+        bar=v.get("bar"),  # type: ignore[arg-type]
+        band_d=float(band_d) if band_d is not None else defaults.band_d,  # type: ignore[arg-type]
+        top_band_separation_one=v.get("top_band_separation") == "1 point",
+        score_origin=ScoreOrigin(v.get("score_origin") or defaults.score_origin.value),
+        bottom_score_offset=float(v.get("bottom_score_offset") or 0),  # type: ignore[arg-type]
+        handicap_policy=HandicapPolicy(v.get("handicap_policy") or defaults.handicap_policy.value),
+        top_band_even=bool(v.get("top_band_even")),
+        color_policy=ColorPolicy(v.get("color_policy") or defaults.color_policy.value),
+        avoid_same_family=bool(v.get("avoid_same_family")),
+        avoid_same_club=bool(v.get("avoid_same_club")),
+        avoid_same_city=bool(v.get("avoid_same_city")),
+        avoid_same_state=bool(v.get("avoid_same_state")),
+        avoid_same_country=bool(v.get("avoid_same_country")),
+        avoid_handicap_games=bool(v.get("avoid_handicap_games")),
+        tiebreaks=tiebreaks or defaults.tiebreaks,
+        seed=int(v.get("seed") or 0),  # type: ignore[call-overload]
+    )
+
+
+def settings_rows(values: Mapping[str, object]) -> list[dict[str, object]]:
+    """Rows for the Settings table, values rendered as a TD would type them."""
+    rows = []
+    for s in SETTINGS:
+        value = values.get(s.key)
+        rows.append(
+            {
+                "setting": s.label,
+                "value": cells.render(value, _setting_column(s)),
+                "help": s.help,
+            }
+        )
+    return rows
+
+
+# --- Players ------------------------------------------------------------------------------
+
+
+def player_from_row(row: Row, rounds: int) -> Player | None:
+    aga_id = row.get("aga_id")
+    family = row.get("family_name")
+    if aga_id is None or family is None:
+        return None
+    requests = {n: row.get(f"r{n}") for n in range(1, rounds + 1)}
+    return Player(
+        aga_id=int(aga_id),  # type: ignore[call-overload]
+        family_name=str(family),
+        given_name=str(row.get("given_name", "")),
+        rank=str(row.get("rank", "")),
+        rating=row.get("rating"),  # type: ignore[arg-type]
+        membership_type=str(row.get("membership_type", "")),
+        membership_expiry=row.get("membership_expiry"),  # type: ignore[arg-type]
+        chapter=str(row.get("chapter", "")),
+        state=str(row.get("state", "")),
+        city=str(row.get("city", "")),
+        country=str(row.get("country", "")),
+        family_group=str(row.get("family_group", "")),
+        band=row.get("band"),  # type: ignore[arg-type]
+        band_override=row.get("band_override"),  # type: ignore[arg-type]
+        above_bar=bool(row.get("above_bar", False)),
+        initial_score=row.get("initial_score"),  # type: ignore[arg-type]
+        status=Status(row.get("status", Status.ACTIVE.value)),
+        bye_volunteer=bool(row.get("bye_volunteer", False)),
+        bye_requests=frozenset(n for n, r in requests.items() if r == "Bye"),
+        volunteer_rounds=frozenset(n for n, r in requests.items() if r == "Volunteer"),
+        email=str(row.get("email", "")),
+        phone=str(row.get("phone", "")),
+        address=str(row.get("address", "")),
+        citizenship=str(row.get("citizenship", "")),
+        birth_date=row.get("birth_date"),  # type: ignore[arg-type]
+        notes=str(row.get("notes", "")),
+    )
+
+
+def player_values(p: Player, rounds: int) -> dict[str, object]:
+    """A Players row for ``p``: the inverse of ``player_from_row``."""
+    values: dict[str, object] = {
+        "aga_id": p.aga_id,
+        "family_name": p.family_name,
+        "given_name": p.given_name or None,
+        "rank": p.rank or None,
+        "rating": p.rating,
+        "membership_type": p.membership_type or None,
+        "membership_expiry": p.membership_expiry,
+        "chapter": p.chapter or None,
+        "state": p.state or None,
+        "city": p.city or None,
+        "country": p.country or None,
+        "family_group": p.family_group or None,
+        "above_bar": True if p.above_bar else None,
+        "band": p.band,
+        "band_override": p.band_override,
+        "initial_score": p.initial_score,
+        "status": p.status.value,
+        "bye_volunteer": True if p.bye_volunteer else None,
+        "email": p.email or None,
+        "phone": p.phone or None,
+        "address": p.address or None,
+        "citizenship": p.citizenship or None,
+        "birth_date": p.birth_date,
+        "notes": p.notes or None,
+    }
+    for n in range(1, rounds + 1):
+        values[f"r{n}"] = (
+            "Bye" if n in p.bye_requests else "Volunteer" if n in p.volunteer_rounds else None
+        )
+    return values
+
+
+# --- The whole book -----------------------------------------------------------------------
+
+
+@dataclass
+class Book:
+    """Everything an action read: the model, each table's rows, and every problem found."""
+
+    tournament: Tournament
+    settings: SettingsData
+    tables: dict[str, TableData] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def players_data(self) -> TableData:
+        return self.tables["Players"]
+
+    def round_numbers(self) -> list[int]:
+        return sorted(r.number for r in self.tournament.rounds)
+
+
+def read_book(gw: Gateway) -> Book:
+    """Read settings, players, bands, requests and every Round sheet."""
+    settings = read_settings(gw)
+    t = Tournament(settings=settings.settings)
+    book = Book(t, settings, problems=list(settings.problems))
+    rounds = settings.settings.rounds
+
+    players = _read(book, gw, players_table(rounds))
+    for row in players.rows:
+        player = player_from_row(row, rounds)
+        if player is None:
+            missing = "aga_id" if row.get("aga_id") is None else "family_name"
+            if missing not in {
+                p.column for p in players.problems if p.cell == row.cells.get(missing)
+            }:
+                book.problems.append(players.problem(row, missing, "required value is blank"))
+            continue
+        if player.aga_id in t.players:
+            continue  # reported as a duplicate by the reader
+        if player.rank:
+            try:
+                parse_rating(player.rank)
+            except RatingError as err:
+                book.problems.append(players.problem(row, "rank", str(err)))
+        t.players[player.aga_id] = player
+
+    bands = _read(book, gw, BANDS)
+    for row in bands.rows:
+        if row.get("number") is None or row.get("min_rating") is None:
+            continue
+        t.bands.append(
+            Band(
+                number=int(row["number"]),  # type: ignore[call-overload]
+                label=str(row.get("label", "")),
+                min_rating=float(row["min_rating"]),  # type: ignore[arg-type]
+                separation=row.get("separation"),  # type: ignore[arg-type]
+                separation_override=row.get("separation_override"),  # type: ignore[arg-type]
+                initial_score=row.get("initial_score"),  # type: ignore[arg-type]
+            )
+        )
+
+    requests = _read(book, gw, REQUESTS)
+    for row in requests.rows:
+        ids = [row.get("first"), row.get("second")]
+        if row.get("kind") is None or None in ids:
+            continue
+        for key, pid in zip(("first", "second"), ids, strict=True):
+            if pid not in t.players:
+                book.problems.append(
+                    requests.problem(row, key, f"AGA # {pid} is not in the Players sheet")
+                )
+        t.requests.append(
+            PairRequest(RequestKind(row["kind"]), int(ids[0]), int(ids[1]), row.get("round"))  # type: ignore[arg-type]
+        )
+
+    for sheet in gw.sheet_names():
+        number = round_number_of(sheet)
+        if number is not None:
+            t.rounds.append(_read_round(book, gw, number))
+    t.rounds.sort(key=lambda r: r.number)
+    return book
+
+
+def _read(book: Book, gw: Gateway, table: Table) -> TableData:
+    data = gw.read_table(table)
+    book.tables[table.name] = data
+    book.problems.extend(p for p in data.problems if data.present or table.sheet != "Requests")
+    return data
+
+
+def _read_round(book: Book, gw: Gateway, number: int) -> Round:
+    players = book.tournament.players
+    games_data = _read(book, gw, games_table(number))
+    byes_data = _read(book, gw, byes_table(number))
+    games: list[Game] = []
+    seen: dict[PlayerId, str] = {}
+
+    def claim(pid: int, row: Row, data: TableData, key: str) -> None:
+        where = row.cells.get(key) or ""
+        if pid not in players:
+            book.problems.append(data.problem(row, key, f"AGA # {pid} is not in the Players sheet"))
+        if pid in seen:
+            book.problems.append(
+                data.problem(
+                    row, key, f"AGA # {pid} appears twice in round {number} (also {seen[pid]})"
+                )
+            )
+        seen[pid] = where
+
+    for row in games_data.rows:
+        white, black = row.get("white"), row.get("black")
+        if white is None or black is None:
+            continue
+        claim(int(white), row, games_data, "white")  # type: ignore[call-overload]
+        claim(int(black), row, games_data, "black")  # type: ignore[call-overload]
+        if white == black:
+            book.problems.append(games_data.problem(row, "black", "a player cannot play themself"))
+        games.append(
+            Game(
+                white=int(white),  # type: ignore[call-overload]
+                black=int(black),  # type: ignore[call-overload]
+                handicap=int(row.get("handicap", 0)),  # type: ignore[call-overload]
+                komi=float(row.get("komi", 0.0)),  # type: ignore[arg-type]
+                result=row.get("result"),  # type: ignore[arg-type]
+                board=row.get("board"),  # type: ignore[arg-type]
+                notes=str(row.get("notes", "")),
+            )
+        )
+    byes: list[Bye] = []
+    for row in byes_data.rows:
+        pid = row.get("player")
+        if pid is None:
+            continue
+        claim(int(pid), row, byes_data, "player")  # type: ignore[call-overload]
+        byes.append(Bye(int(pid), ByeKind(row.get("kind", ByeKind.VOLUNTARY.value))))  # type: ignore[call-overload]
+    return Round(number, tuple(games), tuple(byes))
+
+
+# --- Writing ------------------------------------------------------------------------------
+
+
+def merge_rows(
+    data: TableData,
+    key: str,
+    updates: Mapping[object, Mapping[str, object]],
+    *,
+    fill_only: Iterable[str] = (),
+) -> list[Row]:
+    """The table's rows with ``updates`` applied by key; unknown keys become new rows.
+
+    Columns in ``fill_only`` are written only where the cell is blank, so a value
+    the TD typed is never overwritten.
+    """
+    fill_only = set(fill_only)
+    rows = [Row(dict(r.values), r.number, dict(r.extra), dict(r.cells)) for r in data.rows]
+    index = {r.values.get(key): r for r in rows}
+    for k, values in updates.items():
+        row = index.get(k)
+        if row is None:
+            row = Row({key: k})
+            rows.append(row)
+            index[k] = row
+        for column, value in values.items():
+            if column in fill_only and row.values.get(column) is not None:
+                continue
+            row.values[column] = value
+    return rows
+
+
+def round_rows(rnd: Round, players: Mapping[PlayerId, Player]) -> tuple[list[dict], list[dict]]:
+    def name(pid: PlayerId) -> str | None:
+        p = players.get(pid)
+        return p.name if p else None
+
+    def rating(pid: PlayerId) -> float | None:
+        p = players.get(pid)
+        return p.rating if p else None
+
+    games = [
+        {
+            "board": g.board,
+            "white": g.white,
+            "white_name": name(g.white),
+            "white_rating": rating(g.white),
+            "black": g.black,
+            "black_name": name(g.black),
+            "black_rating": rating(g.black),
+            "handicap": g.handicap,
+            "komi": g.komi,
+            "result": g.result,
+            "notes": g.notes or None,
+        }
+        for g in rnd.games
+    ]
+    byes = [{"player": b.player, "name": name(b.player), "kind": b.kind.value} for b in rnd.byes]
+    return games, byes
+
+
+def write_round(gw: Gateway, rnd: Round, players: Mapping[PlayerId, Player]) -> None:
+    games, byes = round_rows(rnd, players)
+    gw.write_table(games_table(rnd.number), games)
+    gw.write_table(byes_table(rnd.number), byes)

@@ -1,0 +1,166 @@
+"""Reading and writing single cell values by column kind, tolerantly.
+
+A TD types "12" where a number belongs, "yes" where "Yes" belongs, a date as
+text: all accepted. Anything that cannot be understood raises ``CellError``
+saying what was expected; the caller adds the sheet, row and column.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime
+
+from addin.core.ratings import RatingError, parse_rating
+from addin.core.results import parse_result
+from addin.workbook.layout import Column, Kind
+
+
+class CellError(ValueError):
+    def __init__(self, value: object, expected: str) -> None:
+        super().__init__(f"{value!r} is not {expected}")
+        self.value = value
+        self.expected = expected
+
+
+NUMERIC = (Kind.INT, Kind.FLOAT)
+
+_TRUE = {"yes", "y", "true", "1", "x", "on"}
+_FALSE = {"no", "n", "false", "0", "off"}
+_ROUND_SPLIT = re.compile(r"[,;\s]+")
+
+
+def is_blank(value: object) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+def parse(value: object, column: Column) -> object:
+    """The typed value of a cell; ``None`` for a blank cell."""
+    if is_blank(value):
+        return None
+    kind = column.kind
+    if isinstance(value, str):
+        value = value.strip()
+    try:
+        if kind is Kind.ANY:
+            return value
+        if kind is Kind.TEXT:
+            return _text(value)
+        if kind is Kind.INT:
+            return _int(value)
+        if kind is Kind.FLOAT:
+            return _float(value)
+        if kind is Kind.RATING:
+            return parse_rating(value)  # type: ignore[arg-type]
+        if kind in (Kind.DATE, Kind.TIMESTAMP):
+            return _date(value, keep_time=kind is Kind.TIMESTAMP)
+        if kind is Kind.BOOL:
+            return _bool(value)
+        if kind is Kind.CHOICE:
+            return _choice(value, column.choices)
+        if kind is Kind.ROUNDS:
+            return _rounds(value)
+        if kind is Kind.RESULT:
+            return parse_result(_text(value))
+    except RatingError as err:
+        raise CellError(value, Kind.RATING.value) from err
+    except (TypeError, ValueError) as err:
+        expected = kind.value
+        if kind in (Kind.CHOICE, Kind.RESULT):
+            expected = "one of " + ", ".join(column.choices)
+        raise CellError(value, expected) from err
+    raise AssertionError(kind)
+
+
+def _text(value: object) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    return str(value)
+
+
+def _int(value: object) -> int:
+    if isinstance(value, bool):
+        raise ValueError(value)
+    if isinstance(value, int):
+        return value
+    number = float(value)  # type: ignore[arg-type]
+    if not number.is_integer():
+        raise ValueError(value)
+    return int(number)
+
+
+def _float(value: object) -> float:
+    if isinstance(value, bool):
+        raise ValueError(value)
+    if isinstance(value, str):
+        value = value.replace(",", ".") if value.count(",") == 1 and "." not in value else value
+    return float(value)  # type: ignore[arg-type]
+
+
+_DATE_FORMATS = ("%Y-%m-%d", "%m/%d/%Y", "%m/%d/%y", "%Y/%m/%d", "%d.%m.%Y")
+
+
+def _date(value: object, *, keep_time: bool = False) -> date:
+    if isinstance(value, datetime):
+        return value if keep_time else value.date()
+    if isinstance(value, date):
+        return value
+    if isinstance(value, str):
+        try:
+            moment = datetime.fromisoformat(value)
+            return moment if keep_time else moment.date()
+        except ValueError:
+            pass
+        for fmt in _DATE_FORMATS:
+            try:
+                return datetime.strptime(value, fmt).date()
+            except ValueError:
+                continue
+    raise ValueError(value)
+
+
+def _bool(value: object) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    raise ValueError(value)
+
+
+def _choice(value: object, choices: tuple[str, ...]) -> str:
+    text = _text(value).strip()
+    folded = text.casefold()
+    for choice in choices:
+        if choice.casefold() == folded:
+            return choice
+    raise ValueError(value)
+
+
+def _rounds(value: object) -> frozenset[int]:
+    if isinstance(value, int | float):
+        return frozenset({_int(value)})
+    parts = [p for p in _ROUND_SPLIT.split(str(value)) if p]
+    rounds = frozenset(int(p) for p in parts)
+    if any(r < 1 for r in rounds):
+        raise ValueError(value)
+    return rounds
+
+
+def render(value: object, column: Column) -> object:
+    """The value to store in a cell for a typed value."""
+    if value is None:
+        return None
+    kind = column.kind
+    if kind is Kind.BOOL:
+        return "Yes" if value else "No"
+    if kind is Kind.ROUNDS:
+        return ", ".join(str(r) for r in sorted(value))  # type: ignore[call-overload]
+    if kind is Kind.FLOAT and isinstance(value, float) and value.is_integer():
+        return int(value)
+    if hasattr(value, "value") and kind in (Kind.CHOICE, Kind.RESULT):
+        return value.value  # an enum member
+    return value

@@ -1,0 +1,104 @@
+"""The one small interface through which actions talk to a workbook.
+
+Two implementations: ``OpenpyxlGateway`` for .xlsx files on disk (the command
+line) and ``XlwingsGateway`` for the workbook open in Excel (the add-in). An
+action reads each table once as a block, computes, asks the TD to confirm any
+warnings, then writes each table it owns once as a block.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Protocol
+
+from addin.workbook.layout import Table
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something in the workbook that cannot be understood, pinned to its cell."""
+
+    sheet: str
+    message: str
+    cell: str | None = None
+    """An A1 reference such as ``E7``; ``None`` when the problem is the whole sheet."""
+    column: str | None = None
+
+    def __str__(self) -> str:
+        where = f"{self.sheet}!{self.cell}" if self.cell else self.sheet
+        if self.column:
+            where += f" ({self.column})"
+        return f"{where}: {self.message}"
+
+
+@dataclass
+class Row:
+    """One data row: typed values by column key, and the TD's own columns untouched."""
+
+    values: dict[str, object]
+    number: int | None = None
+    """The sheet row it was read from (for messages)."""
+    extra: dict[str, object] = field(default_factory=dict)
+    """Values of columns the layout does not know, by header."""
+    cells: dict[str, str] = field(default_factory=dict)
+    """A1 reference of each known column's cell, by key (for messages)."""
+
+    def __getitem__(self, key: str) -> object:
+        return self.values.get(key)
+
+    def get(self, key: str, default: object = None) -> object:
+        value = self.values.get(key)
+        return default if value is None else value
+
+    def where(self, table: Table, key: str) -> Problem:
+        """A Problem template naming this row's cell in column ``key``."""
+        return Problem(table.sheet, "", self.cells.get(key), table.column(key).header)
+
+
+@dataclass
+class TableData:
+    table: Table
+    rows: list[Row]
+    problems: list[Problem]
+    present: bool = True
+    """False when the sheet or the table is missing altogether."""
+    notices: list[Problem] = field(default_factory=list)
+    """Things read tolerantly that a TD may want to tidy: blank rows, numbers stored as text."""
+
+    def problem(self, row: Row, key: str, message: str) -> Problem:
+        where = row.where(self.table, key)
+        return Problem(where.sheet, message, where.cell, where.column)
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    level: str
+    action: str
+    message: str
+    timestamp: datetime = field(default_factory=lambda: datetime.now().replace(microsecond=0))
+
+
+WriteRow = Row | Mapping[str, object]
+
+
+class Gateway(Protocol):
+    source: str
+    """The workbook's name, for messages."""
+
+    def sheet_names(self) -> list[str]: ...
+
+    def read_table(self, table: Table) -> TableData: ...
+
+    def write_table(self, table: Table, rows: Sequence[WriteRow]) -> None:
+        """Replace the table's data rows; the TD's extra columns travel with ``Row.extra``."""
+        ...
+
+    def remove_sheet(self, sheet: str) -> None: ...
+
+    def append_log(self, entries: Sequence[LogEntry]) -> None: ...
+
+    def alert(self, message: str) -> None: ...
+
+    def confirm(self, message: str) -> bool: ...

@@ -1,0 +1,484 @@
+"""The workbook layout, declared once.
+
+Every sheet, table, header, column type, dropdown list and the action that owns
+each column are declared here. The template builder, the readers, the writers,
+``check`` and docs/architecture.md all derive from this module: no header
+string is typed anywhere else.
+
+Owners
+------
+``TD``        the tournament director types it; no action overwrites it.
+``register``  filled by registration (import, register, pre-registration) when blank.
+``bands``     written by ``bands``.
+``pair``      written by ``pair`` (the TD may type over it; the next action respects it).
+``standings`` written by ``standings``.
+``log``       appended by every action.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from addin.core.model import (
+    ByeKind,
+    ColorPolicy,
+    HandicapPolicy,
+    RequestKind,
+    Result,
+    Rules,
+    ScoreOrigin,
+    Status,
+)
+
+
+class Kind(enum.Enum):
+    """How a cell's value is read and written."""
+
+    ANY = "any value"
+    TEXT = "text"
+    INT = "a whole number"
+    FLOAT = "a number"
+    RATING = "a rank or rating (3k, 4d, -3.45, 4.5)"
+    DATE = "a date (YYYY-MM-DD or M/D/YYYY)"
+    BOOL = "Yes or No"
+    CHOICE = "one of the listed choices"
+    RESULT = "a game result"
+    ROUNDS = "round numbers separated by commas (2, 4)"
+    TIMESTAMP = "a date and time"
+
+
+class Owner(enum.Enum):
+    TD = "TD"
+    REGISTER = "register"
+    BANDS = "bands"
+    PAIR = "pair"
+    STANDINGS = "standings"
+    LOG = "log"
+    IMPORT = "import-tdlista"
+
+
+YES_NO = ("Yes", "No")
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str
+    header: str
+    kind: Kind = Kind.TEXT
+    owner: Owner = Owner.TD
+    width: float = 12
+    choices: tuple[str, ...] = ()
+    required: bool = False
+    number_format: str | None = None
+    help: str = ""
+
+
+@dataclass(frozen=True)
+class Table:
+    """An Excel Table: a header row and typed columns, starting at ``anchor``."""
+
+    sheet: str
+    name: str
+    columns: tuple[Column, ...]
+    anchor_column: int = 1
+    unique: str | None = None
+    """Key of a column whose non-blank values must be unique (e.g. AGA #)."""
+    printed: int | None = None
+    """How many leading columns a printout shows (``None``: all); the rest stay on screen."""
+
+    def column(self, key: str) -> Column:
+        for c in self.columns:
+            if c.key == key:
+                return c
+        raise KeyError(f"{self.name} has no column {key!r}")
+
+    @property
+    def headers(self) -> tuple[str, ...]:
+        return tuple(c.header for c in self.columns)
+
+
+def _choices(enum_type: type[enum.Enum]) -> tuple[str, ...]:
+    return tuple(str(m.value) for m in enum_type)
+
+
+# --- Tournament: Setting / Value rows -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Setting:
+    key: str
+    label: str
+    kind: Kind = Kind.TEXT
+    default: object = ""
+    choices: tuple[str, ...] = ()
+    help: str = ""
+    required_for_aga: bool = False
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("name", "Tournament name", required_for_aga=True),
+    Setting("venue", "Venue", help="Name of the venue"),
+    Setting("venue_address", "Venue address"),
+    Setting("start_date", "Start date", Kind.DATE, required_for_aga=True),
+    Setting("end_date", "End date", Kind.DATE),
+    Setting("director_name", "Director name", required_for_aga=True),
+    Setting("director_address", "Director address"),
+    Setting("director_phone", "Director phone", required_for_aga=True),
+    Setting("director_email", "Director email", required_for_aga=True),
+    Setting("sponsor_name", "Sponsor name"),
+    Setting("sponsor_address", "Sponsor address"),
+    Setting("sponsor_email", "Sponsor email"),
+    Setting("sponsor_phone", "Sponsor phone"),
+    Setting("sponsor_web", "Sponsor web page"),
+    Setting("convener_name", "Convener name"),
+    Setting("convener_address", "Convener address"),
+    Setting("convener_email", "Convener email"),
+    Setting("convener_phone", "Convener phone"),
+    Setting("convener_web", "Convener web page"),
+    Setting(
+        "pairing_format",
+        "Pairing format",
+        Kind.CHOICE,
+        "McMahon",
+        ("McMahon", "Swiss", "Round robin"),
+        required_for_aga=True,
+    ),
+    Setting("rules", "Rules", Kind.CHOICE, "AGA", _choices(Rules), required_for_aga=True),
+    Setting("basic_time_minutes", "Basic time (minutes)", Kind.INT, required_for_aga=True),
+    Setting(
+        "overtime_format",
+        "Overtime format",
+        Kind.CHOICE,
+        "Byo-yomi",
+        ("Byo-yomi", "Canadian", "Fischer", "Sudden death"),
+    ),
+    Setting(
+        "overtime_conditions",
+        "Overtime conditions",
+        help="e.g. 5 periods of 30 seconds; 25 stones in 10 minutes; 5 second increment",
+    ),
+    Setting("komi", "Komi (even games)", Kind.FLOAT, 7.5, required_for_aga=True),
+    Setting("rounds", "Number of rounds", Kind.INT, 5, required_for_aga=True),
+    Setting(
+        "bar", "Bar (rank or rating)", Kind.RATING, help="Players at or above play in the top band"
+    ),
+    Setting("band_d", "Band parameter D", Kind.FLOAT, 0.75, help="Separation = int(D x P / R)"),
+    Setting(
+        "top_band_separation",
+        "Top band separation",
+        Kind.CHOICE,
+        "Automatic",
+        ("Automatic", "1 point"),
+    ),
+    Setting("score_origin", "Initial scores", Kind.CHOICE, "0 at top", _choices(ScoreOrigin)),
+    Setting(
+        "bottom_score_offset",
+        "Lowest band initial score",
+        Kind.FLOAT,
+        0,
+        help="With 0 at bottom: the lowest band's score "
+        "(a little above 0 leaves room for late arrivals)",
+    ),
+    Setting("handicap_policy", "Handicap", Kind.CHOICE, "Minus 1", _choices(HandicapPolicy)),
+    Setting("top_band_even", "Top band games even", Kind.BOOL, "No"),
+    Setting("color_policy", "Colour assignment", Kind.CHOICE, "Restricted", _choices(ColorPolicy)),
+    Setting("avoid_same_family", "Avoid same family", Kind.BOOL, "No"),
+    Setting("avoid_same_club", "Avoid same club", Kind.BOOL, "No"),
+    Setting("avoid_same_city", "Avoid same city", Kind.BOOL, "No"),
+    Setting("avoid_same_state", "Avoid same state", Kind.BOOL, "No"),
+    Setting("avoid_same_country", "Avoid same country", Kind.BOOL, "No"),
+    Setting("avoid_handicap_games", "Avoid handicap games", Kind.BOOL, "No"),
+    Setting(
+        "tiebreaks",
+        "Tiebreak order",
+        default="SOS, SODOS, Face to face, Random",
+        help="Comma-separated; AGA standard: SOS, SODOS, Face to face, Random",
+    ),
+    Setting("seed", "Random seed", Kind.INT, 0, help="Seeds the random draw tiebreak"),
+)
+
+SETTINGS_TABLE = Table(
+    sheet="Tournament",
+    name="Settings",
+    columns=(
+        Column("setting", "Setting", width=28, required=True),
+        Column("value", "Value", Kind.ANY, width=36),
+        Column("help", "Help", width=60),
+    ),
+    unique="setting",
+)
+
+# --- Membership list ------------------------------------------------------------------
+
+TDLISTA = Table(
+    sheet="TDListA",
+    name="TDListA",
+    columns=(
+        Column("name", "Name", owner=Owner.IMPORT, width=30, required=True),
+        Column("aga_id", "AGA #", Kind.INT, Owner.IMPORT, width=9, required=True),
+        Column("membership_type", "Type", owner=Owner.IMPORT, width=8),
+        Column("rating", "Rating", Kind.FLOAT, Owner.IMPORT, width=9, number_format="0.00"),
+        Column("expiry", "Expires", Kind.DATE, Owner.IMPORT, width=11, number_format="yyyy-mm-dd"),
+        Column("chapter", "Chapter", owner=Owner.IMPORT, width=9),
+        Column("state", "State", owner=Owner.IMPORT, width=7),
+        Column("sigma", "Sigma", Kind.FLOAT, Owner.IMPORT, width=8, number_format="0.000"),
+        Column(
+            "rating_date",
+            "Rating date",
+            Kind.DATE,
+            Owner.IMPORT,
+            width=11,
+            number_format="yyyy-mm-dd",
+        ),
+    ),
+    unique="aga_id",
+)
+
+# --- Players --------------------------------------------------------------------------
+
+BYE_REQUEST_CHOICES = ("Bye", "Volunteer")
+"""Per-round request: a voluntary bye, or volunteering for the forced bye if one is needed."""
+
+
+def round_header(number: int) -> str:
+    return f"R{number}"
+
+
+def players_table(rounds: int) -> Table:
+    """The Players table; it has one bye-request column per round."""
+    reg = Owner.REGISTER
+    return Table(
+        sheet="Players",
+        name="Players",
+        columns=(
+            Column("aga_id", "AGA #", Kind.INT, reg, width=8, required=True),
+            Column("family_name", "Family name", owner=reg, width=18, required=True),
+            Column("given_name", "Given name", owner=reg, width=16),
+            Column("rank", "Rank or rating", Kind.TEXT, Owner.TD, width=9),
+            Column("rating", "Entry rating", Kind.FLOAT, reg, width=9, number_format="0.00"),
+            Column("above_bar", "Above bar", Kind.BOOL, width=8, choices=YES_NO),
+            Column("band", "Band", Kind.INT, Owner.BANDS, width=6),
+            Column("band_override", "Band override", Kind.INT, width=8),
+            Column("initial_score", "Initial score", Kind.FLOAT, Owner.BANDS, width=8),
+            Column("status", "Status", Kind.CHOICE, width=9, choices=_choices(Status)),
+            Column("bye_volunteer", "Bye volunteer", Kind.BOOL, width=8, choices=YES_NO),
+            *(
+                Column(
+                    f"r{n}",
+                    round_header(n),
+                    Kind.CHOICE,
+                    width=9,
+                    choices=BYE_REQUEST_CHOICES,
+                    help=f"Bye request for round {n}",
+                )
+                for n in range(1, rounds + 1)
+            ),
+            Column("membership_type", "Membership", owner=reg, width=11),
+            Column(
+                "membership_expiry", "Expires", Kind.DATE, reg, width=12, number_format="yyyy-mm-dd"
+            ),
+            Column("chapter", "Chapter", owner=reg, width=8),
+            Column("state", "State", owner=reg, width=6),
+            Column("city", "City", width=12),
+            Column("country", "Country", width=8),
+            Column("family_group", "Family group", width=10),
+            Column("email", "Email", width=22),
+            Column("phone", "Phone", width=14),
+            Column("address", "Mailing address", width=28),
+            Column("citizenship", "Citizenship", width=10),
+            Column("birth_date", "Birth date", Kind.DATE, width=11, number_format="yyyy-mm-dd"),
+            Column("notes", "Notes", width=24),
+        ),
+        unique="aga_id",
+        printed=15 + rounds,
+    )
+
+
+# --- Bands ----------------------------------------------------------------------------
+
+BANDS = Table(
+    sheet="Bands",
+    name="Bands",
+    columns=(
+        Column("number", "Band", Kind.INT, Owner.BANDS, width=6, required=True),
+        Column("label", "Ranks", owner=Owner.BANDS, width=12),
+        Column(
+            "min_rating",
+            "Lowest rating",
+            Kind.RATING,
+            Owner.BANDS,
+            width=10,
+            required=True,
+            help="Entry ratings at or above this belong to the band (type a rank or rating)",
+        ),
+        Column("players", "Players", Kind.INT, Owner.BANDS, width=8),
+        Column("separation", "Separation", Kind.INT, Owner.BANDS, width=10),
+        Column("separation_override", "Separation override", Kind.INT, width=11),
+        Column("initial_score", "Initial score", Kind.FLOAT, Owner.BANDS, width=9),
+    ),
+    unique="number",
+)
+
+# --- Rounds ---------------------------------------------------------------------------
+
+
+def round_sheet(number: int) -> str:
+    return f"Round {number}"
+
+
+def round_number_of(sheet: str) -> int | None:
+    prefix = "Round "
+    if sheet.startswith(prefix) and sheet[len(prefix) :].isdigit():
+        return int(sheet[len(prefix) :])
+    return None
+
+
+def games_table(number: int) -> Table:
+    p = Owner.PAIR
+    return Table(
+        sheet=round_sheet(number),
+        name=f"Round{number}Games",
+        columns=(
+            Column("board", "Board", Kind.INT, p, width=6),
+            Column("white", "White AGA #", Kind.INT, p, width=9, required=True),
+            Column("white_name", "White", owner=p, width=24),
+            Column("white_rating", "W rating", Kind.FLOAT, p, width=8, number_format="0.00"),
+            Column("black", "Black AGA #", Kind.INT, p, width=9, required=True),
+            Column("black_name", "Black", owner=p, width=24),
+            Column("black_rating", "B rating", Kind.FLOAT, p, width=8, number_format="0.00"),
+            Column("handicap", "Handicap", Kind.INT, p, width=8),
+            Column("komi", "Komi", Kind.FLOAT, p, width=6, number_format="0.0"),
+            Column("result", "Result", Kind.RESULT, Owner.TD, width=20, choices=_choices(Result)),
+            Column("notes", "Notes", owner=p, width=36),
+        ),
+        unique=None,
+    )
+
+
+def byes_table(number: int) -> Table:
+    p = Owner.PAIR
+    return Table(
+        sheet=round_sheet(number),
+        name=f"Round{number}Byes",
+        anchor_column=len(games_table(number).columns) + 2,
+        columns=(
+            Column("player", "Bye AGA #", Kind.INT, p, width=9, required=True),
+            Column("name", "Bye player", owner=p, width=24),
+            Column("kind", "Bye type", Kind.CHOICE, p, width=10, choices=_choices(ByeKind)),
+        ),
+        unique="player",
+    )
+
+
+# --- Requests -------------------------------------------------------------------------
+
+REQUESTS = Table(
+    sheet="Requests",
+    name="Requests",
+    columns=(
+        Column("round", "Round", Kind.INT, width=7, help="Blank: every round"),
+        Column(
+            "kind", "Request", Kind.CHOICE, width=10, choices=_choices(RequestKind), required=True
+        ),
+        Column("first", "Player 1 AGA #", Kind.INT, width=10, required=True),
+        Column("second", "Player 2 AGA #", Kind.INT, width=10, required=True),
+        Column("notes", "Notes", width=40),
+    ),
+)
+
+# --- Standings and Cross Table --------------------------------------------------------
+
+
+def standings_table(tiebreaks: Sequence[str]) -> Table:
+    s = Owner.STANDINGS
+    return Table(
+        sheet="Standings",
+        name="Standings",
+        columns=(
+            Column("place", "Place", owner=s, width=6),
+            Column("aga_id", "AGA #", Kind.INT, s, width=8),
+            Column("name", "Name", owner=s, width=26),
+            Column("rating", "Rating", Kind.FLOAT, s, width=8, number_format="0.00"),
+            Column("band", "Band", Kind.INT, s, width=6),
+            Column("initial_score", "Initial score", Kind.FLOAT, s, width=8),
+            Column("wins", "Wins", Kind.FLOAT, s, width=6),
+            Column("mms", "McMahon score", Kind.FLOAT, s, width=9),
+            *(
+                Column(f"tb{i}", name, Kind.FLOAT, s, width=10)
+                for i, name in enumerate(tiebreaks, start=1)
+            ),
+        ),
+    )
+
+
+def cross_table(rounds: int, tiebreaks: Sequence[str]) -> Table:
+    s = Owner.STANDINGS
+    return Table(
+        sheet="Cross Table",
+        name="CrossTable",
+        columns=(
+            Column("number", "No.", Kind.INT, s, width=5),
+            Column("name", "Name", owner=s, width=26),
+            Column("rating", "Rating", Kind.FLOAT, s, width=8, number_format="0.00"),
+            *(Column(f"r{n}", round_header(n), owner=s, width=7) for n in range(1, rounds + 1)),
+            Column("mms", "McMahon score", Kind.FLOAT, s, width=9),
+            *(
+                Column(f"tb{i}", name, Kind.FLOAT, s, width=10)
+                for i, name in enumerate(tiebreaks, start=1)
+            ),
+        ),
+    )
+
+
+# --- Log ------------------------------------------------------------------------------
+
+LOG_LEVELS = ("Action", "Warning", "Confirmed", "Error")
+
+LOG = Table(
+    sheet="Log",
+    name="Log",
+    columns=(
+        Column(
+            "timestamp",
+            "Time",
+            Kind.TIMESTAMP,
+            Owner.LOG,
+            width=20,
+            number_format="yyyy-mm-dd hh:mm:ss",
+        ),
+        Column("level", "Level", Kind.CHOICE, Owner.LOG, width=10, choices=LOG_LEVELS),
+        Column("action", "Action", owner=Owner.LOG, width=16),
+        Column("message", "Message", owner=Owner.LOG, width=100),
+    ),
+)
+
+SHEET_ORDER = (
+    "Tournament",
+    "Players",
+    "Bands",
+    "Requests",
+    "Standings",
+    "Cross Table",
+    "TDListA",
+    "Log",
+)
+"""Fixed sheets, in tab order; ``Round N`` sheets go after Requests."""
+
+
+def fixed_tables(rounds: int, tiebreaks: Sequence[str]) -> tuple[Table, ...]:
+    return (
+        SETTINGS_TABLE,
+        players_table(rounds),
+        BANDS,
+        REQUESTS,
+        standings_table(tiebreaks),
+        cross_table(rounds, tiebreaks),
+        TDLISTA,
+        LOG,
+    )
+
+
+def round_tables(number: int) -> tuple[Table, Table]:
+    return games_table(number), byes_table(number)

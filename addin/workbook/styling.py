@@ -1,0 +1,106 @@
+"""How a table sheet looks: Excel Table, dropdowns, frozen header, widths, print setup.
+
+Used by the template builder and whenever an action creates a sheet (a new
+``Round N``), so every sheet the program makes prints the same way.
+"""
+
+from __future__ import annotations
+
+from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.datavalidation import DataValidation
+from openpyxl.worksheet.table import Table as XLTable
+from openpyxl.worksheet.table import TableStyleInfo
+from openpyxl.worksheet.worksheet import Worksheet
+
+from addin.workbook.layout import Kind, Table
+
+HEADER_FONT = Font(bold=True)
+HEADER_FILL = PatternFill("solid", fgColor="DDE6F0")
+HEADER_HEIGHT = 30
+"""Two lines, so wrapped headers such as "Entry rating" show whole."""
+VALIDATED_ROWS = 5000
+"""Dropdowns cover this many rows below the header: room for the largest congress."""
+
+
+def table_ref(table: Table, header_row: int, data_rows: int, width: int | None = None) -> str:
+    first = table.anchor_column
+    last = first + (width or len(table.columns)) - 1
+    end_row = header_row + max(1, data_rows)
+    return f"{get_column_letter(first)}{header_row}:{get_column_letter(last)}{end_row}"
+
+
+def set_table_ref(ws: Worksheet, table: Table, ref: str) -> None:
+    """Point the Excel Table (and the print area) at ``ref``, creating it if the TD deleted it."""
+    if table.printed:
+        first, last_row = ref.split(":")
+        last = get_column_letter(table.anchor_column + table.printed - 1)
+        ws.print_area = f"{first}:{last}{last_row.lstrip('ABCDEFGHIJKLMNOPQRSTUVWXYZ')}"
+    xl = ws.tables.get(table.name)
+    if xl is None:
+        xl = XLTable(displayName=table.name, ref=ref)
+        xl.tableStyleInfo = TableStyleInfo(
+            name="TableStyleLight9", showRowStripes=True, showColumnStripes=False
+        )
+        ws.add_table(xl)
+    elif xl.ref != ref:
+        xl.ref = ref
+        xl.tableColumns = []
+        xl.autoFilter = None
+
+
+def format_table(ws: Worksheet, table: Table, header_row: int = 1) -> None:
+    """Headers, widths, number formats, dropdowns and the Excel Table for an empty sheet."""
+    for offset, column in enumerate(table.columns):
+        index = table.anchor_column + offset
+        letter = get_column_letter(index)
+        cell = ws.cell(row=header_row, column=index, value=column.header)
+        cell.font = HEADER_FONT
+        cell.fill = HEADER_FILL
+        cell.alignment = Alignment(wrap_text=True, vertical="top")
+        ws.column_dimensions[letter].width = column.width
+        first, last = header_row + 1, header_row + VALIDATED_ROWS
+        if column.choices:
+            listed = ",".join(column.choices)
+            validation = DataValidation(
+                type="list",
+                formula1=f'"{listed}"',
+                allow_blank=True,
+                errorStyle="warning",
+                showErrorMessage=True,
+                errorTitle=column.header,
+                error=f"Expected one of: {', '.join(column.choices)}",
+            )
+            validation.add(f"{letter}{first}:{letter}{last}")
+            ws.add_data_validation(validation)
+        if column.help:
+            validation = DataValidation(showInputMessage=True, prompt=column.help[:255])
+            validation.promptTitle = column.header[:32]
+            validation.add(f"{letter}{header_row}")
+            ws.add_data_validation(validation)
+    ws.row_dimensions[header_row].height = HEADER_HEIGHT
+    set_table_ref(ws, table, table_ref(table, header_row, 0))
+
+
+def format_sheet(ws: Worksheet, freeze: str = "A2", title: str = "") -> None:
+    """Frozen header, print titles and a landscape fit-to-width page with page numbers."""
+    ws.freeze_panes = freeze
+    ws.print_title_rows = "1:1"
+    ws.page_setup.orientation = "landscape"
+    ws.page_setup.paperSize = ws.PAPERSIZE_LETTER
+    ws.page_setup.fitToWidth = 1
+    ws.page_setup.fitToHeight = 0
+    ws.sheet_properties.pageSetUpPr.fitToPage = True
+    ws.print_options.gridLines = True
+    ws.oddHeader.left.text = title or "&F"
+    ws.oddHeader.center.text = "&A"
+    ws.oddHeader.right.text = "&D &T"
+    ws.oddFooter.right.text = "Page &P of &N"
+
+
+def number_format(kind: Kind, declared: str | None) -> str | None:
+    if declared:
+        return declared
+    if kind is Kind.DATE:
+        return "yyyy-mm-dd"
+    return None

@@ -1,0 +1,75 @@
+"""Workbooks for tests, filled through the real gateway and saved as real .xlsx files."""
+
+from __future__ import annotations
+
+import random
+from datetime import date
+from pathlib import Path
+
+from addin.core.model import Bye, ByeKind, Game, Player, Result, Round, Tournament
+from addin.workbook import book, template
+from addin.workbook.layout import players_table
+from addin.workbook.openpyxl_gateway import OpenpyxlGateway
+
+FAMILY = ["Chen", "Smith", "García", "Nguyen", "Kim", "Müller", "O'Brien", "Sato", "Lee", "Brown"]
+GIVEN = ["Ann", "Bo", "Carl", "Dana", "Eli", "Fay", "Gus", "Hana", "Ivan", "José"]
+
+
+def simple_tournament(players: int, rounds: int, seed: int = 1) -> Tournament:
+    """A field with ratings, clubs and byes, and ``rounds`` rounds of games with results.
+
+    Pairings are arbitrary (shuffled): this exercises storage, not the pairing rules.
+    """
+    rng = random.Random(seed)
+    t = Tournament()
+    for i in range(players):
+        rating = round(rng.uniform(-30, 7), 2)
+        if -1 < rating < 1:
+            rating = 1.5
+        t.players[10000 + i] = Player(
+            aga_id=10000 + i,
+            family_name=f"{rng.choice(FAMILY)}{i}",
+            given_name=rng.choice(GIVEN),
+            rank="",
+            rating=rating,
+            membership_type=rng.choice(["Full", "Youth", "Life"]),
+            membership_expiry=date(2027, rng.randint(1, 12), 1),
+            chapter=rng.choice(["SEAG", "NYGC", "BAGC", ""]),
+            state=rng.choice(["WA", "NY", "CA"]),
+            bye_requests=frozenset({2}) if i % 17 == 0 else frozenset(),
+            email=f"p{i}@example.org",
+            birth_date=date(1980 + i % 30, 1 + i % 12, 1 + i % 28),
+        )
+    ids = list(t.players)
+    for n in range(1, rounds + 1):
+        rng.shuffle(ids)
+        byes = [Bye(pid, ByeKind.VOLUNTARY) for pid in ids if n in t.players[pid].bye_requests]
+        playing = [pid for pid in ids if n not in t.players[pid].bye_requests]
+        if len(playing) % 2:
+            byes.append(Bye(playing.pop(), ByeKind.FORCED))
+        games = tuple(
+            Game(
+                white=playing[i],
+                black=playing[i + 1],
+                handicap=rng.choice([0, 0, 0, 2, 3]),
+                komi=rng.choice([7.5, 0.5]),
+                result=rng.choice(list(Result)),
+                board=i // 2 + 1,
+            )
+            for i in range(0, len(playing), 2)
+        )
+        t.rounds.append(Round(n, games, tuple(byes)))
+    return t
+
+
+def write_workbook(path: Path, t: Tournament, rounds: int | None = None) -> Path:
+    """Save ``t`` as a tournament workbook through the openpyxl gateway."""
+    rounds = rounds or max(len(t.rounds), 1)
+    gw = OpenpyxlGateway(template.build({"name": "Test Open", "rounds": rounds}), path)
+    gw.write_table(
+        players_table(rounds), [book.player_values(p, rounds) for p in t.players.values()]
+    )
+    for rnd in t.rounds:
+        book.write_round(gw, rnd, t.players)
+    gw.save()
+    return path
