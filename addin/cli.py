@@ -18,6 +18,7 @@ from pathlib import Path
 
 from addin import __version__
 from addin.actions import basic
+from addin.actions.registry import Action, ParamKind, load_all
 from addin.actions.session import ActionError, Cancelled, Session
 from addin.workbook import template
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway, WorkbookError
@@ -25,10 +26,10 @@ from addin.workbook.saving import WorkbookLocked
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_CONFIRM = 0, 1, 2, 3
 
-Action = Callable[[Session, argparse.Namespace], None]
+FileAction = Callable[[Session, argparse.Namespace], None]
 
 
-def run_on_file(path: Path, name: str, action: Action, args: argparse.Namespace) -> int:
+def run_on_file(path: Path, name: str, action: FileAction, args: argparse.Namespace) -> int:
     """Open the workbook, run ``action``, and save only if it succeeded."""
     yes = getattr(args, "yes", False)
     try:
@@ -106,6 +107,52 @@ def cmd_check(args: argparse.Namespace) -> int:
     return code if code else (EXIT_ERROR if found and found[0] else EXIT_OK)
 
 
+def _registered(spec: Action) -> Callable[[argparse.Namespace], int]:
+    def handler(args: argparse.Namespace) -> int:
+        params = {p.name: getattr(args, p.name) for p in spec.params}
+        return run_on_file(args.book, spec.id, lambda s, _: spec.run(s, params), args)
+
+    return handler
+
+
+_ARG_TYPES: dict[ParamKind, Callable[[str], object]] = {
+    ParamKind.TEXT: str,
+    ParamKind.INT: int,
+    ParamKind.FILE_IN: Path,
+    ParamKind.FILE_OUT: Path,
+    ParamKind.CHOICE: str,
+}
+
+
+def _add_registered(sub: argparse._SubParsersAction, spec: Action) -> None:
+    p = sub.add_parser(spec.id, help=spec.help, description=spec.help)
+    p.set_defaults(handler=_registered(spec))
+    p.add_argument("book", type=Path, help="the tournament workbook (.xlsx)")
+    for param in spec.params:
+        if param.kind is ParamKind.FLAG:
+            p.add_argument(
+                f"--{param.name.replace('_', '-')}",
+                dest=param.name,
+                action="store_true",
+                help=param.help,
+            )
+            continue
+        kwargs: dict[str, object] = {"help": param.help, "type": _ARG_TYPES[param.kind]}
+        if param.choices:
+            kwargs["choices"] = param.choices
+        if param.positional:
+            p.add_argument(param.name, **kwargs)  # type: ignore[arg-type]
+        else:
+            p.add_argument(
+                f"--{param.name.replace('_', '-')}",
+                dest=param.name,
+                required=param.required,
+                **kwargs,
+            )  # type: ignore[arg-type]
+    p.add_argument("--yes", action="store_true", help="accept the warnings and go ahead")
+    p.add_argument("--force", action="store_true", help="ignore Excel's lock file")
+
+
 def _date(text: str) -> date:
     try:
         return date.fromisoformat(text)
@@ -144,6 +191,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("check", cmd_check, "check every sheet; list each problem with its cell")
     p.add_argument("book", type=Path)
     p.add_argument("--force", action="store_true", help="ignore Excel's lock file")
+    for spec in load_all().values():
+        _add_registered(sub, spec)
     return parser
 
 

@@ -2,25 +2,13 @@
 
 from __future__ import annotations
 
-import hashlib
-import subprocess
-import sys
 from pathlib import Path
 
 import openpyxl
 import pytest
 
+from tests.helpers import digest, run
 from tests.workbook_fixtures import simple_tournament, write_workbook
-
-
-def run(*args: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "addin", *map(str, args)], capture_output=True, text=True
-    )
-
-
-def digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 @pytest.fixture

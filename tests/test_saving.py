@@ -2,20 +2,14 @@
 
 from __future__ import annotations
 
-import hashlib
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
 from addin.workbook.saving import BACKUPS_KEPT, WorkbookLocked, backup_path, lock_file
+from tests.helpers import digest, run
 from tests.workbook_fixtures import simple_tournament, write_workbook
-
-
-def digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 @pytest.fixture
@@ -67,8 +61,6 @@ def test_a_workbook_open_in_excel_is_refused_unless_forced(book_path: Path) -> N
         OpenpyxlGateway.open(book_path)
     assert OpenpyxlGateway.open(book_path, force=True).wb is not None
 
-    result = subprocess.run(
-        [sys.executable, "-m", "addin", "check", str(book_path)], capture_output=True, text=True
-    )
+    result = run("check", book_path)
     assert result.returncode == 1
     assert "is open in Excel" in result.stderr

@@ -46,6 +46,7 @@ class RatingError(ValueError):
 
     def __init__(self, value: object, reason: str = "") -> None:
         self.value = value
+        self.reason = reason
         detail = f" ({reason})" if reason else ""
         super().__init__(f"{value!r} is not a rank or rating{detail}: {_EXPECTED}")
 
@@ -165,5 +166,9 @@ def entry_rating(player: Player) -> float:
     except RatingError as error:
         raise RatingError(
             player.rating if player.rating is not None else player.rank,
-            f"entry rating of player {player.aga_id} {player.name}",
+            "; ".join(
+                filter(
+                    None, [f"entry rating of player {player.aga_id} {player.name}", error.reason]
+                )
+            ),
         ) from error

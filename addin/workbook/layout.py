@@ -87,6 +87,8 @@ class Table:
     """Key of a column whose non-blank values must be unique (e.g. AGA #)."""
     printed: int | None = None
     """How many leading columns a printout shows (``None``: all); the rest stay on screen."""
+    bulk: bool = False
+    """Too large for openpyxl's pace: its rows bypass it (see ``addin.workbook.bulk_sheet``)."""
 
     def column(self, key: str) -> Column:
         for c in self.columns:
@@ -234,6 +236,7 @@ TDLISTA = Table(
         ),
     ),
     unique="aga_id",
+    bulk=True,
 )
 
 # --- Players --------------------------------------------------------------------------

@@ -7,7 +7,8 @@ confirmed simply never saves, so the file stays as it was.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import io
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 import openpyxl
@@ -15,9 +16,9 @@ from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
-from addin.workbook import cells, styling
+from addin.workbook import bulk_sheet, cells, styling
 from addin.workbook.gateway import LogEntry, Problem, Row, TableData, WriteRow
-from addin.workbook.layout import LOG, SHEET_ORDER, Table, round_number_of
+from addin.workbook.layout import LOG, SHEET_ORDER, TDLISTA, Table, round_number_of
 from addin.workbook.saving import check_not_open, save_atomically
 
 
@@ -43,6 +44,7 @@ class OpenpyxlGateway:
         self.source = self.path.name if self.path else "workbook"
         self._confirm = confirm or (lambda message: False)
         self._alert = alert or (lambda message: None)
+        self.bulk: dict[str, bulk_sheet.BulkSheet] = {}
 
     @classmethod
     def open(cls, path: Path | str, *, force: bool = False, **kwargs: object) -> OpenpyxlGateway:
@@ -52,10 +54,14 @@ class OpenpyxlGateway:
         if not force:
             check_not_open(path)
         try:
-            wb = openpyxl.load_workbook(path)
-        except Exception as err:  # openpyxl raises many kinds for a non-workbook
+            stub, bulk = bulk_sheet.split(path.read_bytes(), TDLISTA.sheet)
+            wb = openpyxl.load_workbook(io.BytesIO(stub))
+        except Exception as err:  # openpyxl and zipfile raise many kinds for a non-workbook
             raise WorkbookError(f"{path}: not an Excel .xlsx workbook ({err})") from err
-        return cls(wb, path, **kwargs)  # type: ignore[arg-type]
+        gw = cls(wb, path, **kwargs)  # type: ignore[arg-type]
+        if bulk is not None:
+            gw.bulk[bulk.sheet] = bulk
+        return gw
 
     # --- reading ------------------------------------------------------------------------
 
@@ -116,14 +122,7 @@ class OpenpyxlGateway:
         notices: list[Problem] = []
         blank_rows: list[int] = []
         for number, raw in enumerate(
-            ws.iter_rows(
-                min_row=header_row + 1,
-                max_row=max(ws.max_row, header_row + 1),
-                min_col=first,
-                max_col=last,
-                values_only=True,
-            ),
-            start=header_row + 1,
+            self._raw_rows(ws, table, header_row, first, last), start=header_row + 1
         ):
             if all(cells.is_blank(raw[col - first]) for col in known):
                 blank_rows.append(number)
@@ -157,6 +156,24 @@ class OpenpyxlGateway:
         if table.unique:
             problems += _duplicates(table, rows)
         return TableData(table, rows, problems, notices=notices)
+
+    def _raw_rows(
+        self, ws: Worksheet, table: Table, header_row: int, first: int, last: int
+    ) -> Iterable[Sequence[object]]:
+        bulk = self.bulk.get(table.sheet)
+        if bulk is not None:
+            width = last - first + 1
+            for values in bulk.values():
+                part = values[first - 1 : last]
+                yield [*part, *([None] * (width - len(part)))]
+            return
+        yield from ws.iter_rows(
+            min_row=header_row + 1,
+            max_row=max(ws.max_row, header_row + 1),
+            min_col=first,
+            max_col=last,
+            values_only=True,
+        )
 
     # --- writing ------------------------------------------------------------------------
 
@@ -195,6 +212,11 @@ class OpenpyxlGateway:
             positions[column.key] = col
         extra_cols = {h: col for col, h in headers.items() if col not in positions.values()}
 
+        width = max(headers) - table.anchor_column + 1
+        styling.set_table_ref(ws, table, styling.table_ref(table, header_row, len(rows), width))
+        if table.bulk:
+            self._write_bulk(table, rows, positions, extra_cols, max(headers))
+            return
         for r in range(header_row + 1, ws.max_row + 1):
             for col in headers:
                 ws.cell(row=r, column=col).value = None
@@ -216,8 +238,28 @@ class OpenpyxlGateway:
                 for header, value in row.extra.items():
                     if header in extra_cols:
                         ws.cell(row=r, column=extra_cols[header], value=value)
-        width = max(headers) - table.anchor_column + 1
-        styling.set_table_ref(ws, table, styling.table_ref(table, header_row, len(rows), width))
+
+    def _write_bulk(
+        self,
+        table: Table,
+        rows: Sequence[WriteRow],
+        positions: dict[str, int],
+        extra_cols: dict[str, int],
+        last: int,
+    ) -> None:
+        matrix = []
+        for row in rows:
+            line: list[object] = [None] * last
+            values = row.values if isinstance(row, Row) else row
+            for key, col in positions.items():
+                line[col - 1] = cells.render(values.get(key), table.column(key))
+            if isinstance(row, Row):
+                for header, value in row.extra.items():
+                    if header in extra_cols:
+                        line[extra_cols[header] - 1] = value
+            matrix.append(line)
+        bulk = self.bulk.setdefault(table.sheet, bulk_sheet.BulkSheet(table.sheet, b""))
+        bulk.set_values(matrix)
 
     def remove_sheet(self, sheet: str) -> None:
         if sheet in self.wb.sheetnames:
@@ -256,7 +298,14 @@ class OpenpyxlGateway:
         target = Path(path) if path else self.path
         if target is None:
             raise WorkbookError("no file to save to")
-        save_atomically(lambda tmp: self.wb.save(tmp), target, **kwargs)  # type: ignore[arg-type]
+        save_atomically(self._write_file, target, **kwargs)  # type: ignore[arg-type]
+
+    def _write_file(self, path: Path) -> None:
+        self.wb.save(path)
+        for bulk in self.bulk.values():
+            if bulk.sheet in self.wb.sheetnames:
+                ws = self.wb[bulk.sheet]
+                bulk_sheet.splice(str(path), bulk, ws.max_column)
 
 
 def _duplicates(table: Table, rows: list[Row]) -> list[Problem]:

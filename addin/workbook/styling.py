@@ -7,10 +7,11 @@ Used by the template builder and whenever an action creates a sheet (a new
 from __future__ import annotations
 
 from openpyxl.styles import Alignment, Font, PatternFill
-from openpyxl.utils import get_column_letter
+from openpyxl.utils import get_column_letter, range_boundaries
 from openpyxl.worksheet.datavalidation import DataValidation
+from openpyxl.worksheet.filters import AutoFilter
 from openpyxl.worksheet.table import Table as XLTable
-from openpyxl.worksheet.table import TableStyleInfo
+from openpyxl.worksheet.table import TableColumn, TableStyleInfo
 from openpyxl.worksheet.worksheet import Worksheet
 
 from addin.workbook.layout import Kind, Table
@@ -43,10 +44,17 @@ def set_table_ref(ws: Worksheet, table: Table, ref: str) -> None:
             name="TableStyleLight9", showRowStripes=True, showColumnStripes=False
         )
         ws.add_table(xl)
-    elif xl.ref != ref:
-        xl.ref = ref
-        xl.tableColumns = []
-        xl.autoFilter = None
+    elif xl.ref == ref:
+        return
+    xl.ref = ref
+    # Name the columns here: left empty, openpyxl would fetch ws[ref] on save,
+    # creating a cell object for every cell of the table (200,000 for the TDListA).
+    min_col, header_row, max_col, _ = range_boundaries(ref)
+    xl.tableColumns = [
+        TableColumn(id=i, name=str(ws.cell(row=header_row, column=col).value or f"Column{i}"))
+        for i, col in enumerate(range(min_col, max_col + 1), start=1)
+    ]
+    xl.autoFilter = AutoFilter(ref=ref)
 
 
 def format_table(ws: Worksheet, table: Table, header_row: int = 1) -> None:

@@ -1,0 +1,259 @@
+"""Registration: importing the TDListA, looking members up, registering players."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from datetime import date
+from pathlib import Path
+
+from addin.actions.registry import Param, ParamKind, action
+from addin.actions.session import ActionError, Session
+from addin.core.lookup import MemberIndex
+from addin.core.model import Player, PlayerId
+from addin.core.ratings import RatingError, parse_rating
+from addin.core.registration import (
+    PreRegistrationError,
+    check_registration,
+    describe,
+    member_to_player,
+    next_temporary_id,
+    parse_preregistration_csv,
+    register_preregistration,
+)
+from addin.formats.tdlista import Member, TDListAError, parse_tdlista, split_name
+from addin.workbook import book
+from addin.workbook.gateway import Gateway, Row
+from addin.workbook.layout import TDLISTA, players_table
+
+# --- the membership list in the workbook ----------------------------------------------
+
+
+def member_values(m: Member) -> dict[str, object]:
+    return {
+        "name": m.name,
+        "aga_id": m.aga_id,
+        "membership_type": m.membership_type,
+        "rating": m.rating,
+        "expiry": m.expiry,
+        "chapter": m.chapter,
+        "state": m.state,
+        "sigma": m.sigma,
+        "rating_date": m.rating_date,
+    }
+
+
+def member_from_row(row: Row) -> Member | None:
+    if row.get("aga_id") is None or row.get("name") is None:
+        return None
+    name = str(row["name"])
+    family, given = split_name(name)
+    return Member(
+        name=name,
+        family_name=family,
+        given_name=given,
+        aga_id=int(row["aga_id"]),  # type: ignore[call-overload]
+        membership_type=str(row.get("membership_type", "")),
+        rating=row.get("rating"),  # type: ignore[arg-type]
+        expiry=row.get("expiry"),  # type: ignore[arg-type]
+        chapter=str(row.get("chapter", "")),
+        state=str(row.get("state", "")),
+        sigma=row.get("sigma"),  # type: ignore[arg-type]
+        rating_date=row.get("rating_date"),  # type: ignore[arg-type]
+    )
+
+
+def read_members(gw: Gateway) -> MemberIndex:
+    data = gw.read_table(TDLISTA)
+    if data.problems and data.present:
+        raise ActionError(f"{gw.source}: the TDListA sheet has problems", data.problems)
+    return MemberIndex(m for m in map(member_from_row, data.rows) if m is not None)
+
+
+# --- actions ----------------------------------------------------------------------------
+
+
+@action(
+    "import-tdlista",
+    "Import TDListA",
+    "fill the TDListA sheet from an AGA membership list file",
+    Param("tdlista", "the TDListA file (tab-separated)", ParamKind.FILE_IN, True, positional=True),
+)
+def import_tdlista(session: Session, params: Mapping[str, object]) -> None:
+    path = Path(str(params["tdlista"]))
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise ActionError(f"cannot read {path}: {err.strerror}") from err
+    try:
+        report = parse_tdlista(data, source=path.name)
+    except TDListAError as err:
+        raise ActionError(str(err)) from err
+    session.gw.write_table(TDLISTA, [member_values(m) for m in report.members])
+    summary = (
+        f"Imported {len(report.members)} members from {path.name} "
+        f"({report.line_count} lines read, {len(report.skipped)} skipped, {report.encoding})"
+    )
+    session.done(summary)
+    for skipped in report.skipped[:20]:
+        session.say(f"  skipped line {skipped.line}: {skipped.reason}")
+    if len(report.skipped) > 20:
+        session.say(f"  ... and {len(report.skipped) - 20} more skipped lines")
+
+
+@action(
+    "lookup",
+    "Look up player",
+    "search the TDListA sheet by family name (prefix, any case or accent) or AGA number",
+    Param(
+        "query",
+        "a family name prefix, 'Family, Given', or an AGA number",
+        required=True,
+        positional=True,
+    ),
+    button=False,
+)
+def lookup(session: Session, params: Mapping[str, object]) -> None:
+    index = read_members(session.gw)
+    if not len(index):
+        raise ActionError(
+            f"{session.gw.source}: the TDListA sheet is empty; import a TDListA first"
+        )
+    matches = index.search(str(params["query"]))
+    for m in matches:
+        session.say(describe(m))
+    session.say(f"{len(matches)} match(es) for {params['query']!r}")
+
+
+@action(
+    "register",
+    "Register player",
+    "add a player to the Players sheet, from the TDListA (--aga) or as a new member (--name)",
+    Param("aga", "AGA number of a member in the TDListA", ParamKind.INT),
+    Param("name", '"Family, Given" for a player not in the list (gets a 9xxxx number)'),
+    Param("rank", "requested rank or rating (3k, 4d, -3.45); default: the AGA rating"),
+)
+def register(session: Session, params: Mapping[str, object]) -> None:
+    aga, name, rank = params.get("aga"), params.get("name"), params.get("rank")
+    if aga is None and not name:
+        raise ActionError('register needs --aga N (a member) or --name "Family, Given" --rank R')
+    b = book.read_book(session.gw)
+    session.require_no_problems(b.problems, "fix these problems first")
+    index = read_members(session.gw)
+    start = b.tournament.settings.start_date or date.today()
+    requested = str(rank) if rank else None
+    if requested:
+        try:
+            parse_rating(requested)
+        except RatingError as err:
+            raise ActionError(str(err)) from err
+
+    players = b.tournament.players
+    if aga is not None:
+        aga_id = int(aga)  # type: ignore[call-overload]
+        if aga_id in players:
+            raise ActionError(f"AGA # {aga_id} is already registered: {players[aga_id].name}")
+        member = index.by_id(aga_id)
+        warnings = check_registration(
+            index, start, aga_id=aga_id, name=str(name or ""), requested=requested
+        )
+        if member is not None:
+            player = member_to_player(member, requested)
+        elif name:
+            player = _new_player(aga_id, str(name), requested)
+        else:
+            raise ActionError(
+                f"AGA # {aga_id} is not in the TDListA sheet; give --name and --rank to "
+                "register the player anyway"
+            )
+    else:
+        if not requested:
+            raise ActionError("a player not in the list needs --rank (3k, 4d or a rating)")
+        aga_id = next_temporary_id(set(players))
+        warnings = check_registration(index, start, name=str(name), requested=requested)
+        player = _new_player(aga_id, str(name), requested)
+    if player.rating is None:
+        raise ActionError(f"{player.name} (AGA # {player.aga_id}) has no AGA rating; give --rank")
+    session.warn([w.message for w in warnings])
+    _add_players(session, b, index, [player])
+    session.done(f"Registered {player.name}, AGA # {player.aga_id}, entry rating {player.rating}")
+
+
+@action(
+    "preregister",
+    "Import pre-registrations",
+    "add the players of a pre-registration CSV (name, AGA #, rank, club, email, bye requests)",
+    Param("csv", "the pre-registration CSV file", ParamKind.FILE_IN, True, positional=True),
+)
+def preregister(session: Session, params: Mapping[str, object]) -> None:
+    path = Path(str(params["csv"]))
+    try:
+        rows = parse_preregistration_csv(path.read_bytes(), path.name)
+    except OSError as err:
+        raise ActionError(f"cannot read {path}: {err.strerror}") from err
+    except PreRegistrationError as err:
+        raise ActionError(str(err)) from err
+    b = book.read_book(session.gw)
+    session.require_no_problems(b.problems, "fix these problems first")
+    index = read_members(session.gw)
+    start = b.tournament.settings.start_date or date.today()
+    used = set(b.tournament.players)
+    added: list[Player] = []
+    warnings: list[str] = []
+    for pre in rows:
+        if pre.aga_id is not None and pre.aga_id in b.tournament.players:
+            session.say(f"line {pre.line}: {pre.name} (AGA # {pre.aga_id}) already registered")
+            continue
+        try:
+            player, found = register_preregistration(pre, index, start, used)
+        except (RatingError, ValueError) as err:
+            raise ActionError(f"{path.name}, line {pre.line}: {err}") from err
+        used.add(player.aga_id)
+        added.append(player)
+        warnings += [f"{path.name}, line {pre.line}: {w.message}" for w in found]
+    session.warn(warnings)
+    _add_players(session, b, index, added)
+    session.done(f"Registered {len(added)} pre-registered players from {path.name}")
+
+
+def _new_player(aga_id: PlayerId, name: str, requested: str | None) -> Player:
+    family, given = split_name(name)
+    if not family:
+        raise ActionError(f'{name!r} is not a name; write it as "Family, Given"')
+    rating = parse_rating(requested) if requested else None
+    return Player(aga_id, family, given, rank=requested or "", rating=rating)
+
+
+DERIVED = ("rating", "membership_type", "membership_expiry", "chapter", "state", "status")
+"""Players columns an action fills in when the TD left them blank."""
+
+
+def derived_values(b: book.Book, index: MemberIndex | None) -> dict[PlayerId, dict[str, object]]:
+    """What can be filled into rows the TD typed: entry rating from the rank or the
+    list, membership data from the list. Only blank cells are filled (``merge_rows``)."""
+    updates: dict[PlayerId, dict[str, object]] = {}
+    for pid, p in b.tournament.players.items():
+        member = index.by_id(pid) if index is not None else None
+        values: dict[str, object] = {"status": p.status.value}
+        if p.rating is None:
+            if p.rank:
+                values["rating"] = parse_rating(p.rank)
+            elif member is not None and member.rating is not None:
+                values["rating"] = member.rating
+        if member is not None:
+            values |= {
+                "membership_type": member.membership_type or None,
+                "membership_expiry": member.expiry,
+                "chapter": member.chapter or None,
+                "state": member.state or None,
+            }
+        updates[pid] = values
+    return updates
+
+
+def _add_players(session: Session, b: book.Book, index: MemberIndex, new: list[Player]) -> None:
+    rounds = b.tournament.settings.rounds
+    rows = book.merge_rows(b.players_data, "aga_id", derived_values(b, index), fill_only=DERIVED)
+    data = replace(b.players_data, rows=rows)
+    updates = {p.aga_id: book.player_values(p, rounds) for p in new}
+    session.gw.write_table(players_table(rounds), book.merge_rows(data, "aga_id", updates))

@@ -1,0 +1,75 @@
+"""Every TD action, declared once for both front doors.
+
+The command line builds a subcommand from each ``Action`` (its parameters become
+options), and the Excel add-in's single dispatcher looks a button's id up here
+and asks the TD for the parameters (an input box, a file dialog). Adding an
+action means adding it here; the ribbon and the CLI follow.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from addin.actions.session import Session
+
+
+class ParamKind(enum.Enum):
+    TEXT = "text"
+    INT = "int"
+    FILE_IN = "file to read"
+    FILE_OUT = "file to write"
+    CHOICE = "choice"
+    FLAG = "flag"
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    help: str
+    kind: ParamKind = ParamKind.TEXT
+    required: bool = False
+    choices: tuple[str, ...] = ()
+    positional: bool = False
+    """On the command line: a positional argument after the workbook."""
+
+
+Run = Callable[[Session, Mapping[str, object]], None]
+
+
+@dataclass(frozen=True)
+class Action:
+    id: str
+    """The CLI subcommand and the Excel button id."""
+    label: str
+    """The button's caption."""
+    help: str
+    run: Run
+    params: tuple[Param, ...] = ()
+    button: bool = True
+    """Whether the ribbon shows it (lookup and check only read)."""
+
+
+ACTIONS: dict[str, Action] = {}
+
+
+def action(
+    id: str, label: str, help: str, *params: Param, button: bool = True
+) -> Callable[[Run], Run]:
+    """Declare ``fn`` as the TD action ``id``."""
+
+    def register(fn: Run) -> Run:
+        if id in ACTIONS:
+            raise ValueError(f"action {id!r} declared twice")
+        ACTIONS[id] = Action(id, label, help, fn, params, button)
+        return fn
+
+    return register
+
+
+def load_all() -> dict[str, Action]:
+    """Import every action module so that ``ACTIONS`` is complete."""
+    from addin.actions import all_actions  # noqa: F401
+
+    return ACTIONS

@@ -1,0 +1,137 @@
+"""Handicap stones and komi, as the AGA interface document specifies them.
+
+How a game's conditions are written
+-----------------------------------
+In the workbook (``Game.handicap``, ``Game.komi``; komi is points White receives):
+
+* even game: handicap 0, komi = ``Settings.komi`` (7.5 by default);
+* one-stone handicap: handicap 1, komi 0.5 - no stone is placed, Black moves first and gives
+  White 0.5 points ("Black giving a reverse komi of 0.5 points"), so there is no jigo;
+* N-stone handicap (2..9): handicap N, komi 0.5 (AGA rules: White gets half a point).
+
+In the AGA text report both are integers (see :func:`aga_text_komi`).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+from addin.core.model import HandicapPolicy, Rules, Settings
+from addin.core.ratings import rating_gap
+
+MAX_HANDICAP = 9
+HANDICAP_KOMI = 0.5
+"""Komi of every handicap game, one stone included."""
+
+
+class GameConditions(NamedTuple):
+    handicap: int
+    komi: float
+
+
+def round_half_up(value: float) -> int:
+    """Nearest integer, halves upwards (2.5 -> 3).
+
+    The interface document says "rounded to the nearest integer" without a rule for halves;
+    a TD rounding by hand rounds them up, and so do we. The value is first rounded to six
+    decimals so that float noise (4.3 - 1.8 = 2.4999999999999996) counts as the half it is.
+    """
+    return math.floor(round(value, 6) + 0.5)
+
+
+def _reduce(full: int, reduction: int) -> int:
+    """Reduce, never below even, then cap: 10 stones minus 1 is 9, minus 2 is 8."""
+    return min(max(full - reduction, 0), MAX_HANDICAP)
+
+
+def handicap_stones(stronger: float, weaker: float, policy: HandicapPolicy) -> int:
+    """Stones for a game between two entry ratings (the order does not matter).
+
+    Full handicap is the rating difference with the -1..1 gap closed, rounded to the
+    nearest integer (:func:`round_half_up`); the policy then takes off 0, 1 or 2 stones,
+    never below an even game; the cap of 9 applies after the reduction, which is what the
+    document's table requires (-11.0 vs -1.0: 9 full, 9 minus one, 8 minus two).
+    ``HandicapPolicy.NONE`` makes every game even.
+    """
+    if policy.reduction is None:
+        return 0
+    full = round_half_up(abs(rating_gap(stronger, weaker)))
+    return _reduce(full, policy.reduction)
+
+
+def game_conditions(
+    white_rating: float,
+    black_rating: float,
+    settings: Settings,
+    top_band_game: bool = False,
+) -> GameConditions:
+    """Handicap and komi for the round sheet.
+
+    ``top_band_game``: a player of the top band is in the game; with
+    ``settings.top_band_even`` such games are even whatever the handicap policy.
+    In a handicap game White must be the stronger player: choose colours first with
+    :func:`handicap_stones`; a ``ValueError`` here means the colours are the wrong way round.
+    """
+    if top_band_game and settings.top_band_even:
+        return GameConditions(0, settings.komi)
+    stones = handicap_stones(white_rating, black_rating, settings.handicap_policy)
+    if stones == 0:
+        return GameConditions(0, settings.komi)
+    if rating_gap(white_rating, black_rating) < 0:
+        raise ValueError(
+            f"a {stones}-stone handicap game needs the stronger player as White, "
+            f"but White is rated {white_rating} and Black {black_rating}"
+        )
+    return GameConditions(stones, HANDICAP_KOMI)
+
+
+def handicap_from_mms(
+    higher_score: float,
+    lower_score: float,
+    policy: HandicapPolicy,
+    above_bar_game: bool = False,
+) -> int:
+    """European option: handicap from the McMahon score difference (BGA spec 6.2).
+
+    ``policy`` picks the style: FULL = Leamington (MMS diff), MINUS_1 = UK (diff - 1),
+    MINUS_2 = European (diff - 2); NONE = all even. Games above the McMahon bar
+    (``above_bar_game``) are even. Half-point differences round as in
+    :func:`handicap_stones`; never below even, capped at 9 after the reduction.
+    """
+    if above_bar_game or policy.reduction is None:
+        return 0
+    full = round_half_up(abs(higher_score - lower_score))
+    return _reduce(full, policy.reduction)
+
+
+def aga_text_komi(handicap: int, komi: float, rules: Rules) -> tuple[int, int]:
+    """The (handicap, komi) integers of a game line in the AGA text report.
+
+    Komi is truncated towards zero (7.5 -> 7, 0.5 -> 0, -7.5 -> -7): the report's komi counts
+    whole points Black gives White. Following the report's table:
+
+    * AGA, Japanese, Chinese: even (0, 7); a no-komi or one-stone game is "no komi" (0, 0),
+      so a one-stone handicap is written with handicap 0; reverse komi (0, -7); N stones (N, 0).
+    * Ing: Black's first move counts as a stone, which the komi gives back: even (0, 7);
+      no-komi and one-stone games (0, -1); N stones (N, -N). The table has no Ing reverse
+      komi; such a game is written as under AGA rules, (0, -7).
+
+    A komi the TD changed in a handicap game is carried over: 2 stones with komi 5.5 is
+    (2, 5) under AGA rules and (2, 3) under Ing rules.
+    """
+    if isinstance(handicap, bool) or not isinstance(handicap, int):
+        raise ValueError(f"handicap {handicap!r} is not a whole number of stones")
+    if not 0 <= handicap <= MAX_HANDICAP:
+        raise ValueError(f"handicap {handicap} is outside 0..{MAX_HANDICAP}")
+    if not math.isfinite(komi):
+        raise ValueError(f"komi {komi!r} is not a number")
+    whole = math.trunc(komi)
+    stones = handicap if handicap >= 2 else 0
+    if rules is not Rules.ING:
+        return stones, whole
+    if handicap >= 2:
+        return stones, whole - handicap
+    if handicap == 1 or whole == 0:
+        return 0, whole - 1
+    return 0, whole

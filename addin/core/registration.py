@@ -1,0 +1,522 @@
+"""Registration: entry ratings, the TD's warnings, temporary numbers, pre-registration.
+
+The AGA interface document (Registration) asks the program to warn the TD
+*actively* of a lapsed membership, of a name that matches several members (showing
+each), and of a player asking to play at a rating other than the published one.
+Warnings here are data (``RegistrationWarning``); the front doors show them.
+
+Pure: no spreadsheet library is imported here.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from datetime import date
+
+from addin.core.lookup import MemberIndex, fold
+from addin.core.model import Player
+from addin.core.ratings import RatingError, parse_rating, rank_of
+from addin.formats.tdlista import Member, split_name
+
+TEMPORARY_IDS = range(90000, 100000)
+"""AGA numbers a tournament hands to players who join at the event."""
+
+LAPSED = "lapsed-membership"
+NO_EXPIRY = "no-expiry-date"
+DUPLICATE_NAME = "duplicate-name"
+RATING_MISMATCH = "rating-mismatch"
+UNKNOWN_AGA_NUMBER = "unknown-aga-number"
+NAME_MISMATCH = "name-mismatch"
+NAME_MATCHES_MEMBER = "name-matches-member"
+BAD_RANK = "unreadable-rank"
+
+
+class RegistrationError(ValueError):
+    """A registration step that cannot produce its result."""
+
+
+@dataclass(frozen=True)
+class RegistrationWarning:
+    code: str
+    """One of the module's constants (``LAPSED``, ``DUPLICATE_NAME``, ...)."""
+    message: str
+
+
+def entry_rating(member: Member | None, requested: str | None) -> float:
+    """The published AGA rating when known, else the requested rank's midpoint.
+
+    Raises ``RatingError`` for an unreadable request and ``RegistrationError``
+    when neither gives a rating.
+    """
+    if member is not None and member.rating is not None:
+        return member.rating
+    if requested and requested.strip():
+        return parse_rating(requested)
+    who = f"AGA {member.aga_id} {member.name} has no published rating" if member else "no member"
+    raise RegistrationError(f"no entry rating: {who} and no rank was requested")
+
+
+def next_temporary_id(used: set[int]) -> int:
+    """The lowest free number in 90000-99999: the same players get the same numbers."""
+    for candidate in TEMPORARY_IDS:
+        if candidate not in used:
+            return candidate
+    raise RegistrationError(
+        f"all {len(TEMPORARY_IDS)} temporary AGA numbers "
+        f"{TEMPORARY_IDS[0]}-{TEMPORARY_IDS[-1]} are in use"
+    )
+
+
+def is_temporary_id(aga_id: int) -> bool:
+    return aga_id in TEMPORARY_IDS
+
+
+def member_to_player(member: Member, requested: str | None = None) -> Player:
+    """A tournament player from a list member, entering at ``entry_rating``.
+
+    ``rank`` records what the player asked for, else the published rank; an unrated
+    member who asked for nothing gets no rating (the TD must enter one).
+    """
+    requested = (requested or "").strip()
+    published = rank_of(member.rating) if member.rating is not None else ""
+    rating = entry_rating(member, requested) if (member.rating is not None or requested) else None
+    return Player(
+        aga_id=member.aga_id,
+        family_name=member.family_name,
+        given_name=member.given_name,
+        rank=requested or published,
+        rating=rating,
+        membership_type=member.membership_type,
+        membership_expiry=member.expiry,
+        chapter=member.chapter,
+        state=member.state,
+    )
+
+
+def register_preregistration(
+    pre: PreRegistration, index: MemberIndex, start_date: date, used_ids: set[int]
+) -> tuple[Player, list[RegistrationWarning]]:
+    """The player a pre-registration row becomes, and what the TD must be told about it.
+
+    A row without an AGA number gets the lowest free temporary number; the caller
+    adds the player's number to ``used_ids`` before registering the next row.
+    The list's chapter code wins over the club the player typed (it is what the AGA
+    and the same-club rule compare); the typed club fills in when the list has none.
+    """
+    warnings = check_registration(
+        index, start_date, aga_id=pre.aga_id, name=pre.name, requested=pre.rank
+    )
+    member = index.by_id(pre.aga_id) if pre.aga_id is not None else None
+    if member is not None:
+        player = member_to_player(member, pre.rank)
+    else:
+        aga_id = pre.aga_id if pre.aga_id is not None else next_temporary_id(used_ids)
+        rating = parse_rating(pre.rank) if pre.rank else None
+        player = Player(aga_id, pre.family_name, pre.given_name, rank=pre.rank, rating=rating)
+    player = replace(
+        player,
+        chapter=player.chapter or pre.club,
+        email=pre.email,
+        bye_requests=pre.bye_requests,
+    )
+    return player, warnings
+
+
+def describe(member: Member) -> str:
+    """One member on one line, as a TD compares candidates."""
+    rating = "unrated" if member.rating is None else _rating_text(member.rating)
+    expiry = f"expires {_date_text(member.expiry)}" if member.expiry else "no expiry date"
+    place = " ".join(p for p in (member.chapter, member.state) if p)
+    parts = [f"AGA {member.aga_id} {member.name}", member.membership_type or "?", rating, expiry]
+    if place:
+        parts.append(place)
+    return ", ".join(parts)
+
+
+def _rating_text(rating: float) -> str:
+    return f"{rating:.5f} ({rank_of(rating)})"
+
+
+def _date_text(day: date) -> str:
+    return f"{day.month}/{day.day}/{day.year}"
+
+
+# --- warnings -----------------------------------------------------------------------
+
+
+def check_registration(
+    index: MemberIndex,
+    start_date: date,
+    *,
+    aga_id: int | None = None,
+    name: str | None = None,
+    requested: str | None = None,
+) -> list[RegistrationWarning]:
+    """Everything the TD must be told about one registration, in a stable order.
+
+    With an AGA number: is it in the list, does the name agree, has the membership
+    lapsed by ``start_date``, does the requested rank differ from the published
+    rating. Without one (or with a temporary number): does the name match members
+    already in the list (one: perhaps this player; several: which one?).
+    """
+    name = (name or "").strip()
+    if aga_id is None or is_temporary_id(aga_id):
+        return _name_warnings(index, name)
+    member = index.by_id(aga_id)
+    if member is None:
+        return [_unknown_number(aga_id, name), *_name_warnings(index, name)]
+    warnings = _identity_warnings(index, member, name)
+    warnings += _membership_warnings(member, start_date)
+    warnings += rating_warnings(member, requested)
+    return warnings
+
+
+def _unknown_number(aga_id: int, name: str) -> RegistrationWarning:
+    who = f" ({name})" if name else ""
+    return RegistrationWarning(
+        UNKNOWN_AGA_NUMBER, f"AGA number {aga_id}{who} is not in the TDListA"
+    )
+
+
+def _name_warnings(index: MemberIndex, name: str) -> list[RegistrationWarning]:
+    """For a player without a list number: members who already carry this name."""
+    matches = index.by_name(name) if name else []
+    if len(matches) > 1:
+        return [_duplicate_name(name, matches)]
+    if len(matches) == 1:
+        message = (
+            f"{name} matches a member of the TDListA: {describe(matches[0])}; "
+            "enter that AGA number if it is the same player"
+        )
+        return [RegistrationWarning(NAME_MATCHES_MEMBER, message)]
+    return []
+
+
+def _duplicate_name(name: str, matches: list[Member]) -> RegistrationWarning:
+    lines = "\n".join(f"  {describe(m)}" for m in matches)
+    message = f"{name} matches {len(matches)} members of the TDListA:\n{lines}"
+    return RegistrationWarning(DUPLICATE_NAME, message)
+
+
+def _identity_warnings(index: MemberIndex, member: Member, name: str) -> list[RegistrationWarning]:
+    """The name entered against the member that the number designates."""
+    if not name:
+        return []
+    warnings: list[RegistrationWarning] = []
+    if not same_person_name(name, member):
+        message = f"{name} was entered with AGA number {member.aga_id}, which is {member.name}"
+        warnings.append(RegistrationWarning(NAME_MISMATCH, message))
+    matches = index.by_name(name)
+    if len(matches) > 1 and member not in matches:
+        warnings.append(_duplicate_name(name, matches))
+    return warnings
+
+
+def same_person_name(name: str, member: Member) -> bool:
+    """Same family name (folded), or the same words in another order.
+
+    The second case covers the list's empty family names: "Yang, Eric" and
+    ", Eric Yang" are the same name. Given names may differ (Bob, Robert).
+    """
+    family, _ = split_name(name)
+    if _words(family) == _words(member.family_name):
+        return True
+    return sorted(_words(name.replace(",", " "))) == sorted(_words(member.name.replace(",", " ")))
+
+
+def _words(text: str) -> list[str]:
+    return fold(text).split()
+
+
+def _membership_warnings(member: Member, start_date: date) -> list[RegistrationWarning]:
+    """Lapsed means expired before the first day: a membership ending that day still counts."""
+    if member.expiry is None:
+        message = f"{describe(member)}: the TDListA gives no membership expiry date"
+        return [RegistrationWarning(NO_EXPIRY, message)]
+    if member.expiry < start_date:
+        message = (
+            f"membership of AGA {member.aga_id} {member.name} lapsed on "
+            f"{_date_text(member.expiry)}, before the tournament starts "
+            f"({_date_text(start_date)})"
+        )
+        return [RegistrationWarning(LAPSED, message)]
+    return []
+
+
+def rating_warnings(member: Member, requested: str | None) -> list[RegistrationWarning]:
+    """A request that differs from the published rating (none when either is missing).
+
+    Different means: for a rank ("3k", "4 dan"), a rank other than the published
+    rating's rank; for a rating ("-3.45"), a value that does not agree with the
+    published rating to the decimals written (within half a unit of the last digit).
+    """
+    text = (requested or "").strip()
+    if not text or member.rating is None:
+        return []
+    try:
+        value = parse_rating(text)
+    except RatingError as error:
+        return [RegistrationWarning(BAD_RANK, f"AGA {member.aga_id} {member.name}: {error}")]
+    published = _rating_text(member.rating)
+    if _is_number(text):
+        decimals = len(text.partition(".")[2])
+        differs = abs(value - member.rating) > 0.5 * 10.0**-decimals + 1e-9
+    else:
+        differs = rank_of(value) != rank_of(member.rating)
+    if not differs:
+        return []
+    message = (
+        f"AGA {member.aga_id} {member.name} asks to play at {text}; "
+        f"the published AGA rating is {published}"
+    )
+    return [RegistrationWarning(RATING_MISMATCH, message)]
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+# --- pre-registration ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PreRegistration:
+    """One row of a pre-registration CSV (an online form's export)."""
+
+    line: int
+    name: str
+    family_name: str
+    given_name: str
+    aga_id: int | None = None
+    rank: str = ""
+    club: str = ""
+    email: str = ""
+    bye_requests: frozenset[int] = field(default_factory=frozenset)
+
+
+class PreRegistrationError(ValueError):
+    """Every problem of the file, each naming the file, the line and the column."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("\n".join(problems))
+        self.problems = problems
+
+
+_COLUMNS: dict[str, frozenset[str]] = {
+    "name": frozenset({"name", "player", "playername", "fullname", "familygiven"}),
+    "family_name": frozenset({"familyname", "family", "lastname", "surname"}),
+    "given_name": frozenset({"givenname", "given", "firstname"}),
+    "aga_id": frozenset(
+        {"aga", "aganumber", "agaid", "agano", "agamembernumber", "agamemberid", "membernumber"}
+    ),
+    "rank": frozenset({"rank", "rating", "strength", "requestedrank", "playingrank"}),
+    "club": frozenset({"club", "chapter", "goclub"}),
+    "email": frozenset({"email", "emailaddress", "mail"}),
+    "bye_requests": frozenset(
+        {"byerequests", "byerequest", "byes", "bye", "byerounds", "requestedbyes", "byesrequested"}
+    ),
+}
+"""Accepted headers per field, compared by ``header_key`` ("AGA #" -> "aganumber")."""
+
+_BYE_SEPARATORS = re.compile(r"[;,\s]+")
+
+
+def header_key(header: str) -> str:
+    """Case, accents, spaces and punctuation dropped; "#" read as "number"."""
+    return re.sub(r"[^0-9a-z]", "", fold(header).replace("#", "number"))
+
+
+def parse_preregistration_csv(
+    data: bytes, source: str = "pre-registration"
+) -> list[PreRegistration]:
+    """The rows of a pre-registration CSV; raises ``PreRegistrationError`` listing every problem.
+
+    Columns (header names matched loosely, any order, others ignored): name
+    ("Family, Given") or family name + given name; AGA # (optional); rank; club;
+    email; bye requests (rounds, "2;4" or "2,4").
+    """
+    rows = [(n, row) for n, row in _numbered_rows(_decode(data), _delimiter(data)) if _filled(row)]
+    if not rows:
+        raise PreRegistrationError([f"{source}: the file is empty"])
+    (header_line, header), *body = rows
+    columns = _columns(header, header_line, source)
+    problems: list[str] = []
+    result: list[PreRegistration] = []
+    for number, cells in body:
+        row = _Row(cells, number, columns, header, source)
+        entry = _row(row)
+        problems += row.problems
+        if not row.problems:
+            result.append(entry)
+    problems += _duplicate_numbers(result, columns, header, source)
+    if problems:
+        raise PreRegistrationError(problems)
+    return result
+
+
+def _decode(data: bytes) -> str:
+    """UTF-8 (with or without BOM), else Windows-1252 as Excel writes it, else Latin-1."""
+    for encoding in ("utf-8-sig", "cp1252"):
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    return data.decode("latin-1")
+
+
+def _delimiter(data: bytes) -> str:
+    """Comma, or the semicolon or tab of European Excel, whichever the header uses most."""
+    first_line = data.split(b"\n", 1)[0]
+    return max((",", ";", "\t"), key=lambda d: first_line.count(d.encode()))
+
+
+def _numbered_rows(text: str, delimiter: str) -> Iterator[tuple[int, list[str]]]:
+    """Rows with the line each starts on (a quoted cell may span lines)."""
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    start = 1
+    for row in reader:
+        yield start, row
+        start = reader.line_num + 1
+
+
+def _filled(row: list[str]) -> bool:
+    return any(cell.strip() for cell in row)
+
+
+def _columns(header: list[str], line: int, source: str) -> dict[str, int]:
+    """Field -> column index; raises when the header lacks a name or repeats a field."""
+    columns: dict[str, int] = {}
+    problems: list[str] = []
+    for index, title in enumerate(header):
+        key = header_key(title)
+        found = next((f for f, aliases in _COLUMNS.items() if key in aliases), None)
+        if found is None:
+            continue
+        if found in columns:
+            first = columns[found]
+            problems.append(
+                f"{source}, line {line}, {_column(index, header)}: repeats {_column(first, header)}"
+            )
+        columns.setdefault(found, index)
+    has_name = "name" in columns or {"family_name", "given_name"} <= columns.keys()
+    if not has_name:
+        problems.append(
+            f"{source}, line {line}: no name column; expected a header such as "
+            "'Name' (Family, Given) or 'Family name' and 'Given name'"
+        )
+    if problems:
+        raise PreRegistrationError(problems)
+    return columns
+
+
+def _column(index: int, header: list[str]) -> str:
+    """Names a column as the TD sees it: Excel's letter and the header ("column C (AGA #)")."""
+    letters = ""
+    number = index + 1
+    while number:
+        number, remainder = divmod(number - 1, 26)
+        letters = chr(ord("A") + remainder) + letters
+    title = header[index].strip() if index < len(header) else ""
+    return f"column {letters} ({title})" if title else f"column {letters}"
+
+
+@dataclass
+class _Row:
+    """One CSV row being read: its cells by field, and the problems found in it."""
+
+    cells: list[str]
+    number: int
+    columns: dict[str, int]
+    header: list[str]
+    source: str
+    problems: list[str] = field(default_factory=list)
+
+    def cell(self, name: str) -> str:
+        index = self.columns.get(name)
+        return self.cells[index].strip() if index is not None and index < len(self.cells) else ""
+
+    def problem(self, name: str, text: str) -> None:
+        column = _column(self.columns[name], self.header)
+        self.problems.append(f"{self.source}, line {self.number}, {column}: {text}")
+
+
+def _row(row: _Row) -> PreRegistration:
+    """The row's registration; check ``row.problems`` before using it."""
+    family, given = _row_name(row)
+    aga_id = _row_aga_id(row)
+    rank = row.cell("rank")
+    if rank:
+        try:
+            parse_rating(rank)
+        except RatingError as error:
+            row.problem("rank", str(error))
+    return PreRegistration(
+        line=row.number,
+        name=f"{family}, {given}" if given else family,
+        family_name=family,
+        given_name=given,
+        aga_id=aga_id,
+        rank=rank,
+        club=row.cell("club"),
+        email=row.cell("email"),
+        bye_requests=_row_byes(row),
+    )
+
+
+def _row_name(row: _Row) -> tuple[str, str]:
+    if row.cell("name"):
+        return split_name(row.cell("name"))
+    family, given = row.cell("family_name"), row.cell("given_name")
+    if not (family or given):
+        row.problem("name" if "name" in row.columns else "family_name", "no name")
+    return family, given
+
+
+def _row_aga_id(row: _Row) -> int | None:
+    text = row.cell("aga_id")
+    if not text:
+        return None
+    if not (text.isascii() and text.isdigit()):
+        row.problem("aga_id", f"AGA number {text!r} is not a number")
+        return None
+    return int(text)
+
+
+def _row_byes(row: _Row) -> frozenset[int]:
+    text = row.cell("bye_requests")
+    rounds: set[int] = set()
+    for part in _BYE_SEPARATORS.split(text):
+        if not part:
+            continue
+        if not (part.isascii() and part.isdigit()) or int(part) < 1:
+            message = f"bye requests {text!r}: {part!r} is not a round number; write e.g. 2;4"
+            row.problem("bye_requests", message)
+            return frozenset()
+        rounds.add(int(part))
+    return frozenset(rounds)
+
+
+def _duplicate_numbers(
+    entries: list[PreRegistration], columns: dict[str, int], header: list[str], source: str
+) -> list[str]:
+    """A player registered twice (a form sent twice) must not become two players."""
+    first: dict[int, int] = {}
+    problems: list[str] = []
+    for entry in entries:
+        if entry.aga_id is None:
+            continue
+        if entry.aga_id in first:
+            problems.append(
+                f"{source}, line {entry.line}, {_column(columns['aga_id'], header)}: "
+                f"AGA number {entry.aga_id} is already on line {first[entry.aga_id]}"
+            )
+        first.setdefault(entry.aga_id, entry.line)
+    return problems

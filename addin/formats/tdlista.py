@@ -1,0 +1,286 @@
+"""Read the AGA membership list (TDListA) into plain ``Member`` records.
+
+TDListA is tab-separated, without a header, one member a line, 9 fields::
+
+    name ("Family, Given")  AGA number  membership type  rating  expiry (M/D/YYYY)
+    chapter  state  sigma  rating date
+
+Real files have CRLF or LF endings, UTF-8 or Latin-1 text, stray spaces around
+fields, empty family names (", Eric Yang"), names without a comma ("Danio") and
+short lines whose trailing empty fields are missing.  The parser keeps every
+member it can read and lists every line it could not read, with the reason;
+it refuses the whole file only when the file cannot be a TDListA at all, or
+when a line's AGA number is not a number (the list's key is then in doubt).
+
+Pure: no spreadsheet library is imported here.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from datetime import date
+
+from addin.core.ratings import RATING_MAX, RATING_MIN, is_valid_rating
+
+FIELD_NAMES: tuple[str, ...] = (
+    "name",
+    "AGA number",
+    "membership type",
+    "rating",
+    "membership expiry",
+    "chapter",
+    "state",
+    "sigma",
+    "rating date",
+)
+"""The 9 fields of a TDListA line, in order."""
+
+MIN_FIELDS_IN_FILE = 7
+"""A real TDListA has at least one line reaching the state field (the last field
+the AGA interface document requires); a file whose every line is shorter is
+some other table."""
+
+
+class TDListAError(ValueError):
+    """The file cannot be imported; the message names the file and the line."""
+
+    def __init__(self, source: str, line: int | None, problem: str) -> None:
+        where = source if line is None else f"{source}, line {line}"
+        super().__init__(f"{where}: {problem}")
+        self.source = source
+        self.line = line
+        self.problem = problem
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """One line of the membership list, typed."""
+
+    name: str
+    """The name as the list gives it, stripped ("Family, Given")."""
+    family_name: str
+    given_name: str
+    aga_id: int
+    membership_type: str
+    """Kept as given: Full, Youth, Non, Forgn, Life, Spons, ..."""
+    rating: float | None = None
+    expiry: date | None = None
+    chapter: str = ""
+    state: str = ""
+    sigma: float | None = None
+    rating_date: date | None = None
+
+
+@dataclass(frozen=True)
+class SkippedLine:
+    """A line the parser could not turn into a member, and why."""
+
+    line: int
+    text: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class ParseReport:
+    source: str
+    encoding: str
+    """"utf-8" or "latin-1" (the fallback when the bytes are not UTF-8)."""
+    line_count: int
+    members: list[Member] = field(default_factory=list)
+    skipped: list[SkippedLine] = field(default_factory=list)
+
+
+class _LineError(ValueError):
+    """A field of one line cannot be read; the line is skipped with this reason."""
+
+
+def split_name(name: str) -> tuple[str, str]:
+    """("Family", "Given") from "Family, Given"; a name without a comma is all family.
+
+    Splits at the first comma only, so "Adamson, Charles Edwin, Jr" keeps its suffix
+    with the given name, and an empty family name (", Eric Yang") stays empty.
+    """
+    family, comma, given = name.partition(",")
+    if not comma:
+        return name.strip(), ""
+    return family.strip(), given.strip()
+
+
+def decode_text(data: bytes) -> tuple[str, str]:
+    """The text and the encoding used: UTF-8 (BOM allowed), else Latin-1."""
+    try:
+        text, encoding = data.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        text, encoding = data.decode("latin-1"), "latin-1"
+    return text.removeprefix("\ufeff"), encoding
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines for CRLF, LF or (old Mac) CR endings.
+
+    Not ``str.splitlines``: it also breaks at U+0085, which is what Latin-1 byte
+    0x85 decodes to, and would shift every later line number.
+    """
+    if "\n" not in text:
+        text = text.replace("\r", "\n")
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [line.removesuffix("\r") for line in lines]
+
+
+def parse_tdlista(data: bytes, source: str = "TDListA") -> ParseReport:
+    """Every member of a TDListA file, plus the lines that could not be read.
+
+    Raises ``TDListAError`` for an empty file, a binary file, a file that is not
+    a TDListA, or a line whose AGA number is missing or not a number.
+    """
+    _check_not_binary(data, source)
+    text, encoding = decode_text(data)
+    lines = split_lines(text)
+    if not any(line.strip() for line in lines):
+        raise TDListAError(source, None, "the file is empty; expected the AGA TDListA")
+    _check_shape(lines, source)
+    report = ParseReport(source=source, encoding=encoding, line_count=len(lines))
+    _read_lines(lines, source, report)
+    return report
+
+
+def _check_not_binary(data: bytes, source: str) -> None:
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        line = data.count(b"\n", 0, nul) + 1
+        raise TDListAError(
+            source, line, "NUL byte: this is a binary file, not the TDListA text file"
+        )
+
+
+def _check_shape(lines: list[str], source: str) -> None:
+    """Refuse a file whose lines are all too short to be TDListA lines."""
+    widest = max(line.count("\t") + 1 for line in lines)
+    if widest >= MIN_FIELDS_IN_FILE:
+        return
+    number, first = next((n, line) for n, line in enumerate(lines, 1) if line.strip())
+    found = first.count("\t") + 1
+    hint = " (no tab at all: is it a CSV file?)" if found == 1 else ""
+    raise TDListAError(
+        source,
+        number,
+        f"not a TDListA file: expected {len(FIELD_NAMES)} tab-separated fields: "
+        f"{', '.join(FIELD_NAMES)}; found {found}{hint}",
+    )
+
+
+def _read_lines(lines: list[str], source: str, report: ParseReport) -> None:
+    first_line_of: dict[int, int] = {}
+    dates = _DateCache()
+    for number, line in enumerate(lines, 1):
+        fields = [f.strip() for f in line.split("\t")]
+        aga_id = _aga_id(fields, source, number, line)
+        if aga_id is None:
+            report.skipped.append(SkippedLine(number, line, "blank line"))
+            continue
+        if aga_id in first_line_of:
+            reason = f"duplicate AGA number {aga_id} (first on line {first_line_of[aga_id]})"
+            report.skipped.append(SkippedLine(number, line, reason))
+            continue
+        try:
+            member = _member(fields, aga_id, dates)
+        except _LineError as error:
+            report.skipped.append(SkippedLine(number, line, str(error)))
+            continue
+        first_line_of[aga_id] = number
+        report.members.append(member)
+
+
+def _aga_id(fields: list[str], source: str, number: int, line: str) -> int | None:
+    """The line's AGA number; ``None`` for a blank line; raises when it is not a number."""
+    if len(fields) < 2 or not fields[1]:
+        if not any(fields):
+            return None
+        raise TDListAError(source, number, f"no AGA number (second field) in {line!r}")
+    text = fields[1]
+    if not (text.isascii() and text.isdigit()):
+        problem = f"AGA number {text!r} of {fields[0]!r} is not a number"
+        raise TDListAError(source, number, problem)
+    return int(text)
+
+
+def _member(fields: list[str], aga_id: int, dates: _DateCache) -> Member:
+    """The member of one line (fields stripped); the hot path, so no helper per field."""
+    if len(fields) < len(FIELD_NAMES):
+        fields += [""] * (len(FIELD_NAMES) - len(fields))
+    name, _, membership_type, rating, expiry, chapter, state, sigma, rating_date = fields[:9]
+    if not name:
+        raise _LineError("no name")
+    family, given = split_name(name)
+    date_of = dates.parse
+    # Positional: a frozen dataclass builds noticeably faster without keywords.
+    return Member(
+        name,
+        family,
+        given,
+        aga_id,
+        membership_type,
+        _rating(rating) if rating else None,
+        date_of(expiry, "membership expiry") if expiry else None,
+        chapter,
+        state,
+        _sigma(sigma) if sigma else None,
+        date_of(rating_date, "rating date") if rating_date else None,
+    )
+
+
+def _number(text: str, what: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise _LineError(f"{what} {text!r} is not a number") from None
+    if not math.isfinite(value):
+        raise _LineError(f"{what} {text!r} is not a finite number")
+    return value
+
+
+def _rating(text: str) -> float:
+    value = _number(text, "rating")
+    if not is_valid_rating(value):
+        raise _LineError(
+            f"rating {text!r} is not an AGA rating (above {RATING_MIN:g}, below "
+            f"{RATING_MAX:g}, none between -1 and 1)"
+        )
+    return value
+
+
+def _sigma(text: str) -> float:
+    value = _number(text, "sigma")
+    if value < 0:
+        raise _LineError(f"sigma {text!r} is negative")
+    return value
+
+
+class _DateCache:
+    """M/D/YYYY dates, memoised: 22,000 lines hold only a few thousand distinct dates."""
+
+    def __init__(self) -> None:
+        self._seen: dict[str, date] = {}
+
+    def parse(self, text: str, what: str) -> date:
+        try:
+            return self._seen[text]
+        except KeyError:
+            found = self._seen[text] = _parse_date(text, what)
+            return found
+
+
+def _parse_date(text: str, what: str) -> date:
+    parts = text.split("/")
+    if len(parts) != 3 or not all(p.isascii() and p.isdigit() for p in parts):
+        raise _LineError(f"{what} {text!r} is not a date M/D/YYYY")
+    if len(parts[2]) != 4:
+        raise _LineError(f"{what} {text!r} is not a date M/D/YYYY (4-digit year)")
+    month, day, year = (int(p) for p in parts)
+    try:
+        return date(year, month, day)
+    except ValueError as error:
+        raise _LineError(f"{what} {text!r} is not a calendar date ({error})") from None

@@ -1,0 +1,229 @@
+"""Rows from a block of cell values and a block of values from rows: the pure part of a gateway.
+
+Both gateways read a table the same tolerant way (columns found by header text, typed
+parsing, Problems that name cells, the TD's extra columns kept in ``Row.extra``) and
+write it the same way. Only how the cells are fetched and stored differs: openpyxl
+walks a worksheet, xlwings moves one block per table to and from Excel. This module
+holds everything in between, so the two front doors cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from openpyxl.utils import get_column_letter
+
+from addin.workbook import cells
+from addin.workbook.gateway import Problem, Row, TableData, WriteRow
+from addin.workbook.layout import SHEET_ORDER, Table, round_number_of
+
+
+def norm(header: object) -> str:
+    """Header text as compared: case and spacing ignored."""
+    return " ".join(str(header).split()).casefold() if header is not None else ""
+
+
+def declared_last(table: Table) -> int:
+    """The last column the layout declares for ``table`` (1-based)."""
+    return table.anchor_column + len(table.columns) - 1
+
+
+def header_map(header_cells: Sequence[object], table: Table, last: int) -> dict[int, str]:
+    """Column index -> header text, from the table's first column to the first blank past ``last``.
+
+    ``header_cells[0]`` is column A of the header row; cells past its end are blank.
+    ``last`` is at least ``declared_last(table)`` (more when an Excel Table is wider).
+    """
+    headers: dict[int, str] = {}
+    col = table.anchor_column
+    while True:
+        value = header_cells[col - 1] if col <= len(header_cells) else None
+        if cells.is_blank(value):
+            if col > last:
+                break
+        else:
+            headers[col] = str(value).strip()
+        col += 1
+    return headers
+
+
+def rows_from_block(
+    table: Table,
+    header_row: int,
+    headers: dict[int, str],
+    raw_rows: Iterable[Sequence[object]],
+) -> TableData:
+    """Typed rows, problems and notices for ``table``.
+
+    ``raw_rows`` are the sheet rows below ``header_row``, each spanning the columns
+    ``min(headers)`` to ``max(headers)``.
+    """
+    by_header = {norm(h): col for col, h in headers.items()}
+    problems: list[Problem] = []
+    positions: dict[str, int] = {}
+    for column in table.columns:
+        col = by_header.get(norm(column.header))
+        if col is not None:
+            positions[column.key] = col
+        elif column.required:
+            problems.append(
+                Problem(
+                    table.sheet,
+                    f"required column {column.header!r} is missing from the header row",
+                    f"{header_row}:{header_row}",
+                )
+            )
+    known = set(positions.values())
+    extras = {col: h for col, h in headers.items() if col not in known}
+    if not headers:
+        return TableData(table, [], problems, present=False)
+    first, width = min(headers), max(headers) - min(headers) + 1
+    rows: list[Row] = []
+    notices: list[Problem] = []
+    blank_rows: list[int] = []
+    for number, given in enumerate(raw_rows, start=header_row + 1):
+        raw = [*given[:width], *([None] * (width - len(given)))]
+        if all(cells.is_blank(raw[col - first]) for col in known):
+            blank_rows.append(number)
+            continue
+        if blank_rows:
+            notices += [Problem(table.sheet, "blank row skipped", f"{n}:{n}") for n in blank_rows]
+            blank_rows = []
+        row = Row(values={}, number=number)
+        for column in table.columns:
+            col = positions.get(column.key)
+            if col is None:
+                continue
+            ref = f"{get_column_letter(col)}{number}"
+            row.cells[column.key] = ref
+            value = raw[col - first]
+            if isinstance(value, str) and column.kind in cells.NUMERIC and value.strip():
+                notices.append(
+                    Problem(table.sheet, f"number stored as text: {value!r}", ref, column.header)
+                )
+            try:
+                row.values[column.key] = cells.parse(value, column)
+            except cells.CellError as err:
+                row.values[column.key] = None
+                problems.append(Problem(table.sheet, str(err), ref, column.header))
+        row.extra = {h: raw[col - first] for col, h in extras.items()}
+        rows.append(row)
+    if table.unique:
+        problems += duplicates(table, rows)
+    return TableData(table, rows, problems, notices=notices)
+
+
+def duplicates(table: Table, rows: list[Row]) -> list[Problem]:
+    """A Problem for each row repeating an earlier row's ``table.unique`` value."""
+    assert table.unique
+    seen: dict[object, Row] = {}
+    problems = []
+    for row in rows:
+        value = row.values.get(table.unique)
+        if value is None:
+            continue
+        if value in seen:
+            first = seen[value]
+            column = table.column(table.unique)
+            problems.append(
+                Problem(
+                    table.sheet,
+                    f"duplicate {column.header} {value} (also in row {first.number})",
+                    row.cells.get(table.unique),
+                    column.header,
+                )
+            )
+        else:
+            seen[value] = row
+    return problems
+
+
+# --- writing --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WriteLayout:
+    """Where each column of a table goes when it is written."""
+
+    positions: dict[str, int]
+    """Column key -> sheet column."""
+    headers: dict[int, str]
+    """Every header cell after writing, by sheet column (declared columns the sheet
+    lacked are added at the right)."""
+    added: dict[int, str]
+    """The header cells that must be written because the sheet lacked them."""
+    extra_cols: dict[str, int]
+    """The TD's own columns: header -> sheet column."""
+
+    @property
+    def first(self) -> int:
+        return min(self.headers)
+
+    @property
+    def last(self) -> int:
+        return max(self.headers)
+
+
+def write_layout(table: Table, headers: dict[int, str]) -> WriteLayout:
+    """Place every declared column: where its header is, else appended at the right."""
+    headers = dict(headers)
+    by_header = {norm(h): col for col, h in headers.items()}
+    next_col = max(headers, default=table.anchor_column - 1) + 1
+    positions: dict[str, int] = {}
+    added: dict[int, str] = {}
+    for column in table.columns:
+        col = by_header.get(norm(column.header))
+        if col is None:
+            col = next_col
+            next_col += 1
+            headers[col] = column.header
+            added[col] = column.header
+        positions[column.key] = col
+    taken = set(positions.values())
+    extra_cols = {h: col for col, h in headers.items() if col not in taken}
+    return WriteLayout(positions, headers, added, extra_cols)
+
+
+def render_row(table: Table, row: WriteRow, layout: WriteLayout, first: int, last: int) -> list:
+    """One sheet row of rendered values for columns ``first``..``last`` (None: nothing)."""
+    line: list[object] = [None] * (last - first + 1)
+    values = row.values if isinstance(row, Row) else row
+    for key, col in layout.positions.items():
+        line[col - first] = cells.render(values.get(key), table.column(key))
+    if isinstance(row, Row):
+        for header, value in row.extra.items():
+            col = layout.extra_cols.get(header)
+            if col is not None:
+                line[col - first] = value
+    return line
+
+
+def block_for_rows(
+    table: Table, rows: Sequence[WriteRow], layout: WriteLayout, first: int | None = None
+) -> list[list[object]]:
+    """The data rows as one block, columns ``first`` (default: the layout's first) to last."""
+    start = layout.first if first is None else first
+    return [render_row(table, row, layout, start, layout.last) for row in rows]
+
+
+def sheet_position(existing: list[str], sheet: str) -> int:
+    """Where a new sheet goes (0-based): rounds after Requests in round order, fixed
+    sheets in ``SHEET_ORDER``, anything else at the end."""
+    number = round_number_of(sheet)
+    if number is not None:
+        after = [
+            i
+            for i, name in enumerate(existing)
+            if name == "Requests" or 0 < (round_number_of(name) or 0) < number
+        ]
+        return (max(after) + 1) if after else len(existing)
+    if sheet in SHEET_ORDER:
+        rank = SHEET_ORDER.index(sheet)
+        later = [
+            i
+            for i, name in enumerate(existing)
+            if name in SHEET_ORDER and SHEET_ORDER.index(name) > rank
+        ]
+        return min(later) if later else len(existing)
+    return len(existing)

@@ -1,0 +1,368 @@
+"""The gateway for the workbook open in Excel, through xlwings.
+
+Excel is slow per call and fast per block, so each sheet is read once as one block
+(from A1 to the used range's last cell) and each table is written as one block. The
+number of Excel calls an action makes depends on how many tables it touches, never
+on how many players there are.
+
+Nothing reaches Excel until ``commit()``: writes are queued (and mirrored in the
+blocks already read, so a later read sees them), and the Excel front door commits
+only after the action succeeded. An action that fails or is not confirmed leaves the
+workbook exactly as it was, like the file gateway that never saves.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from openpyxl.utils import get_column_letter
+from openpyxl.utils.cell import range_boundaries
+
+from addin.workbook import cells, styling, table_rows
+from addin.workbook.gateway import LogEntry, Problem, TableData, WriteRow
+from addin.workbook.layout import LOG, Table
+
+if TYPE_CHECKING:
+    import xlwings as xw
+
+TABLE_STYLE = "TableStyleLight9"
+HEADER_COLOR = "#" + str(styling.HEADER_FILL.fgColor.rgb)[-6:]
+POINTS_PER_CHARACTER = 6.0
+"""Remote (Office.js) column widths are in points, desktop widths in characters."""
+
+
+class Grid:
+    """A sheet's values from A1, as read in one block; pending writes are mirrored in it."""
+
+    def __init__(self, values: list[list[object]]) -> None:
+        self.values = values
+
+    @property
+    def height(self) -> int:
+        return len(self.values)
+
+    def row(self, r: int) -> list[object]:
+        return self.values[r - 1] if 0 < r <= len(self.values) else []
+
+    def get(self, r: int, c: int) -> object:
+        row = self.row(r)
+        return row[c - 1] if 0 < c <= len(row) else None
+
+    def put(self, r: int, c: int, block: Sequence[Sequence[object]]) -> None:
+        for i, line in enumerate(block):
+            while len(self.values) < r + i:
+                self.values.append([])
+            target = self.values[r + i - 1]
+            end = c - 1 + len(line)
+            if len(target) < end:
+                target.extend([None] * (end - len(target)))
+            target[c - 1 : end] = list(line)
+
+
+# --- queued changes, applied in order by commit() ------------------------------------
+
+
+@dataclass(frozen=True)
+class AddSheet:
+    sheet: str
+    index: int
+    """0-based position among the sheets at the time it is applied."""
+
+
+@dataclass(frozen=True)
+class WriteBlock:
+    sheet: str
+    row: int
+    column: int
+    values: list[list[object]]
+
+
+@dataclass(frozen=True)
+class NumberFormat:
+    sheet: str
+    row: int
+    column: int
+    rows: int
+    format: str
+
+
+@dataclass(frozen=True)
+class CreateTable:
+    """A new Excel Table with the layout's look: header style, widths, dropdowns."""
+
+    table: Table
+    ref: str
+
+
+@dataclass(frozen=True)
+class ResizeTable:
+    table: Table
+    ref: str
+
+
+@dataclass(frozen=True)
+class RemoveSheet:
+    sheet: str
+
+
+Change = AddSheet | WriteBlock | NumberFormat | CreateTable | ResizeTable | RemoveSheet
+
+
+class XlwingsGateway:
+    def __init__(
+        self,
+        book: xw.Book,
+        *,
+        confirm: Callable[[str], bool] | None = None,
+        alert: Callable[[str], None] | None = None,
+    ) -> None:
+        self.book = book
+        self._confirm = confirm or (lambda message: False)
+        self._alert = alert or (lambda message: None)
+        self.changes: list[Change] = []
+        """What ``commit()`` will do, in order (inspectable before it is applied)."""
+        self._names: list[str] | None = None
+        self._grids: dict[str, Grid] = {}
+        self._tables: dict[str, dict[str, str]] = {}
+
+    @property
+    def source(self) -> str:
+        return str(self.book.name)
+
+    # --- reading ------------------------------------------------------------------------
+
+    def sheet_names(self) -> list[str]:
+        if self._names is None:
+            self._names = [sheet.name for sheet in self.book.sheets]
+        return list(self._names)
+
+    def _grid(self, sheet: str) -> Grid:
+        """The sheet's values, read from Excel once as one block."""
+        grid = self._grids.get(sheet)
+        if grid is None:
+            ws = self.book.sheets[sheet]
+            last = ws.used_range.last_cell
+            values = ws.range((1, 1), (last.row, last.column)).options(ndim=2).value
+            grid = self._grids[sheet] = Grid([list(row) for row in values])
+        return grid
+
+    def _table_refs(self, sheet: str) -> dict[str, str]:
+        """The sheet's Excel Tables: name -> A1 range (such as ``A1:K17``)."""
+        refs = self._tables.get(sheet)
+        if refs is None:
+            ws = self.book.sheets[sheet]
+            refs = self._tables[sheet] = {
+                t.name: str(t.range.address).replace("$", "") for t in ws.tables
+            }
+        return refs
+
+    def _header(self, table: Table) -> tuple[int, int]:
+        """The header row and the last column worth looking at, as the Excel Table says."""
+        ref = self._table_refs(table.sheet).get(table.name)
+        last = table_rows.declared_last(table)
+        if ref is None:
+            return 1, last
+        _, top, right, _ = range_boundaries(ref)
+        return int(top), max(last, int(right))  # type: ignore[arg-type]
+
+    def read_table(self, table: Table) -> TableData:
+        if table.sheet not in self.sheet_names():
+            return TableData(table, [], [Problem(table.sheet, "sheet is missing")], present=False)
+        grid = self._grid(table.sheet)
+        header_row, last = self._header(table)
+        headers = table_rows.header_map(grid.row(header_row), table, last)
+        if not headers:
+            return table_rows.rows_from_block(table, header_row, headers, [])
+        first, end = min(headers), max(headers)
+        raw = (grid.row(r)[first - 1 : end] for r in range(header_row + 1, grid.height + 1))
+        return table_rows.rows_from_block(table, header_row, headers, raw)
+
+    # --- writing ------------------------------------------------------------------------
+
+    def _ensure_sheet(self, sheet: str) -> None:
+        names = self.sheet_names()
+        if sheet in names:
+            return
+        index = table_rows.sheet_position(names, sheet)
+        self.changes.append(AddSheet(sheet, index))
+        names.insert(index, sheet)
+        self._names = names
+        self._grids[sheet] = Grid([])
+        self._tables[sheet] = {}
+
+    def write_table(self, table: Table, rows: Sequence[WriteRow]) -> None:
+        self._ensure_sheet(table.sheet)
+        grid = self._grid(table.sheet)
+        refs = self._table_refs(table.sheet)
+        header_row, last = self._header(table)
+        headers = table_rows.header_map(grid.row(header_row), table, last)
+        layout = table_rows.write_layout(table, headers)
+        first, end = layout.first, layout.last
+
+        old = grid.height - header_row
+        data = table_rows.block_for_rows(table, rows, layout)
+        data += [[None] * (end - first + 1) for _ in range(max(0, old - len(rows)))]
+        block = [[layout.headers.get(c, grid.get(header_row, c)) for c in range(first, end + 1)]]
+        for i, line in enumerate(data):
+            r = header_row + 1 + i
+            gaps = {c for c in range(first, end + 1) if c not in layout.headers}
+            block.append([grid.get(r, c) if c in gaps else v for c, v in enumerate(line, first)])
+        self._write(table.sheet, header_row, first, block)
+
+        if rows:
+            for key, col in layout.positions.items():
+                column = table.column(key)
+                fmt = styling.number_format(column.kind, column.number_format)
+                if fmt:
+                    self.changes.append(
+                        NumberFormat(table.sheet, header_row + 1, col, len(rows), fmt)
+                    )
+        width = end - table.anchor_column + 1
+        ref = styling.table_ref(table, header_row, len(rows), width)
+        self._place_table(table, ref, refs)
+
+    def _place_table(self, table: Table, ref: str, refs: dict[str, str]) -> None:
+        """Resize the Excel Table, or create it when the sheet has none there."""
+        if table.name in refs:
+            if refs[table.name] != ref:
+                self.changes.append(ResizeTable(table, ref))
+        elif not any(_overlap(ref, other) for other in refs.values()):
+            self.changes.append(CreateTable(table, ref))
+        else:
+            return
+        refs[table.name] = ref
+
+    def remove_sheet(self, sheet: str) -> None:
+        if sheet not in self.sheet_names():
+            return
+        self.changes.append(RemoveSheet(sheet))
+        self._names = [name for name in self.sheet_names() if name != sheet]
+        self._grids.pop(sheet, None)
+        self._tables.pop(sheet, None)
+
+    def append_log(self, entries: Sequence[LogEntry]) -> None:
+        if not entries:
+            return
+        self._ensure_sheet(LOG.sheet)
+        grid = self._grid(LOG.sheet)
+        refs = self._table_refs(LOG.sheet)
+        header_row, _ = self._header(LOG)
+        anchor = LOG.anchor_column
+        if cells.is_blank(grid.get(header_row, anchor)):
+            self._write(LOG.sheet, header_row, anchor, [list(LOG.headers)])
+        last = header_row
+        for r in range(grid.height, header_row, -1):
+            if not cells.is_blank(grid.get(r, anchor)):
+                last = r
+                break
+        lines: list[list[object]] = [[e.timestamp, e.level, e.action, e.message] for e in entries]
+        self._write(LOG.sheet, last + 1, anchor, lines)
+        for offset, column in enumerate(LOG.columns):
+            if column.number_format:
+                self.changes.append(
+                    NumberFormat(
+                        LOG.sheet, last + 1, anchor + offset, len(entries), column.number_format
+                    )
+                )
+        count = last + len(entries) - header_row
+        self._place_table(LOG, styling.table_ref(LOG, header_row, count), refs)
+
+    def _write(self, sheet: str, row: int, column: int, block: list[list[object]]) -> None:
+        self.changes.append(WriteBlock(sheet, row, column, block))
+        self._grid(sheet).put(row, column, block)
+
+    def alert(self, message: str) -> None:
+        self._alert(message)
+
+    def confirm(self, message: str) -> bool:
+        return self._confirm(message)
+
+    # --- applying -----------------------------------------------------------------------
+
+    def commit(self) -> None:
+        """Apply every queued change to the workbook, each as one Excel call or a few."""
+        changes, self.changes = self.changes, []
+        for change in changes:
+            _apply(self.book, change)
+
+
+def _overlap(a: str, b: str) -> bool:
+    a1, a2, a3, a4 = range_boundaries(a)
+    b1, b2, b3, b4 = range_boundaries(b)
+    return not (a3 < b1 or b3 < a1 or a4 < b2 or b4 < a2)  # type: ignore[operator]
+
+
+def _is_remote(book: xw.Book) -> bool:
+    return book.app.engine.name == "remote"
+
+
+def _apply(book: xw.Book, change: Change) -> None:
+    if isinstance(change, AddSheet):
+        sheets = book.sheets
+        if change.index == 0:
+            sheets.add(change.sheet, before=sheets[0])
+        else:
+            sheets.add(change.sheet, after=sheets[change.index - 1])
+    elif isinstance(change, RemoveSheet):
+        book.sheets[change.sheet].delete()
+    elif isinstance(change, WriteBlock):
+        ws = book.sheets[change.sheet]
+        height, width = len(change.values), max(len(line) for line in change.values)
+        end = (change.row + height - 1, change.column + width - 1)
+        ws.range((change.row, change.column), end).value = change.values
+    elif isinstance(change, NumberFormat):
+        ws = book.sheets[change.sheet]
+        end = (change.row + change.rows - 1, change.column)
+        ws.range((change.row, change.column), end).number_format = change.format
+    elif isinstance(change, ResizeTable):
+        ws = book.sheets[change.table.sheet]
+        ws.tables[change.table.name].resize(ws.range(change.ref))
+        _print_area(ws, change.table, change.ref)
+    elif isinstance(change, CreateTable):
+        _create_table(book, change.table, change.ref)
+
+
+def _print_area(ws: xw.Sheet, table: Table, ref: str) -> None:
+    """Print the table's leading columns only, as the template does (Players)."""
+    if table.printed:
+        left, top, _, bottom = range_boundaries(ref)
+        right = table.anchor_column + table.printed - 1
+        first = f"{get_column_letter(left)}{top}"  # type: ignore[arg-type]
+        ws.page_setup.print_area = f"{first}:{get_column_letter(right)}{bottom}"
+
+
+def _create_table(book: xw.Book, table: Table, ref: str) -> None:
+    """The Excel Table with the template's look, for a sheet the action just made."""
+    ws = book.sheets[table.sheet]
+    left, top, right, _ = (int(v) for v in range_boundaries(ref))  # type: ignore[arg-type]
+    ws.tables.add(source=ws.range(ref), name=table.name, table_style_name=TABLE_STYLE)
+    header = ws.range((top, left), (top, right))
+    header.font.bold = True
+    header.color = HEADER_COLOR
+    header.wrap_text = True
+    scale = POINTS_PER_CHARACTER if _is_remote(book) else 1.0
+    for offset, column in enumerate(table.columns):
+        col = table.anchor_column + offset
+        ws.range((top, col)).column_width = column.width * scale
+        if column.choices:
+            cells_below = ws.range((top + 1, col), (top + styling.VALIDATED_ROWS, col))
+            cells_below.data_validation.set_list(list(column.choices), in_cell_dropdown=True)
+            _warn_only(cells_below)
+    _print_area(ws, table, ref)
+
+
+def _warn_only(rng: xw.Range) -> None:
+    """Let the TD type past a dropdown (W for White wins), as the template does.
+
+    xlwings sets list validations with Excel's default "stop" style and has no
+    portable way to change it; on Windows the COM object can, elsewhere the
+    dropdown stays strict (docs/excel-install.md says so).
+    """
+    if not sys.platform.startswith("win") or _is_remote(rng.sheet.book):
+        return
+    with contextlib.suppress(Exception):  # a nicety must never fail an action
+        rng.api.Validation.AlertStyle = 2  # xlValidAlertWarning

@@ -1,0 +1,60 @@
+"""Running the real command line on real files, as a TD would."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import openpyxl
+
+from addin.cli import main
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
+if not SHARED.exists():
+    SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+TDLISTA_SNAPSHOT = SHARED / "tdlista" / "tdlista-snapshot.txt"
+
+
+@dataclass(frozen=True)
+class Finished:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def run(*args: object) -> Finished:
+    """The command line ``python -m addin ARGS``, run in this process (same code, no start-up)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main([str(a) for a in args])
+    return Finished(code, out.getvalue(), err.getvalue())
+
+
+def run_process(*args: object) -> subprocess.CompletedProcess[str]:
+    """``python -m addin ARGS`` in a fresh interpreter, exactly as a TD types it."""
+    return subprocess.run(
+        [sys.executable, "-m", "addin", *map(str, args)], capture_output=True, text=True
+    )
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def log_messages(path: Path) -> list[tuple[str, str, str]]:
+    """(level, action, message) of every Log row."""
+    ws = openpyxl.load_workbook(path)["Log"]
+    return [(r[1], r[2], r[3]) for r in ws.iter_rows(min_row=2, values_only=True) if r[0]]
+
+
+def sheet_rows(path: Path, sheet: str) -> list[dict[str, object]]:
+    """A sheet's rows as header -> value dicts (the first table on the sheet)."""
+    ws = openpyxl.load_workbook(path)[sheet]
+    rows = ws.iter_rows(values_only=True)
+    header = next(rows)
+    return [dict(zip(header, r, strict=False)) for r in rows if any(v is not None for v in r)]

@@ -1,0 +1,112 @@
+"""Test helper: read an OpenGotha tournament file (.xml) into a ``model.Tournament``.
+
+Only what scoring and tiebreak tests need: players, games, byes, participation.
+
+* Player ids: the ``agaId`` when it is a number, else a synthetic 1, 2, 3... in file order.
+* Games refer to players by OpenGotha's key string: family + given name, blanks removed,
+  upper case (``Player.computeKeyString``); matched here ignoring case and underscores.
+* Results (``info.vannier.gotha.Game``): RESULT_WHITEWINS / _BLACKWINS (1-0 / 0-1),
+  their ``_BYDEF`` forms (won by default = forfeit), RESULT_EQUAL (jigo),
+  RESULT_EQUAL_BYDEF (no result), RESULT_BOTHLOSE(_BYDEF) (double forfeit),
+  RESULT_UNKNOWN (not played yet).  RESULT_BOTHWIN has no AGA equivalent: rejected.
+* ``<ByePlayer player=... roundNumber=...>``: OpenGotha's odd-player bye, a forced bye.
+* Initial McMahon score as OpenGotha's ``Player.smms``: the rank (30k = -30 ... 1d = 0,
+  9d = 8) clamped between genMMFloor and genMMBar, minus genMMZero, plus smmsCorrection.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lxml import etree
+
+from addin.core.model import (
+    Bye,
+    ByeKind,
+    Game,
+    Player,
+    PlayerId,
+    Result,
+    Round,
+    Settings,
+    Tournament,
+)
+
+RESULTS: dict[str, Result | None] = {
+    "RESULT_UNKNOWN": None,
+    "RESULT_WHITEWINS": Result.WHITE_WINS,
+    "RESULT_BLACKWINS": Result.BLACK_WINS,
+    "RESULT_WHITEWINS_BYDEF": Result.WHITE_WINS_BY_FORFEIT,
+    "RESULT_BLACKWINS_BYDEF": Result.BLACK_WINS_BY_FORFEIT,
+    "RESULT_EQUAL": Result.JIGO,
+    "RESULT_EQUAL_BYDEF": Result.NO_RESULT,
+    "RESULT_BOTHLOSE": Result.DOUBLE_FORFEIT,
+    "RESULT_BOTHLOSE_BYDEF": Result.DOUBLE_FORFEIT,
+}
+
+
+def rank_value(rank: str) -> int:
+    """OpenGotha's ``convertKDPToInt``: 30k -> -30, 1k -> -1, 1d -> 0, 9d -> 8."""
+    text = rank.strip().upper()
+    number = int(text[:-1])
+    value = number - 1 if text.endswith("D") else -number
+    return max(-30, min(8, value))
+
+
+def key_of(text: str) -> str:
+    return text.replace(" ", "").replace("_", "").upper()
+
+
+def _smms(el: etree._Element, floor: int, bar: int, zero: int) -> int:
+    rank = min(max(rank_value(el.get("rank", "20K")), floor), bar)
+    return rank - zero + int(el.get("smmsCorrection", "0"))
+
+
+def _game(el: etree._Element, ids: dict[str, PlayerId]) -> Game:
+    code = el.get("result", "RESULT_UNKNOWN")
+    if code not in RESULTS:
+        raise ValueError(f"OpenGotha result {code} has no AGA equivalent")
+    return Game(
+        white=ids[key_of(el.get("whitePlayer", ""))],
+        black=ids[key_of(el.get("blackPlayer", ""))],
+        handicap=int(el.get("handicap", "0")),
+        result=RESULTS[code],
+        board=int(el.get("tableNumber", "0")),
+    )
+
+
+def read_opengotha(path: str | Path) -> Tournament:
+    root = etree.parse(str(path)).getroot()
+    gps = root.find("TournamentParameterSet/GeneralParameterSet")
+    assert gps is not None, "no GeneralParameterSet"
+    floor, bar, zero = (rank_value(gps.get(k, "")) for k in ("genMMFloor", "genMMBar", "genMMZero"))
+    rounds = int(gps.get("numberOfRounds", "0"))
+    players: dict[PlayerId, Player] = {}
+    ids: dict[str, PlayerId] = {}
+    for n, el in enumerate(root.iterfind("Players/Player"), start=1):
+        aga = el.get("agaId", "")
+        pid = int(aga) if aga.isdigit() else n
+        ids[key_of(el.get("name", "") + el.get("firstName", ""))] = pid
+        players[pid] = Player(
+            aga_id=pid,
+            family_name=el.get("name", ""),
+            given_name=el.get("firstName", ""),
+            rank=el.get("rank", ""),
+            initial_score=float(_smms(el, floor, bar, zero)),
+        )
+    games: dict[int, list[Game]] = {r: [] for r in range(1, rounds + 1)}
+    for el in root.iterfind("Games/Game"):
+        games.setdefault(int(el.get("roundNumber", "0")), []).append(_game(el, ids))
+    byes: dict[int, list[Bye]] = {r: [] for r in games}
+    for el in root.iterfind(".//ByePlayer[@player]"):
+        bye = Bye(ids[key_of(el.get("player", ""))], ByeKind.FORCED)
+        byes.setdefault(int(el.get("roundNumber", "0")), []).append(bye)
+    settings = Settings(name=gps.get("name", ""), rounds=rounds, komi=float(gps.get("komi", "7.5")))
+    return Tournament(
+        settings=settings,
+        players=players,
+        rounds=[
+            Round(r, tuple(sorted(games[r], key=lambda g: g.board or 0)), tuple(byes.get(r, ())))
+            for r in sorted(games)
+        ],
+    )

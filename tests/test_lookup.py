@@ -1,0 +1,175 @@
+"""Looking members up as the AGA interface document requires: by family name or AGA number.
+
+Expectations come from the real TDListA snapshot, and a brute-force scan of it is the
+oracle for the index.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from addin.core.lookup import MemberIndex, fold, search_members
+from addin.formats.tdlista import Member, parse_tdlista
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "tdlista"
+
+
+@pytest.fixture(scope="module")
+def members() -> list[Member]:
+    return parse_tdlista((DATA / "tdlista-snapshot.txt").read_bytes()).members
+
+
+@pytest.fixture(scope="module")
+def index(members: list[Member]) -> MemberIndex:
+    return MemberIndex(members)
+
+
+def brute_force(members: list[Member], family_prefix: str) -> set[int]:
+    """The definition: folded family name starts with the folded query."""
+    wanted = " ".join(fold(family_prefix).split())
+    return {m.aga_id for m in members if " ".join(fold(m.family_name).split()).startswith(wanted)}
+
+
+# --- fold -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "folded"),
+    [
+        ("Gómez", "gomez"),
+        ("MARTAILLE, Jean-François", "martaille, jean-francois"),
+        ("Kühner", "kuhner"),
+        ("Straße", "strasse"),  # casefold, not lower
+        ("（Crystal）", "(crystal)"),  # NFKD turns full-width into ASCII
+        ("Sigríðarson", "sigriðarson"),  # ð has no decomposition: kept
+        ("Daniël", "daniel"),
+    ],
+)
+def test_fold_ignores_case_and_accents(text: str, folded: str) -> None:
+    assert fold(text) == folded
+
+
+# --- by AGA number --------------------------------------------------------------------
+
+
+def test_digits_search_by_aga_number(index: MemberIndex) -> None:
+    (found,) = index.search("1062")
+    assert found.name == "Small, Haskell"  # line: Small, Haskell	1062	Life ...
+    assert index.search(" #1062 ") == [found]
+
+
+def test_unknown_number_finds_nothing(index: MemberIndex, members: list[Member]) -> None:
+    unused = max(m.aga_id for m in members) + 1
+    assert index.search(str(unused)) == []
+    assert unused not in index
+    assert index.by_id(unused) is None
+
+
+def test_number_is_exact_not_a_prefix(index: MemberIndex) -> None:
+    assert [m.aga_id for m in index.search("10")] == [10]
+
+
+# --- by family name -------------------------------------------------------------------
+
+
+def test_family_prefix_is_case_and_accent_insensitive(index: MemberIndex) -> None:
+    found = index.search("gomez")
+    assert "Gómez, David" in [m.name for m in found]
+    assert found == index.search("GÓMEZ") == index.search("  Gomez ")
+
+
+@pytest.mark.parametrize("query", ["Smi", "gomez", "o'", "van ", "Lee", "Kim", "z", "de la"])
+def test_family_prefix_matches_the_brute_force_scan(
+    index: MemberIndex, members: list[Member], query: str
+) -> None:
+    found = {m.aga_id for m in index.search(query)}
+    assert found == brute_force(members, query)
+    assert found  # each query names families that the snapshot has
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_any_prefix_of_a_real_family_name(
+    index: MemberIndex, members: list[Member], data: st.DataObject
+) -> None:
+    member = data.draw(st.sampled_from(members).filter(lambda m: m.family_name))
+    length = data.draw(st.integers(min_value=1, max_value=len(member.family_name)))
+    query = member.family_name[:length]
+    if "," in query or not query.strip() or query.strip().isdigit():
+        return
+    found = {m.aga_id for m in index.search(query)}
+    assert member.aga_id in found
+    assert found == brute_force(members, query)
+
+
+def test_results_read_like_a_list(index: MemberIndex) -> None:
+    """Family name, then given name, then number: "Gomez" before "Gomez Flores"."""
+    names = [m.name for m in index.search("gomez")]
+    assert names.index("Gómez, David") < names.index("Gomez Flores, Mario Roberto")
+    keys = [(fold(m.family_name), fold(m.given_name), m.aga_id) for m in index.search("smith")]
+    assert keys == sorted(keys)
+
+
+def test_empty_query_finds_nothing(index: MemberIndex) -> None:
+    assert index.search("") == []
+    assert index.search("   ") == []
+
+
+# --- "Family, Given" ------------------------------------------------------------------
+
+
+def test_family_comma_given_prefix(index: MemberIndex, members: list[Member]) -> None:
+    found = index.search("Smith, J")
+    expected = {
+        m.aga_id
+        for m in members
+        if fold(m.family_name) == "smith" and fold(m.given_name).startswith("j")
+    }
+    assert {m.aga_id for m in found} == expected
+    assert expected  # the snapshot has Smiths called J...
+
+
+def test_family_comma_alone_means_exactly_that_family(index: MemberIndex) -> None:
+    found = index.search("Smith,")
+    assert found
+    assert {fold(m.family_name) for m in found} == {"smith"}
+    assert len(index.search("Smith")) > len(found)  # Smithers, Smithson, ...
+
+
+def test_spacing_around_the_comma_does_not_matter(index: MemberIndex) -> None:
+    # The snapshot writes "Hara  , Takashi" (two spaces before the comma).
+    (found,) = index.search("hara,takashi")
+    assert found.name == "Hara  , Takashi"
+    assert index.search("Hara , Taka") == [found]
+
+
+def test_full_width_parentheses_fold(index: MemberIndex) -> None:
+    # Pang, Yihan （Crystal）	24161	Youth ...
+    assert [m.aga_id for m in index.search("Pang, Yihan (crystal")] == [24161]
+
+
+def test_by_name_finds_every_member_of_that_exact_name(index: MemberIndex) -> None:
+    # Ohmart, Paul	6068	Life ... SFGC	CA   and   Ohmart, Paul	20266	Life ... OLYM	WA
+    assert [m.aga_id for m in index.by_name("ohmart ,  PAUL")] == [6068, 20266]
+    assert index.by_name("Ohmart, Pau") == []
+
+
+# --- empty family names (edge-case file) ----------------------------------------------------
+
+
+def test_empty_family_name_is_found_by_given_name_and_number() -> None:
+    edge = parse_tdlista((DATA / "tdlista-edge-cases.txt").read_bytes()).members
+    index = MemberIndex(edge)
+    assert [m.name for m in index.search("eric")] == [", Eric Yang"]
+    assert [m.name for m in index.search("Joplin Go")] == [", Joplin Go Club"]
+    assert [m.name for m in index.search("23699")] == [", Eric Yang"]
+    assert [m.name for m in index.search(", Eric")] == [", Eric Yang"]
+
+
+def test_search_members_accepts_a_plain_list(members: list[Member], index: MemberIndex) -> None:
+    assert search_members(members[:500], "Ab") == MemberIndex(members[:500]).search("Ab")
+    assert search_members(index, "Ohmart, Paul") == index.by_name("Ohmart, Paul")
