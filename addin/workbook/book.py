@@ -365,6 +365,10 @@ def _read_round(book: Book, gw: Gateway, number: int) -> Round:
     for row in games_data.rows:
         white, black = row.get("white"), row.get("black")
         if white is None or black is None:
+            blank = "white" if white is None else "black"
+            book.problems.append(
+                games_data.problem(row, blank, "a game needs both players' AGA numbers")
+            )
             continue
         claim(int(white), row, games_data, "white")  # type: ignore[call-overload]
         claim(int(black), row, games_data, "black")  # type: ignore[call-overload]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from datetime import date, datetime
 
-from addin.core.ratings import RatingError, parse_rating
+from addin.core.ratings import RatingError, parse_rating, rank_floor, rank_of
 from addin.core.results import parse_result
 from addin.workbook.layout import Column, Kind
 
@@ -51,6 +51,8 @@ def parse(value: object, column: Column) -> object:
             return _float(value)
         if kind is Kind.RATING:
             return parse_rating(value)  # type: ignore[arg-type]
+        if kind is Kind.RATING_FLOOR:
+            return _rating_floor(value)
         if kind in (Kind.DATE, Kind.TIMESTAMP):
             return _date(value, keep_time=kind is Kind.TIMESTAMP)
         if kind is Kind.BOOL:
@@ -62,7 +64,7 @@ def parse(value: object, column: Column) -> object:
         if kind is Kind.RESULT:
             return parse_result(_text(value))
     except RatingError as err:
-        raise CellError(value, Kind.RATING.value) from err
+        raise CellError(value, kind.value) from err
     except (TypeError, ValueError) as err:
         expected = kind.value
         if kind in (Kind.CHOICE, Kind.RESULT):
@@ -99,6 +101,13 @@ def _float(value: object) -> float:
 
 
 _DATE_FORMATS = ("%Y-%m-%d", "%m/%d/%Y", "%m/%d/%y", "%Y/%m/%d", "%d.%m.%Y")
+
+
+def _rating_floor(value: object) -> float:
+    """A rank means its lowest rating (a bar of 4d admits 4.0); a number is itself."""
+    if isinstance(value, str) and value.strip()[-1:].isalpha():
+        return rank_floor(value)
+    return parse_rating(value)  # type: ignore[arg-type]
 
 
 def _date(value: object, *, keep_time: bool = False) -> date:
@@ -159,6 +168,9 @@ def render(value: object, column: Column) -> object:
         return "Yes" if value else "No"
     if kind is Kind.ROUNDS:
         return ", ".join(str(r) for r in sorted(value))  # type: ignore[call-overload]
+    if kind is Kind.RATING_FLOOR and isinstance(value, float):
+        label = rank_of(value)
+        return label if rank_floor(label) == value else value
     if kind is Kind.FLOAT and isinstance(value, float) and value.is_integer():
         return int(value)
     if hasattr(value, "value") and kind in (Kind.CHOICE, Kind.RESULT):

@@ -41,6 +41,7 @@ class Kind(enum.Enum):
     INT = "a whole number"
     FLOAT = "a number"
     RATING = "a rank or rating (3k, 4d, -3.45, 4.5)"
+    RATING_FLOOR = "a rank or rating (4d: 4 dan and up; or a rating such as 3.5)"
     DATE = "a date (YYYY-MM-DD or M/D/YYYY)"
     BOOL = "Yes or No"
     CHOICE = "one of the listed choices"
@@ -87,6 +88,8 @@ class Table:
     """Key of a column whose non-blank values must be unique (e.g. AGA #)."""
     printed: int | None = None
     """How many leading columns a printout shows (``None``: all); the rest stay on screen."""
+    freeze: str = "A2"
+    """The top-left cell that scrolls: the header row (and name columns) stay in view."""
     bulk: bool = False
     """Too large for openpyxl's pace: its rows bypass it (see ``addin.workbook.bulk_sheet``)."""
 
@@ -164,7 +167,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("komi", "Komi (even games)", Kind.FLOAT, 7.5, required_for_aga=True),
     Setting("rounds", "Number of rounds", Kind.INT, 5, required_for_aga=True),
     Setting(
-        "bar", "Bar (rank or rating)", Kind.RATING, help="Players at or above play in the top band"
+        "bar",
+        "Bar (rank or rating)",
+        Kind.RATING_FLOOR,
+        help="Players at or above play in the top band",
     ),
     Setting("band_d", "Band parameter D", Kind.FLOAT, 0.75, help="Separation = int(D x P / R)"),
     Setting(
@@ -296,6 +302,7 @@ def players_table(rounds: int) -> Table:
         ),
         unique="aga_id",
         printed=15 + rounds,
+        freeze="C2",
     )
 
 
@@ -310,7 +317,7 @@ BANDS = Table(
         Column(
             "min_rating",
             "Lowest rating",
-            Kind.RATING,
+            Kind.RATING_FLOOR,
             Owner.BANDS,
             width=10,
             required=True,
@@ -413,6 +420,7 @@ def standings_table(tiebreaks: Sequence[str]) -> Table:
                 for i, name in enumerate(tiebreaks, start=1)
             ),
         ),
+        freeze="D2",
     )
 
 
@@ -432,6 +440,7 @@ def cross_table(rounds: int, tiebreaks: Sequence[str]) -> Table:
                 for i, name in enumerate(tiebreaks, start=1)
             ),
         ),
+        freeze="C2",
     )
 
 

@@ -181,7 +181,7 @@ class OpenpyxlGateway:
         if table.sheet in self.wb.sheetnames:
             return self.wb[table.sheet]
         ws = self.wb.create_sheet(table.sheet, _sheet_position(self.wb.sheetnames, table.sheet))
-        styling.format_sheet(ws, title=self._title())
+        styling.format_sheet(ws, table.freeze, self._title())
         return ws
 
     def _title(self) -> str:

@@ -17,8 +17,6 @@ from addin.workbook import book, styling
 from addin.workbook.layout import SETTINGS_TABLE, fixed_tables, players_table
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
 
-FREEZE = {"Players": "C2", "Cross Table": "C2", "Standings": "D2"}
-
 
 def build(values: Mapping[str, object] | None = None) -> Workbook:
     """A workbook with every fixed sheet, formatted, and the Settings filled in."""
@@ -29,7 +27,7 @@ def build(values: Mapping[str, object] | None = None) -> Workbook:
     wb.remove(wb.active)
     for table in fixed_tables(settings.rounds, settings.tiebreaks):
         ws = wb.create_sheet(table.sheet)
-        styling.format_sheet(ws, FREEZE.get(table.sheet, "A2"), settings.name)
+        styling.format_sheet(ws, table.freeze, settings.name)
         styling.format_table(ws, table)
     gw = OpenpyxlGateway(wb)
     gw.write_table(SETTINGS_TABLE, book.settings_rows(settings_values))
