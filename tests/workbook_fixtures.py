@@ -65,7 +65,9 @@ def simple_tournament(players: int, rounds: int, seed: int = 1) -> Tournament:
 def write_workbook(path: Path, t: Tournament, rounds: int | None = None) -> Path:
     """Save ``t`` as a tournament workbook through the openpyxl gateway."""
     rounds = rounds or max(len(t.rounds), 1)
-    gw = OpenpyxlGateway(template.build({"name": "Test Open", "rounds": rounds}), path)
+    values = book.settings_values(t.settings) | {"rounds": rounds}
+    values["name"] = values["name"] or "Test Open"
+    gw = OpenpyxlGateway(template.build(values), path)
     gw.write_table(
         players_table(rounds), [book.player_values(p, rounds) for p in t.players.values()]
     )

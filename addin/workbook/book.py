@@ -164,6 +164,45 @@ def settings_from_values(v: Mapping[str, object]) -> Settings:
     )
 
 
+def settings_values(s: Settings) -> dict[str, object]:
+    """The Settings table's values for ``s``: the inverse of ``settings_from_values``."""
+    values: dict[str, object] = {
+        "name": s.name or None,
+        "venue": s.venue or None,
+        "venue_address": s.venue_address or None,
+        "start_date": s.start_date,
+        "end_date": s.end_date,
+        "pairing_format": s.pairing_format or None,
+        "rules": s.rules.value,
+        "basic_time_minutes": s.basic_time_minutes,
+        "overtime_format": s.overtime_format or None,
+        "overtime_conditions": s.overtime_conditions or None,
+        "komi": s.komi,
+        "rounds": s.rounds,
+        "bar": s.bar,
+        "band_d": s.band_d,
+        "top_band_separation": "1 point" if s.top_band_separation_one else "Automatic",
+        "score_origin": s.score_origin.value,
+        "bottom_score_offset": s.bottom_score_offset,
+        "handicap_policy": s.handicap_policy.value,
+        "top_band_even": s.top_band_even,
+        "color_policy": s.color_policy.value,
+        "avoid_same_family": s.avoid_same_family,
+        "avoid_same_club": s.avoid_same_club,
+        "avoid_same_city": s.avoid_same_city,
+        "avoid_same_state": s.avoid_same_state,
+        "avoid_same_country": s.avoid_same_country,
+        "avoid_handicap_games": s.avoid_handicap_games,
+        "tiebreaks": ", ".join(s.tiebreaks),
+        "seed": s.seed,
+    }
+    for prefix in ("director", "sponsor", "convener"):
+        contact = getattr(s, prefix)
+        for field_name in ("name", "address", "phone", "email", "web"):
+            values[f"{prefix}_{field_name}"] = getattr(contact, field_name) or None
+    return values
+
+
 def settings_rows(values: Mapping[str, object]) -> list[dict[str, object]]:
     """Rows for the Settings table, values rendered as a TD would type them."""
     rows = []

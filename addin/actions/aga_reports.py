@@ -1,0 +1,165 @@
+"""The AGA's external reports: export both formats, and import one to continue a tournament."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
+
+from addin.actions.registry import Param, ParamKind, action
+from addin.actions.session import ActionError, Session
+from addin.core.model import Settings, Tournament
+from addin.core.tiebreaks import TiebreakError, resolve
+from addin.formats.aga_text import AGAReportError, read_aga_text, write_aga_text
+from addin.formats.aga_xml import read_aga_xml, validate_aga_xml, write_aga_xml
+from addin.workbook import book
+from addin.workbook.layout import SETTINGS, players_table, round_number_of
+
+SOFTWARE = "addin (AGA Swiss McMahon for Excel)"
+
+
+def missing_tournament_data(b: book.Book) -> list[str]:
+    """Labels of the settings the AGA needs that are blank."""
+    return [
+        s.label
+        for s in SETTINGS
+        if s.required_for_aga and b.settings.values.get(s.key) in (None, "")
+    ]
+
+
+def write_file(path: Path, content: bytes) -> None:
+    """Atomically, so a failed export never leaves half a report."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(content)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+@action(
+    "export-aga",
+    "Export AGA reports",
+    "write the AGA text report and/or the AGA XML report",
+    Param("text", "the text report to write (.txt)", ParamKind.FILE_OUT),
+    Param("xml", "the XML report to write (.xml)", ParamKind.FILE_OUT),
+)
+def export_aga(session: Session, params: Mapping[str, object]) -> None:
+    text_path, xml_path = params.get("text"), params.get("xml")
+    if not text_path and not xml_path:
+        raise ActionError("export-aga needs --text FILE.txt and/or --xml FILE.xml")
+    b = book.read_book(session.gw)
+    session.require_no_problems(b.problems, "fix these problems first")
+    t = b.tournament
+    missing = missing_tournament_data(b)
+    unplayed = sum(1 for r in t.rounds for g in r.games if g.result is None)
+    warnings = []
+    if missing:
+        warnings.append(
+            "the AGA needs these Tournament settings, still blank: " + ", ".join(missing)
+        )
+    if unplayed:
+        warnings.append(f"{unplayed} game(s) have no result yet; they are reported as unplayed")
+    session.warn(warnings)
+    try:
+        outputs: list[tuple[Path, bytes]] = []
+        if text_path:
+            outputs.append((Path(str(text_path)), write_aga_text(t).encode("utf-8")))
+        if xml_path:
+            xml = write_aga_xml(t, software=SOFTWARE)
+            problems = validate_aga_xml(xml)
+            if problems:
+                raise ActionError("the XML report does not validate: " + "; ".join(problems))
+            outputs.append((Path(str(xml_path)), xml))
+    except (AGAReportError, ValueError) as err:
+        raise ActionError(f"cannot write the AGA report: {err}") from err
+    for path, content in outputs:
+        write_file(path, content)
+    games = sum(len(r.games) for r in t.rounds)
+    names = " and ".join(str(p) for p, _ in outputs)
+    session.done(f"Exported {len(t.players)} players and {games} games to {names}")
+
+
+def _import(session: Session, params: Mapping[str, object], kind: str) -> None:
+    path = Path(str(params["report"]))
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise ActionError(f"cannot read {path}: {err.strerror}") from err
+    try:
+        if kind == "xml":
+            imported = read_aga_xml(data, path.name)
+        else:
+            imported = read_aga_text(data.decode("utf-8", errors="replace"), path.name)
+    except AGAReportError as err:
+        raise ActionError(str(err)) from err
+    b = book.read_book(session.gw)
+    t = b.tournament
+    if t.players or t.rounds:
+        session.warn(
+            [
+                f"{session.gw.source} already has {len(t.players)} players and "
+                f"{len(t.rounds)} rounds: the import replaces them"
+            ]
+        )
+    imported.settings = _known_tiebreaks(session, imported.settings)
+    fill_workbook(session, b, imported)
+    games = sum(len(r.games) for r in imported.rounds)
+    session.done(
+        f"Imported {len(imported.players)} players and {len(imported.rounds)} rounds "
+        f"({games} games) from {path.name}"
+    )
+
+
+def _known_tiebreaks(session: Session, settings: Settings) -> Settings:
+    """Keep the report's tiebreaks this program computes; MMS is the score itself."""
+    kept, dropped = [], []
+    for name in settings.tiebreaks:
+        try:
+            kept.append(resolve(name).name)
+        except TiebreakError:
+            dropped.append(name)
+    if dropped:
+        session.say(f"Tiebreaks not carried over: {', '.join(dropped)}")
+    return replace(settings, tiebreaks=tuple(kept) or Settings().tiebreaks)
+
+
+def fill_workbook(session: Session, b: book.Book, t: Tournament) -> None:
+    """Replace the book's settings, players and rounds with ``t``'s."""
+    gw = session.gw
+    played = max((r.number for r in t.rounds), default=0)
+    values = {**b.settings.values, **book.settings_values(t.settings)}
+    values["rounds"] = max(int(values.get("rounds") or 0), played, 1)
+    rounds = int(values["rounds"])
+    gw.write_table(b.settings.data.table, book.settings_rows(values))
+    gw.write_table(
+        players_table(rounds), [book.player_values(p, rounds) for p in t.players.values()]
+    )
+    for sheet in gw.sheet_names():
+        if round_number_of(sheet) is not None:
+            gw.remove_sheet(sheet)
+    for rnd in t.rounds:
+        book.write_round(gw, rnd, t.players)
+
+
+REPORT = Param("report", "the AGA report file", ParamKind.FILE_IN, True, positional=True)
+
+
+@action("import-aga-xml", "Import AGA report", "fill the workbook from an AGA XML report", REPORT)
+def import_aga_xml(session: Session, params: Mapping[str, object]) -> None:
+    _import(session, params, "xml")
+
+
+@action(
+    "import-aga-text",
+    "Import AGA text report",
+    "fill the workbook from an AGA text report",
+    REPORT,
+    button=False,
+)
+def import_aga_text(session: Session, params: Mapping[str, object]) -> None:
+    _import(session, params, "text")
