@@ -68,8 +68,18 @@ def action(
     return register
 
 
+DAY_ORDER = (
+    "import-tdlista", "lookup", "register", "preregister", "bands", "pair", "unpair",
+    "standings", "report", "export-aga", "import-aga-xml", "import-aga-text",
+)  # fmt: skip
+"""The order of a TD's day, for help texts and the ribbon; other actions follow."""
+
+
 def load_all() -> dict[str, Action]:
-    """Import every action module so that ``ACTIONS`` is complete."""
+    """Every action, in the order of a TD's day."""
     from addin.actions import all_actions  # noqa: F401
 
-    return ACTIONS
+    def position(action_id: str) -> int:
+        return DAY_ORDER.index(action_id) if action_id in DAY_ORDER else len(DAY_ORDER)
+
+    return {a: ACTIONS[a] for a in sorted(ACTIONS, key=position)}
