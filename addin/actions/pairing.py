@@ -1,0 +1,150 @@
+"""Pairing a round, and undoing it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+from addin.actions.bands import rated_players
+from addin.actions.registry import Param, ParamKind, action
+from addin.actions.session import ActionError, Session
+from addin.core.model import Bye, ByeKind, Color, Player, PlayerId, Round, Status, Tournament
+from addin.core.pairing.engine import PairingInput, PairingResult, pair_round
+from addin.core.pairing.errors import PairingError
+from addin.core.scoring import mcmahon_scores
+from addin.workbook import book
+from addin.workbook.layout import round_sheet
+
+ROUND = Param("round", "round number (default: the next round)", ParamKind.INT)
+
+
+def next_round(t: Tournament) -> int:
+    return max((r.number for r in t.rounds), default=0) + 1
+
+
+def pairing_input(t: Tournament, number: int, players: list[Player]) -> PairingInput:
+    """What the engine needs for round ``number``: who plays, their scores, the history."""
+    entrants = tuple(
+        replace(p, bye_volunteer=p.bye_volunteer or number in p.volunteer_rounds) for p in players
+    )
+    history = tuple(r for r in t.rounds if r.number < number)
+    scores = mcmahon_scores(replace(t, rounds=list(history)), after_round=number - 1)
+    requests = tuple(r for r in t.requests if r.round in (None, number))
+    return PairingInput(number, t.settings.rounds, entrants, scores, history, requests, t.settings)
+
+
+def pre_pairing_warnings(t: Tournament, number: int, playing: set[PlayerId]) -> list[str]:
+    """The interface document's warnings that can be known before pairing."""
+    warnings: list[str] = []
+    previous = t.round(number - 1)
+    if previous is not None:
+        pending = [g for g in previous.games if g.result is None]
+        if pending:
+            boards = ", ".join(str(g.board or "?") for g in pending[:10])
+            warnings.append(
+                f"round {previous.number} still has {len(pending)} game(s) without a result "
+                f"(boards {boards})"
+            )
+        for g in previous.games:
+            if g.result is None or not g.result.is_forfeit:
+                continue
+            losers = (
+                [g.white, g.black]
+                if g.result.winner is None
+                else [g.black if g.result.winner is Color.WHITE else g.white]
+            )
+            for pid in losers:
+                if pid in playing:
+                    name = t.players[pid].name if pid in t.players else pid
+                    warnings.append(
+                        f"{name} forfeited in round {previous.number}: check they are still here"
+                    )
+    return warnings
+
+
+def after_pairing_warnings(t: Tournament, result: PairingResult) -> list[str]:
+    """Rule breaks in the pairing made: same colour three times running, rematches forced."""
+    warnings = list(result.warnings)
+    last_two = [_colors(r) for r in sorted(t.rounds, key=lambda r: r.number)[-2:]]
+    if len(last_two) < 2:
+        return warnings
+    for g in result.games:
+        for pid, color in ((g.white, Color.WHITE), (g.black, Color.BLACK)):
+            if all(colors.get(pid) is color for colors in last_two):
+                name = t.players[pid].name if pid in t.players else pid
+                warnings.append(f"{name} gets {color.name.lower()} three rounds running")
+    return warnings
+
+
+def _colors(rnd: Round) -> dict[PlayerId, Color]:
+    """Each player's colour in the round's even games (handicap games fix the colours)."""
+    colors: dict[PlayerId, Color] = {}
+    for g in rnd.games:
+        if g.handicap == 0:
+            colors[g.white], colors[g.black] = Color.WHITE, Color.BLACK
+    return colors
+
+
+@action("pair", "Pair next round", "pair a round by the AGA Swiss McMahon rules", ROUND)
+def pair(session: Session, params: Mapping[str, object]) -> None:
+    b = book.read_book(session.gw)
+    session.require_no_problems(b.problems, "fix these problems first")
+    t = b.tournament
+    number = int(params.get("round") or next_round(t))  # type: ignore[call-overload]
+    if t.round(number) is not None:
+        raise ActionError(
+            f"round {number} is already paired; unpair it first (unpair --round {number})"
+        )
+    if number > next_round(t):
+        raise ActionError(f"round {next_round(t)} comes before round {number}")
+    if number > t.settings.rounds:
+        raise ActionError(
+            f"the tournament has {t.settings.rounds} rounds (Tournament sheet, Number of rounds)"
+        )
+    active = [p for p in rated_players(b) if p.status is Status.ACTIVE]
+    playing = {p.aga_id for p in active if number not in p.bye_requests}
+    warnings = pre_pairing_warnings(t, number, playing)
+    try:
+        result = pair_round(pairing_input(t, number, active))
+    except PairingError as err:
+        raise ActionError(f"round {number} cannot be paired: {err}") from err
+    session.warn(warnings + after_pairing_warnings(t, result))
+
+    rnd = Round(number, result.games, _byes(result, active, number))
+    book.write_round(session.gw, rnd, t.players)
+    s = result.stats
+    session.done(
+        f"Paired round {number}: {len(rnd.games)} games, {len(rnd.byes)} byes; "
+        f"{s.cross_group_games} games across score groups, sum of squared McMahon "
+        f"differences {s.mms_squared_difference:g}, {s.color_breaks} colour and "
+        f"{s.float_breaks} float rule breaks, {s.handicap_games} handicap games"
+    )
+
+
+def _byes(result: PairingResult, active: list[Player], number: int) -> tuple[Bye, ...]:
+    byes = list(result.byes)
+    listed = {b.player for b in byes}
+    byes += [
+        Bye(p.aga_id, ByeKind.VOLUNTARY)
+        for p in active
+        if number in p.bye_requests and p.aga_id not in listed
+    ]
+    return tuple(byes)
+
+
+@action("unpair", "Undo pairing", "remove a round's pairing (the last round paired)", ROUND)
+def unpair(session: Session, params: Mapping[str, object]) -> None:
+    b = book.read_book(session.gw)
+    t = b.tournament
+    last = next_round(t) - 1
+    number = int(params.get("round") or last)  # type: ignore[call-overload]
+    rnd = t.round(number)
+    if rnd is None:
+        raise ActionError(f"round {number} is not paired")
+    if number != last:
+        raise ActionError(f"round {last} is paired after round {number}: unpair round {last} first")
+    recorded = [g for g in rnd.games if g.result is not None]
+    if recorded:
+        session.warn([f"round {number} already has {len(recorded)} result(s); they will be lost"])
+    session.gw.remove_sheet(round_sheet(number))
+    session.done(f"Removed the pairing of round {number} ({len(rnd.games)} games)")

@@ -1,0 +1,164 @@
+"""Colours, handicap and komi of a game, and criterion 4 (colour restrictions).
+
+* Handicap games: White is the stronger player, Black the weaker (AGA).
+* Even games: colours balance each player's history; with restricted colours
+  (``ColorPolicy.RESTRICTED``) criterion 4 comes first: no colour more than three times
+  running, and none in more than half the rounds (rounded up, so that an odd number of
+  rounds stays playable: 3 of 5 is allowed, 4 of 5 is not).
+* Manual colours: the pairing lists the stronger player as White and the TD enters the
+  colours drawn at the board.
+
+Criterion 4 constrains only the choice the program makes: colours in a handicap game
+follow the handicap, so such a game never counts as a colour-rule break.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from addin.core.handicap import game_conditions, handicap_stones
+from addin.core.model import Color, ColorPolicy, Settings
+from addin.core.pairing.field import Entrant, Field
+from addin.core.ratings import rating_gap
+
+MAX_RUN = 3
+"""Criterion 4: the same colour at most three times running."""
+
+
+def stones(a: Entrant, b: Entrant, settings: Settings) -> int:
+    """Handicap stones of a game, with the top-band-even option applied."""
+    if settings.top_band_even and (a.top_band or b.top_band):
+        return 0
+    return handicap_stones(a.rating, b.rating, settings.handicap_policy)
+
+
+def stronger_first(a: Entrant, b: Entrant) -> tuple[Entrant, Entrant]:
+    """(stronger, weaker) by entry rating; equal ratings: the one higher in the field."""
+    gap = rating_gap(a.rating, b.rating)
+    if gap > 0 or (gap == 0 and a.order < b.order):
+        return a, b
+    return b, a
+
+
+def forbidden_colors(history: Sequence[Color], total_rounds: int) -> frozenset[Color]:
+    """Colours that would break criterion 4 for a player with this colour history."""
+    limit = math.ceil(total_rounds / 2)
+    bad = {c for c in Color if history.count(c) + 1 > limit}
+    if len(history) >= MAX_RUN and len(set(history[-MAX_RUN:])) == 1:
+        bad.add(history[-1])
+    return frozenset(bad)
+
+
+def _why(history: Sequence[Color], color: Color, total_rounds: int) -> str:
+    if len(history) >= MAX_RUN and all(c is color for c in history[-MAX_RUN:]):
+        return f"a {MAX_RUN + 1}th time running"
+    return f"in more than half of the {total_rounds} rounds"
+
+
+def _name(color: Color) -> str:
+    return "White" if color is Color.WHITE else "Black"
+
+
+@dataclass(frozen=True)
+class Colouring:
+    """White, Black and the game conditions, with the notes explaining them."""
+
+    white: Entrant
+    black: Entrant
+    handicap: int
+    komi: float
+    notes: tuple[str, ...]
+    breaks: int
+    """Criterion 4 breaks in this game (restricted colours only)."""
+
+
+class ColorBook:
+    """Colour histories of the field, and the colour decisions built on them."""
+
+    def __init__(self, field: Field) -> None:
+        self.field = field
+        self.settings = field.settings
+        self.restricted = self.settings.color_policy is ColorPolicy.RESTRICTED
+        colors = field.history.colors
+        self._history = {e.id: colors.get(e.id, ()) for e in field.by_id.values()}
+        self._forbidden = {
+            p: forbidden_colors(h, field.total_rounds) for p, h in self._history.items()
+        }
+
+    def forbidden(self, e: Entrant) -> frozenset[Color]:
+        return self._forbidden[e.id]
+
+    def breaks(self, white: Entrant, black: Entrant) -> int:
+        """Criterion 4 breaks if ``white`` takes White and ``black`` takes Black."""
+        return (Color.WHITE in self._forbidden[white.id]) + (
+            Color.BLACK in self._forbidden[black.id]
+        )
+
+    def unavoidable_breaks(self, a: Entrant, b: Entrant, handicap: int) -> int:
+        """Criterion 4 breaks a game between ``a`` and ``b`` must have (0 unless restricted)."""
+        if not self.restricted or handicap > 0:
+            return 0
+        return min(self.breaks(a, b), self.breaks(b, a))
+
+    def _balance(self, e: Entrant) -> int:
+        h = self._history[e.id]
+        return h.count(Color.WHITE) - h.count(Color.BLACK)
+
+    def _coin(self, a: Entrant, b: Entrant) -> bool:
+        """A seeded, reproducible coin: True gives White to the lower AGA number."""
+        lo, hi = sorted((a.id, b.id))
+        text = f"{self.settings.seed}|{self.field.round}|{lo}|{hi}".encode()
+        return hashlib.blake2b(text, digest_size=8).digest()[0] & 1 == 0
+
+    def _even(self, a: Entrant, b: Entrant) -> tuple[Entrant, Entrant]:
+        """(White, Black) of an even game: criterion 4 first when restricted, then balance."""
+        if self.restricted:
+            ab, ba = self.breaks(a, b), self.breaks(b, a)
+            if ab != ba:
+                return (a, b) if ab < ba else (b, a)
+        # Whoever has had White more often (net of Black) takes Black.
+        if self._balance(a) != self._balance(b):
+            return (b, a) if self._balance(a) > self._balance(b) else (a, b)
+        last_a, last_b = self._history[a.id][-1:], self._history[b.id][-1:]
+        if last_a and last_b and last_a != last_b:
+            return (b, a) if last_a[0] is Color.WHITE else (a, b)
+        lo, hi = (a, b) if a.id < b.id else (b, a)
+        return (lo, hi) if self._coin(a, b) else (hi, lo)
+
+    def colour(self, a: Entrant, b: Entrant) -> Colouring:
+        """Decide colours, handicap and komi of the game ``a`` against ``b``."""
+        settings = self.settings
+        strong, weak = stronger_first(a, b)
+        handicap = stones(a, b, settings)
+        notes: list[str] = []
+        if settings.color_policy is ColorPolicy.MANUAL:
+            white, black = strong, weak
+            notes.append("Colours: the TD enters them (manual colours; stronger listed as White)")
+        elif handicap > 0:
+            white, black = strong, weak
+        else:
+            white, black = self._even(a, b)
+        top = a.top_band or b.top_band
+        conditions = game_conditions(white.rating, black.rating, settings, top_band_game=top)
+        if conditions.handicap > 0:
+            notes.append(
+                f"Handicap {conditions.handicap}: {black.label} takes Black "
+                f"(rating {black.rating:g} against {white.rating:g})"
+            )
+        elif (
+            top
+            and settings.top_band_even
+            and handicap_stones(a.rating, b.rating, settings.handicap_policy)
+        ):
+            notes.append("Even game: top band games are even")
+        breaks = 0
+        if self.restricted and conditions.handicap == 0:
+            for e, c in ((white, Color.WHITE), (black, Color.BLACK)):
+                if c in self._forbidden[e.id]:
+                    breaks += 1
+                    why = _why(self._history[e.id], c, self.field.total_rounds)
+                    notes.append(f"Colour rule relaxed: {e.label} takes {_name(c)} {why}")
+        return Colouring(white, black, conditions.handicap, conditions.komi, tuple(notes), breaks)

@@ -1,0 +1,223 @@
+"""The field to pair: who plays, in which order, in which score group, under which requests.
+
+Protocol, Pairing: remove the players receiving byes, sort the field by McMahon score and
+then by entry rating, and make score groups of equal scores. Players in forced pairs are
+set aside before matching (Manual pairing); everyone else forms the *pool* the matching
+pairs. Ties in score and rating are broken by AGA number so that the order never depends
+on input order.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from addin.core.model import PairRequest, Player, PlayerId, RequestKind, Settings, Status
+from addin.core.pairing.errors import PairingError
+from addin.core.pairing.history import History, Pair, pair, read_history
+from addin.core.ratings import RatingError, entry_rating
+
+if TYPE_CHECKING:
+    from addin.core.pairing.engine import PairingInput
+
+MAX_SCORE_DENOMINATOR = 1000
+"""Scores are compared in units of 1/q points, q the least common denominator (2 for halves)."""
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A player in this round, with everything the weights need precomputed."""
+
+    player: Player
+    score: float
+    rating: float
+    order: int
+    """Position in the whole sorted field (0 = top): boards follow it."""
+    index: int = -1
+    """Node of the matching graph: position in the pool (-1: in a forced pair)."""
+    group: int = -1
+    """Score group within the pool (0 = highest score)."""
+    rank_in_group: int = 0
+    """0 = strongest (highest entry rating) of its score group in the pool."""
+    units: int = 0
+    """Score in units of 1/q points (exact integer arithmetic)."""
+
+    @property
+    def id(self) -> PlayerId:
+        return self.player.aga_id
+
+    @property
+    def top_band(self) -> bool:
+        """Plays in the top band: band 1, or admitted above the bar."""
+        return self.player.above_bar or self.player.effective_band == 1
+
+    @property
+    def label(self) -> str:
+        """How notes and errors name the player."""
+        return f"{self.player.name} ({self.id})"
+
+
+@dataclass(frozen=True)
+class Field:
+    round: int
+    total_rounds: int
+    settings: Settings
+    pool: tuple[Entrant, ...]
+    """Players the matching pairs, sorted; ``pool[i].index == i``."""
+    groups: tuple[tuple[int, ...], ...]
+    """Pool indices of each score group, highest score first."""
+    forced: tuple[tuple[Entrant, Entrant], ...]
+    prohibited: frozenset[Pair]
+    history: History
+    voluntary_byes: tuple[PlayerId, ...]
+    """Players filtered out because they asked for a bye this round."""
+    score_unit: int
+    warnings: tuple[str, ...]
+
+    @property
+    def by_id(self) -> dict[PlayerId, Entrant]:
+        entrants = {e.id: e for e in self.pool}
+        entrants.update({e.id: e for fp in self.forced for e in fp})
+        return entrants
+
+    def allowed(self, a: Entrant, b: Entrant) -> bool:
+        """Mandatory rules for a game: no rematch (criterion 1), no prohibited pair."""
+        key = pair(a.id, b.id)
+        return key not in self.history.played and key not in self.prohibited
+
+    @property
+    def crit3_active(self) -> bool:
+        """Criterion 3 is lifted in the last round of a tournament of fewer than six
+        rounds and in the last two rounds of a longer one."""
+        last_free = 1 if self.total_rounds < 6 else 2
+        return self.round <= self.total_rounds - last_free
+
+    @property
+    def first_half(self) -> bool:
+        """Additional considerations apply in the first half only (round <= rounds / 2)."""
+        return 2 * self.round <= self.total_rounds
+
+
+def _score_unit(scores: Sequence[float]) -> int:
+    q = 1
+    for s in scores:
+        q = math.lcm(q, Fraction(s).limit_denominator(MAX_SCORE_DENOMINATOR).denominator)
+    return q
+
+
+def _rating(player: Player) -> float:
+    try:
+        return entry_rating(player)
+    except RatingError as error:
+        raise PairingError(f"cannot pair {player.name} ({player.aga_id}): {error}") from error
+
+
+def _requests(
+    requests: Sequence[PairRequest], number: int, present: Mapping[PlayerId, Player]
+) -> tuple[list[tuple[PlayerId, PlayerId]], frozenset[Pair]]:
+    """Forced pairs (validated) and prohibited pairs that apply to round ``number``."""
+    current = [r for r in requests if r.round is None or r.round == number]
+    prohibited = frozenset(
+        pair(r.first, r.second) for r in current if r.kind is RequestKind.PROHIBIT
+    )
+    forced: list[tuple[PlayerId, PlayerId]] = []
+    partner: dict[PlayerId, PlayerId] = {}
+    for r in current:
+        if r.kind is not RequestKind.FORCE:
+            continue
+        a, b = r.first, r.second
+        if a == b:
+            raise PairingError(f"forced pair {a}-{b} pairs a player with himself")
+        for p in (a, b):
+            if p not in present:
+                raise PairingError(
+                    f"forced pair {a}-{b}: player {p} is not in the field of round {number} "
+                    "(unknown, dropped or on a bye)"
+                )
+        if partner.get(a) == b:
+            continue
+        for p, q in ((a, b), (b, a)):
+            if p in partner:
+                raise PairingError(
+                    f"forced pairs {p}-{partner[p]} and {a}-{b} both claim player {p}"
+                )
+            partner[p] = q
+        if pair(a, b) in prohibited:
+            raise PairingError(f"pair {a}-{b} is both forced and prohibited in round {number}")
+        forced.append((a, b))
+    return forced, prohibited
+
+
+def prepare(inp: PairingInput) -> Field:
+    """Filter, validate and sort the input; raise :class:`PairingError` on contradictions."""
+    if inp.total_rounds < 1 or not 1 <= inp.round <= inp.total_rounds:
+        raise PairingError(f"round {inp.round} is not a round of a {inp.total_rounds}-round event")
+    seen: set[PlayerId] = set()
+    present: dict[PlayerId, Player] = {}
+    voluntary: list[PlayerId] = []
+    for p in inp.players:
+        if p.aga_id in seen:
+            raise PairingError(f"player {p.aga_id} appears twice in the field")
+        seen.add(p.aga_id)
+        if p.status is not Status.ACTIVE:
+            continue
+        if inp.round in p.bye_requests:
+            voluntary.append(p.aga_id)
+            continue
+        if p.aga_id not in inp.scores:
+            raise PairingError(f"no McMahon score for {p.name} ({p.aga_id})")
+        present[p.aga_id] = p
+    forced_ids, prohibited = _requests(inp.requests, inp.round, present)
+    history = read_history(inp.history, inp.round, inp.scores)
+    warnings = [
+        f"forced pair {a}-{b} is a rematch: they met in an earlier round"
+        for a, b in forced_ids
+        if pair(a, b) in history.played
+    ]
+    unit = _score_unit([inp.scores[p] for p in present])
+    ranked = sorted(
+        (Entrant(p, float(inp.scores[p.aga_id]), _rating(p), 0) for p in present.values()),
+        key=lambda e: (-e.score, -e.rating, e.id),
+    )
+    ranked = [replace(e, order=n, units=round(e.score * unit)) for n, e in enumerate(ranked)]
+    in_forced = {p for fp in forced_ids for p in fp}
+    pool, groups = _pool(e for e in ranked if e.id not in in_forced)
+    by_id = {e.id: e for e in ranked}
+    forced = sorted(
+        (_in_order(by_id[a], by_id[b]) for a, b in forced_ids), key=lambda g: g[0].order
+    )
+    return Field(
+        round=inp.round,
+        total_rounds=inp.total_rounds,
+        settings=inp.settings,
+        pool=pool,
+        groups=groups,
+        forced=tuple(forced),
+        prohibited=prohibited,
+        history=history,
+        voluntary_byes=tuple(sorted(voluntary)),
+        score_unit=unit,
+        warnings=tuple(warnings),
+    )
+
+
+def _in_order(a: Entrant, b: Entrant) -> tuple[Entrant, Entrant]:
+    return (a, b) if a.order < b.order else (b, a)
+
+
+def _pool(
+    entrants: Iterable[Entrant],
+) -> tuple[tuple[Entrant, ...], tuple[tuple[int, ...], ...]]:
+    """Index the pool and cut it into score groups."""
+    pool: list[Entrant] = []
+    groups: list[list[int]] = []
+    for e in entrants:
+        if not pool or pool[-1].units != e.units:
+            groups.append([])
+        i = len(pool)
+        groups[-1].append(i)
+        pool.append(replace(e, index=i, group=len(groups) - 1, rank_in_group=len(groups[-1]) - 1))
+    return tuple(pool), tuple(tuple(g) for g in groups)

@@ -1,0 +1,204 @@
+"""The candidate graph: which games the matching may choose, and their weights.
+
+Nodes are the pool indices (field order) plus, for an odd field, one bye node. An edge is
+an allowed game: no rematch, no prohibited pair (criterion 1 and Manual pairing). A
+second forced bye for a non-volunteer is never an edge either (:mod:`.bye`).
+
+For large fields the graph is *sparse*: each player is joined to the players next to it
+in the field (floats, merges, switches), to those around its split-and-shift partner
+(transpositions, alternate floaters) and, under restricted colours, to the nearest ones
+who can take the colour it must leave; windows count *allowed* opponents, so rematches
+never thin them out, and small groups are complete. Between passes the engine widens the
+graph around players whose games break a desirable rule (:func:`widen`). When the sparse
+graph has no perfect matching the engine retries with a denser one and finally the
+complete graph, so speed never costs a valid pairing.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from itertools import chain
+
+from addin.core.pairing.field import Field
+from addin.core.pairing.problem import Problem
+from addin.core.pairing.structure import Structure
+from addin.core.pairing.weights import TIERS, TROUBLE_TIERS, Candidate, Context
+
+
+class Density(enum.Enum):
+    SPARSE = "sparse"
+    DENSER = "denser"
+    COMPLETE = "complete"
+
+
+@dataclass(frozen=True)
+class Window:
+    neighbours: int
+    """Players joined on each side in field order."""
+    partner: int
+    """Players joined on each side of the split-and-shift partner."""
+    full: int
+    """Layouts up to this size are joined completely."""
+
+
+WINDOWS = {Density.SPARSE: Window(4, 6, 24), Density.DENSER: Window(12, 18, 64)}
+COLOR_MATES = 4
+"""Players joined, around the split-and-shift partner, who can take the colour that a
+player with a colour restriction needs to leave him (sparse graphs)."""
+WIDE = 40
+"""Players joined on each side (in field order and around the partner) of a player whose
+game breaks a desirable rule, before the next pass: the sparse graph widens where the
+pairing is hard, so the sparse optimum matches the complete one."""
+WIDEN_AT_MOST = 48
+"""Players widened per pass: where trouble is everywhere, widening is no longer cheap."""
+_TROUBLE = tuple(TIERS.index(t) for t in TIERS if t.name in TROUBLE_TIERS)
+
+
+def candidate_pairs(
+    field: Field,
+    ctx: Context,
+    structure: Structure,
+    density: Density,
+    extra: Iterable[int] = (),
+) -> list[tuple[int, int]]:
+    """Allowed games (i < j, pool indices) of the graph of the given density, sorted.
+
+    ``extra``: more pair keys (``i * n + j``) to include, see :func:`widen`.
+    """
+    n = len(field.pool)
+    banned = banned_keys(field)
+    if density is Density.COMPLETE:
+        keys = {i * n + j for i in range(n) for j in range(i + 1, n)}
+    else:
+        keys = _Sparse(field, ctx, banned, WINDOWS[density]).keys(structure)
+        keys.update(extra)
+    return [divmod(k, n) for k in sorted(keys - banned)]
+
+
+class _Sparse:
+    """Windows counted in *allowed* opponents, so rematches never thin a player's options."""
+
+    def __init__(self, field: Field, ctx: Context, banned: set[int], w: Window) -> None:
+        self.field, self.ctx, self.banned, self.w = field, ctx, banned, w
+        self.n = len(field.pool)
+        self.out: set[int] = set()
+
+    def _walk(
+        self,
+        line: list[int],
+        me: int,
+        start: int,
+        step: int,
+        want: int,
+        ok: Callable[[int], bool] | None = None,
+    ) -> None:
+        """Join ``line[me]`` to the first ``want`` allowed players from ``start`` on."""
+        n, found, q = self.n, 0, start
+        a = line[me]
+        while 0 <= q < len(line) and found < want:
+            if q != me:
+                key = _key(a, line[q], n)
+                if key not in self.banned and (ok is None or ok(line[q])):
+                    self.out.add(key)
+                    found += 1
+            q += step
+
+    def keys(self, structure: Structure) -> set[int]:
+        field, w, n = self.field, self.w, self.n
+        order = list(range(n))
+        for i in order:
+            self._walk(order, i, i + 1, 1, w.neighbours)
+            self._walk(order, i, i - 1, -1, w.neighbours)
+        lines: list[tuple[list[int], int, int]] = []
+        for g, members in enumerate(field.groups):
+            # the whole score group (floated-up members included), then the players below
+            tail = members[-1] + 1
+            line = list(members) + list(range(tail, min(n, tail + w.partner)))
+            lines.append((line, len(members), structure.layouts[g].half))
+        lines += [(list(lay.members), lay.size, lay.half) for lay in structure.layouts]
+        for line, size, half in lines:
+            if len(line) <= w.full:
+                self.out.update(_key(a, b, n) for a in line for b in line if a < b)
+                continue
+            for pos in range(size):
+                for partner in _partners(pos, half):
+                    self._walk(line, pos, partner, 1, w.partner + 1)
+                    self._walk(line, pos, partner - 1, -1, w.partner)
+                    self._color_mates(line, pos, partner)
+        return self.out
+
+    def _color_mates(self, line: list[int], pos: int, partner: int) -> None:
+        """Join a player who may not take one colour to the nearest players around his
+        partner who may take it, so criterion 4 needs no denser graph."""
+        ctx = self.ctx
+        forbidden = ctx.forbidden[line[pos]]
+        if not ctx.restricted or len(forbidden) != 1:
+            return
+        (needed,) = forbidden  # the opponent must take the colour this player may not
+
+        me = self.field.pool[line[pos]]
+
+        def ok(j: int) -> bool:
+            if needed not in ctx.forbidden[j]:
+                return True
+            other = self.field.pool[j]
+            hi, lo = (me, other) if me.index < j else (other, me)
+            return ctx.stones(Candidate(hi, lo)) > 0  # colours follow the handicap
+
+        self._walk(line, pos, partner, 1, COLOR_MATES, ok)
+        self._walk(line, pos, partner - 1, -1, COLOR_MATES, ok)
+
+
+def _partners(pos: int, half: int) -> tuple[int, ...]:
+    return (pos + half, pos - half) if pos >= half else (pos + half,)
+
+
+def banned_keys(field: Field) -> set[int]:
+    """Keys of the pool pairs that may not meet: rematches and prohibited pairs."""
+    n = len(field.pool)
+    index = {e.id: e.index for e in field.pool}
+    banned = set()
+    for p in chain(field.history.played, field.prohibited):
+        a, b = sorted(p)
+        if a in index and b in index:
+            banned.add(_key(index[a], index[b], n))
+    return banned
+
+
+def _key(a: int, b: int, n: int) -> int:
+    return a * n + b if a < b else b * n + a
+
+
+def troubled(field: Field, problem: Problem, matching: Sequence[tuple[int, int]]) -> list[int]:
+    """Players whose matched game breaks a desirable rule or floats across two groups,
+    the most serious first (at most :data:`WIDEN_AT_MOST`)."""
+    index = {e: k for k, e in enumerate(problem.edges)}
+    found: list[tuple[tuple[int, ...], int, int]] = []
+    for i, j in matching:
+        if j == problem.bye_node:
+            continue
+        costs = problem.costs[index[(i, j)]]
+        skip = field.pool[j].group - field.pool[i].group > 1
+        if skip or any(costs[t] for t in _TROUBLE):
+            found.append((tuple(-costs[t] for t in _TROUBLE), i, j))
+    out: list[int] = []
+    for _, i, j in sorted(found)[: WIDEN_AT_MOST // 2]:
+        out += [i, j]
+    return out
+
+
+def widen(field: Field, structure: Structure, players: Iterable[int]) -> set[int]:
+    """Pair keys joining each of ``players`` to its :data:`WIDE` neighbours in field
+    order and around its split-and-shift partner."""
+    n = len(field.pool)
+    keys: set[int] = set()
+    for i in players:
+        layout = structure.layouts[field.pool[i].group]
+        centres = {i, min(n - 1, i + layout.half), max(0, i - layout.half)}
+        for c in centres:
+            keys.update(
+                _key(i, j, n) for j in range(max(0, c - WIDE), min(n, c + WIDE + 1)) if j != i
+            )
+    return keys
