@@ -1,3 +1,3 @@
 """Importing this module registers every action in ``addin.actions.registry.ACTIONS``."""
 
-from addin.actions import aga_reports, bands, registration, reports, standings  # noqa: F401
+from addin.actions import aga_reports, bands, pairing, registration, reports, standings  # noqa: F401
