@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Literal
 
-import networkx as nx
 import rustworkx as rx
 
 from addin.core.pairing.problem import Problem
@@ -29,6 +28,8 @@ def _rustworkx(problem: Problem) -> set[tuple[int, int]]:
 
 
 def _networkx(problem: Problem) -> set[tuple[int, int]]:
+    import networkx as nx  # the reference backend: not loaded for every command-line start
+
     graph = nx.Graph()
     graph.add_nodes_from(range(problem.nodes))
     graph.add_weighted_edges_from(
