@@ -1,3 +1,11 @@
 """Importing this module registers every action in ``addin.actions.registry.ACTIONS``."""
 
-from addin.actions import aga_reports, bands, pairing, registration, reports, standings  # noqa: F401
+from addin.actions import (  # noqa: F401
+    aga_reports,
+    bands,
+    director,
+    pairing,
+    registration,
+    reports,
+    standings,
+)

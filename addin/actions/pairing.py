@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
+from addin.actions import director
 from addin.actions.bands import rated_players
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session
@@ -104,6 +105,7 @@ def pair(session: Session, params: Mapping[str, object]) -> None:
     active = [p for p in rated_players(b) if p.status is Status.ACTIVE]
     playing = {p.aga_id for p in active if number not in p.bye_requests}
     warnings = pre_pairing_warnings(t, number, playing)
+    warnings += director.edited_round_warnings(session.gw, t)
     try:
         result = pair_round(pairing_input(t, number, active))
     except PairingError as err:
@@ -112,6 +114,7 @@ def pair(session: Session, params: Mapping[str, object]) -> None:
 
     rnd = Round(number, result.games, _byes(result, active, number))
     book.write_round(session.gw, rnd, t.players)
+    director.stamp_pairings(session, [*t.rounds, rnd])
     s = result.stats
     session.done(
         f"Paired round {number}: {len(rnd.games)} games, {len(rnd.byes)} byes; "

@@ -6,6 +6,7 @@ import hashlib
 import re
 from collections.abc import Mapping
 
+from addin.actions import director
 from addin.actions.registry import action
 from addin.actions.session import ActionError, Session
 from addin.core.model import Round, Tournament
@@ -74,6 +75,7 @@ def update_standings(session: Session, params: Mapping[str, object]) -> None:
             "every score and tiebreak after it is recomputed"
             for n in changed
         ]
+        + director.edited_round_warnings(session.gw, t)
     )
 
     criteria = lines[0].criteria if lines else tuple(t.settings.tiebreaks)
@@ -118,6 +120,7 @@ def update_standings(session: Session, params: Mapping[str, object]) -> None:
     ):
         session.gw.remove_sheet(table.sheet)  # wholly computed; columns follow the tiebreaks
         session.gw.write_table(table, rows)
+    director.stamp_pairings(session, t.rounds)
     played = max((r.number for r in t.rounds), default=0)
     stamp = " ".join(f"{n}:{d}" for n, d in digests(t).items())
     session.done(
