@@ -85,6 +85,25 @@ def cmd_new(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_demo(args: argparse.Namespace) -> int:
+    from addin.demo import run_demo
+
+    if args.book.exists() and not args.force:
+        print(
+            f"error: {args.book} already exists; choose another name or pass --force",
+            file=sys.stderr,
+        )
+        return EXIT_ERROR
+    try:
+        summary = run_demo(args.book, args.players, args.rounds, args.seed)
+    except ActionError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return EXIT_ERROR
+    for line in summary.lines():
+        print(line)
+    return EXIT_OK
+
+
 def cmd_template(args: argparse.Namespace) -> int:
     template.write_template(args.out)
     print(f"Wrote {args.out}")
@@ -183,6 +202,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--start", type=_date, help="start date, YYYY-MM-DD")
     p.add_argument("--end", type=_date, help="end date, YYYY-MM-DD")
     p.add_argument("--rounds", type=int, help="number of rounds (default 5)")
+    p.add_argument("--force", action="store_true", help="overwrite an existing file")
+
+    p = command("demo", cmd_demo, "run a whole simulated tournament into a new workbook")
+    p.add_argument("book", type=Path, help="the .xlsx file to create")
+    p.add_argument("--players", type=int, default=60)
+    p.add_argument("--rounds", type=int, default=5)
+    p.add_argument("--seed", type=int, default=1)
     p.add_argument("--force", action="store_true", help="overwrite an existing file")
 
     p = command("template", cmd_template, "write the blank workbook template")

@@ -1,0 +1,1 @@
+"""Data shipped with the package: a sample of the AGA TDListA for the demo."""
