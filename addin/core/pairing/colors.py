@@ -146,7 +146,7 @@ class ColorBook:
         if conditions.handicap > 0:
             notes.append(
                 f"Handicap {conditions.handicap}: {black.label} takes Black "
-                f"(rating {black.rating:g} against {white.rating:g})"
+                f"(rating {black.rating:.2f} against {white.rating:.2f})"
             )
         elif (
             top
