@@ -104,6 +104,19 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_install_excel(args: argparse.Namespace) -> int:
+    from addin.excel import install
+
+    argv = ["--remove"] * args.remove + ["--without-xlwings-addin"] * args.without_xlwings_addin
+    return install.main(argv)
+
+
+def cmd_build_excel(args: argparse.Namespace) -> int:
+    from addin.excel import build
+
+    return build.main([str(args.out)] if args.out else [])
+
+
 def cmd_template(args: argparse.Namespace) -> int:
     template.write_template(args.out)
     print(f"Wrote {args.out}")
@@ -210,6 +223,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--force", action="store_true", help="overwrite an existing file")
+
+    p = command("install-excel", cmd_install_excel, "install the Excel add-in (and xlwings')")
+    p.add_argument("--remove", action="store_true", help="remove the add-in from Excel")
+    p.add_argument(
+        "--without-xlwings-addin",
+        action="store_true",
+        help="do not (re)install the xlwings add-in itself",
+    )
+
+    p = command("build-excel", cmd_build_excel, "build the .xlam add-in file")
+    p.add_argument("out", type=Path, nargs="?", help="where to write the .xlam")
 
     p = command("template", cmd_template, "write the blank workbook template")
     p.add_argument("out", type=Path, nargs="?", default=Path("workbook_template.xlsx"))

@@ -111,7 +111,6 @@ def import_tdlista(session: Session, params: Mapping[str, object]) -> None:
         required=True,
         positional=True,
     ),
-    button=False,
 )
 def lookup(session: Session, params: Mapping[str, object]) -> None:
     index = read_members(session.gw)

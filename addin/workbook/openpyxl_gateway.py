@@ -12,22 +12,17 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 import openpyxl
-from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
-from addin.workbook import bulk_sheet, cells, styling
+from addin.workbook import bulk_sheet, cells, styling, table_rows
 from addin.workbook.gateway import LogEntry, Problem, Row, TableData, WriteRow
-from addin.workbook.layout import LOG, SHEET_ORDER, TDLISTA, Table, round_number_of
+from addin.workbook.layout import LOG, TDLISTA, Table
 from addin.workbook.saving import check_not_open, save_atomically
 
 
 class WorkbookError(RuntimeError):
     """The file cannot be used as a tournament workbook at all."""
-
-
-def _norm(header: object) -> str:
-    return " ".join(str(header).split()).casefold() if header is not None else ""
 
 
 class OpenpyxlGateway:
@@ -77,20 +72,12 @@ class OpenpyxlGateway:
     def _header_map(self, ws: Worksheet, table: Table, header_row: int) -> dict[int, str]:
         """Column index -> header text, from the table's first column to the first blank."""
         xl = ws.tables.get(table.name)
-        last = table.anchor_column + len(table.columns) - 1
+        last = table_rows.declared_last(table)
         if xl is not None:
             last = max(last, openpyxl.utils.cell.range_boundaries(xl.ref)[2])
-        headers: dict[int, str] = {}
-        col = table.anchor_column
-        while True:
-            value = ws.cell(row=header_row, column=col).value
-            if cells.is_blank(value):
-                if col > last:
-                    break
-            else:
-                headers[col] = str(value).strip()
-            col += 1
-        return headers
+        end = max(ws.max_column, last)
+        row = [ws.cell(row=header_row, column=c).value for c in range(1, end + 1)]
+        return table_rows.header_map(row, table, last)
 
     def read_table(self, table: Table) -> TableData:
         if table.sheet not in self.wb.sheetnames:
@@ -98,64 +85,10 @@ class OpenpyxlGateway:
         ws = self.wb[table.sheet]
         header_row = self._header_row(ws, table)
         headers = self._header_map(ws, table, header_row)
-        by_header = {_norm(h): col for col, h in headers.items()}
-        problems: list[Problem] = []
-        positions: dict[str, int] = {}
-        for column in table.columns:
-            col = by_header.get(_norm(column.header))
-            if col is not None:
-                positions[column.key] = col
-            elif column.required:
-                problems.append(
-                    Problem(
-                        table.sheet,
-                        f"required column {column.header!r} is missing from the header row",
-                        f"{header_row}:{header_row}",
-                    )
-                )
-        known = set(positions.values())
-        extras = {col: h for col, h in headers.items() if col not in known}
         if not headers:
-            return TableData(table, [], problems, present=False)
-        first, last = min(headers), max(headers)
-        rows: list[Row] = []
-        notices: list[Problem] = []
-        blank_rows: list[int] = []
-        for number, raw in enumerate(
-            self._raw_rows(ws, table, header_row, first, last), start=header_row + 1
-        ):
-            if all(cells.is_blank(raw[col - first]) for col in known):
-                blank_rows.append(number)
-                continue
-            if blank_rows:
-                notices += [
-                    Problem(table.sheet, "blank row skipped", f"{n}:{n}") for n in blank_rows
-                ]
-                blank_rows = []
-            row = Row(values={}, number=number)
-            for column in table.columns:
-                col = positions.get(column.key)
-                if col is None:
-                    continue
-                ref = f"{get_column_letter(col)}{number}"
-                row.cells[column.key] = ref
-                value = raw[col - first]
-                if isinstance(value, str) and column.kind in cells.NUMERIC and value.strip():
-                    notices.append(
-                        Problem(
-                            table.sheet, f"number stored as text: {value!r}", ref, column.header
-                        )
-                    )
-                try:
-                    row.values[column.key] = cells.parse(value, column)
-                except cells.CellError as err:
-                    row.values[column.key] = None
-                    problems.append(Problem(table.sheet, str(err), ref, column.header))
-            row.extra = {h: raw[col - first] for col, h in extras.items()}
-            rows.append(row)
-        if table.unique:
-            problems += _duplicates(table, rows)
-        return TableData(table, rows, problems, notices=notices)
+            return table_rows.rows_from_block(table, header_row, headers, [])
+        raw = self._raw_rows(ws, table, header_row, min(headers), max(headers))
+        return table_rows.rows_from_block(table, header_row, headers, raw)
 
     def _raw_rows(
         self, ws: Worksheet, table: Table, header_row: int, first: int, last: int
@@ -180,7 +113,9 @@ class OpenpyxlGateway:
     def _sheet(self, table: Table) -> Worksheet:
         if table.sheet in self.wb.sheetnames:
             return self.wb[table.sheet]
-        ws = self.wb.create_sheet(table.sheet, _sheet_position(self.wb.sheetnames, table.sheet))
+        ws = self.wb.create_sheet(
+            table.sheet, table_rows.sheet_position(self.wb.sheetnames, table.sheet)
+        )
         styling.format_sheet(ws, table.freeze, self._title())
         return ws
 
@@ -199,23 +134,15 @@ class OpenpyxlGateway:
             styling.format_table(ws, table)
         header_row = self._header_row(ws, table)
         headers = self._header_map(ws, table, header_row)
-        by_header = {_norm(h): col for col, h in headers.items()}
-        next_col = max(headers, default=table.anchor_column - 1) + 1
-        positions: dict[str, int] = {}
-        for column in table.columns:
-            col = by_header.get(_norm(column.header))
-            if col is None:
-                col = next_col
-                next_col += 1
-                ws.cell(row=header_row, column=col, value=column.header).font = styling.HEADER_FONT
-                headers[col] = column.header
-            positions[column.key] = col
-        extra_cols = {h: col for col, h in headers.items() if col not in positions.values()}
+        layout = table_rows.write_layout(table, headers)
+        for col, header in layout.added.items():
+            ws.cell(row=header_row, column=col, value=header).font = styling.HEADER_FONT
+        headers, positions, extra_cols = layout.headers, layout.positions, layout.extra_cols
 
         width = max(headers) - table.anchor_column + 1
         styling.set_table_ref(ws, table, styling.table_ref(table, header_row, len(rows), width))
         if table.bulk:
-            self._write_bulk(table, rows, positions, extra_cols, max(headers))
+            self._write_bulk(table, table_rows.block_for_rows(table, rows, layout, first=1))
             return
         for r in range(header_row + 1, ws.max_row + 1):
             for col in headers:
@@ -239,25 +166,7 @@ class OpenpyxlGateway:
                     if header in extra_cols:
                         ws.cell(row=r, column=extra_cols[header], value=value)
 
-    def _write_bulk(
-        self,
-        table: Table,
-        rows: Sequence[WriteRow],
-        positions: dict[str, int],
-        extra_cols: dict[str, int],
-        last: int,
-    ) -> None:
-        matrix = []
-        for row in rows:
-            line: list[object] = [None] * last
-            values = row.values if isinstance(row, Row) else row
-            for key, col in positions.items():
-                line[col - 1] = cells.render(values.get(key), table.column(key))
-            if isinstance(row, Row):
-                for header, value in row.extra.items():
-                    if header in extra_cols:
-                        line[extra_cols[header] - 1] = value
-            matrix.append(line)
+    def _write_bulk(self, table: Table, matrix: list[list[object]]) -> None:
         bulk = self.bulk.setdefault(table.sheet, bulk_sheet.BulkSheet(table.sheet, b""))
         bulk.set_values(matrix)
 
@@ -306,48 +215,3 @@ class OpenpyxlGateway:
             if bulk.sheet in self.wb.sheetnames:
                 ws = self.wb[bulk.sheet]
                 bulk_sheet.splice(str(path), bulk, ws.max_column)
-
-
-def _duplicates(table: Table, rows: list[Row]) -> list[Problem]:
-    assert table.unique
-    seen: dict[object, Row] = {}
-    problems = []
-    for row in rows:
-        value = row.values.get(table.unique)
-        if value is None:
-            continue
-        if value in seen:
-            first = seen[value]
-            column = table.column(table.unique)
-            problems.append(
-                Problem(
-                    table.sheet,
-                    f"duplicate {column.header} {value} (also in row {first.number})",
-                    row.cells.get(table.unique),
-                    column.header,
-                )
-            )
-        else:
-            seen[value] = row
-    return problems
-
-
-def _sheet_position(existing: list[str], sheet: str) -> int:
-    """Round sheets go after Requests in round order; fixed sheets in SHEET_ORDER."""
-    number = round_number_of(sheet)
-    if number is not None:
-        after = [
-            i
-            for i, name in enumerate(existing)
-            if name == "Requests" or 0 < (round_number_of(name) or 0) < number
-        ]
-        return (max(after) + 1) if after else len(existing)
-    if sheet in SHEET_ORDER:
-        rank = SHEET_ORDER.index(sheet)
-        later = [
-            i
-            for i, name in enumerate(existing)
-            if name in SHEET_ORDER and SHEET_ORDER.index(name) > rank
-        ]
-        return min(later) if later else len(existing)
-    return len(existing)

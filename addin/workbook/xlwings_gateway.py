@@ -52,6 +52,13 @@ class Grid:
         row = self.row(r)
         return row[c - 1] if 0 < c <= len(row) else None
 
+    def last_filled(self, first: int, last: int, *, below: int) -> int:
+        """The last row under ``below`` with a value in columns ``first``..``last``."""
+        for r in range(self.height, below, -1):
+            if any(not cells.is_blank(v) for v in self.row(r)[first - 1 : last]):
+                return r
+        return below
+
     def put(self, r: int, c: int, block: Sequence[Sequence[object]]) -> None:
         for i, line in enumerate(block):
             while len(self.values) < r + i:
@@ -126,6 +133,7 @@ class XlwingsGateway:
         self.changes: list[Change] = []
         """What ``commit()`` will do, in order (inspectable before it is applied)."""
         self._names: list[str] | None = None
+        self._sheets: dict[str, xw.Sheet] = {}
         self._grids: dict[str, Grid] = {}
         self._tables: dict[str, dict[str, str]] = {}
 
@@ -140,11 +148,17 @@ class XlwingsGateway:
             self._names = [sheet.name for sheet in self.book.sheets]
         return list(self._names)
 
+    def _sheet(self, name: str) -> xw.Sheet:
+        ws = self._sheets.get(name)
+        if ws is None:
+            ws = self._sheets[name] = self.book.sheets[name]
+        return ws
+
     def _grid(self, sheet: str) -> Grid:
         """The sheet's values, read from Excel once as one block."""
         grid = self._grids.get(sheet)
         if grid is None:
-            ws = self.book.sheets[sheet]
+            ws = self._sheet(sheet)
             last = ws.used_range.last_cell
             values = ws.range((1, 1), (last.row, last.column)).options(ndim=2).value
             grid = self._grids[sheet] = Grid([list(row) for row in values])
@@ -154,7 +168,7 @@ class XlwingsGateway:
         """The sheet's Excel Tables: name -> A1 range (such as ``A1:K17``)."""
         refs = self._tables.get(sheet)
         if refs is None:
-            ws = self.book.sheets[sheet]
+            ws = self._sheet(sheet)
             refs = self._tables[sheet] = {
                 t.name: str(t.range.address).replace("$", "") for t in ws.tables
             }
@@ -203,7 +217,7 @@ class XlwingsGateway:
         layout = table_rows.write_layout(table, headers)
         first, end = layout.first, layout.last
 
-        old = grid.height - header_row
+        old = grid.last_filled(first, end, below=header_row) - header_row
         data = table_rows.block_for_rows(table, rows, layout)
         data += [[None] * (end - first + 1) for _ in range(max(0, old - len(rows)))]
         block = [[layout.headers.get(c, grid.get(header_row, c)) for c in range(first, end + 1)]]
@@ -243,6 +257,7 @@ class XlwingsGateway:
         self._names = [name for name in self.sheet_names() if name != sheet]
         self._grids.pop(sheet, None)
         self._tables.pop(sheet, None)
+        self._sheets.pop(sheet, None)
 
     def append_log(self, entries: Sequence[LogEntry]) -> None:
         if not entries:
@@ -254,11 +269,7 @@ class XlwingsGateway:
         anchor = LOG.anchor_column
         if cells.is_blank(grid.get(header_row, anchor)):
             self._write(LOG.sheet, header_row, anchor, [list(LOG.headers)])
-        last = header_row
-        for r in range(grid.height, header_row, -1):
-            if not cells.is_blank(grid.get(r, anchor)):
-                last = r
-                break
+        last = grid.last_filled(anchor, anchor, below=header_row)
         lines: list[list[object]] = [[e.timestamp, e.level, e.action, e.message] for e in entries]
         self._write(LOG.sheet, last + 1, anchor, lines)
         for offset, column in enumerate(LOG.columns):
@@ -286,8 +297,9 @@ class XlwingsGateway:
     def commit(self) -> None:
         """Apply every queued change to the workbook, each as one Excel call or a few."""
         changes, self.changes = self.changes, []
+        self._sheets.clear()  # sheets are added and removed: look each up afresh
         for change in changes:
-            _apply(self.book, change)
+            _apply(self, change)
 
 
 def _overlap(a: str, b: str) -> bool:
@@ -300,30 +312,32 @@ def _is_remote(book: xw.Book) -> bool:
     return book.app.engine.name == "remote"
 
 
-def _apply(book: xw.Book, change: Change) -> None:
+def _apply(gw: XlwingsGateway, change: Change) -> None:
+    book = gw.book
     if isinstance(change, AddSheet):
         sheets = book.sheets
         if change.index == 0:
-            sheets.add(change.sheet, before=sheets[0])
+            gw._sheets[change.sheet] = sheets.add(change.sheet, before=sheets[0])
         else:
-            sheets.add(change.sheet, after=sheets[change.index - 1])
+            gw._sheets[change.sheet] = sheets.add(change.sheet, after=sheets[change.index - 1])
     elif isinstance(change, RemoveSheet):
-        book.sheets[change.sheet].delete()
+        gw._sheet(change.sheet).delete()
+        gw._sheets.pop(change.sheet, None)
     elif isinstance(change, WriteBlock):
-        ws = book.sheets[change.sheet]
+        ws = gw._sheet(change.sheet)
         height, width = len(change.values), max(len(line) for line in change.values)
         end = (change.row + height - 1, change.column + width - 1)
         ws.range((change.row, change.column), end).value = change.values
     elif isinstance(change, NumberFormat):
-        ws = book.sheets[change.sheet]
+        ws = gw._sheet(change.sheet)
         end = (change.row + change.rows - 1, change.column)
         ws.range((change.row, change.column), end).number_format = change.format
     elif isinstance(change, ResizeTable):
-        ws = book.sheets[change.table.sheet]
+        ws = gw._sheet(change.table.sheet)
         ws.tables[change.table.name].resize(ws.range(change.ref))
         _print_area(ws, change.table, change.ref)
     elif isinstance(change, CreateTable):
-        _create_table(book, change.table, change.ref)
+        _create_table(gw._sheet(change.table.sheet), change.table, change.ref)
 
 
 def _print_area(ws: xw.Sheet, table: Table, ref: str) -> None:
@@ -335,16 +349,15 @@ def _print_area(ws: xw.Sheet, table: Table, ref: str) -> None:
         ws.page_setup.print_area = f"{first}:{get_column_letter(right)}{bottom}"
 
 
-def _create_table(book: xw.Book, table: Table, ref: str) -> None:
+def _create_table(ws: xw.Sheet, table: Table, ref: str) -> None:
     """The Excel Table with the template's look, for a sheet the action just made."""
-    ws = book.sheets[table.sheet]
     left, top, right, _ = (int(v) for v in range_boundaries(ref))  # type: ignore[arg-type]
     ws.tables.add(source=ws.range(ref), name=table.name, table_style_name=TABLE_STYLE)
     header = ws.range((top, left), (top, right))
     header.font.bold = True
     header.color = HEADER_COLOR
     header.wrap_text = True
-    scale = POINTS_PER_CHARACTER if _is_remote(book) else 1.0
+    scale = POINTS_PER_CHARACTER if _is_remote(ws.book) else 1.0
     for offset, column in enumerate(table.columns):
         col = table.anchor_column + offset
         ws.range((top, col)).column_width = column.width * scale

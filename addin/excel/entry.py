@@ -1,0 +1,245 @@
+"""The add-in's single dispatcher: every ribbon button runs ``dispatch(control_id)``.
+
+The VBA behind every button is one line, ``RunPython "import addin.excel.entry as
+e;e.dispatch('<control id>')"``. Here the id is looked up (``addin.excel.buttons``),
+the TD is asked for the action's parameters (input box, file dialog), and the action
+runs on the active workbook through an ``XlwingsGateway`` exactly as the command line
+runs it on a file: compute, ask the TD to accept any warnings (OK/Cancel), then write
+each table once as a block and append to the Log. Errors are a readable dialog, never
+a traceback, and leave the workbook unchanged.
+
+Tests (and scripts) call ``dispatch(id, book=..., params={...})``: with ``params``
+given nothing is asked, which is also the only way on xlwings' remote engine.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import tempfile
+import traceback
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from addin.actions import basic
+from addin.actions.registry import Param, ParamKind, load_all
+from addin.actions.session import ActionError, Cancelled, Session
+from addin.excel.buttons import Button, resolve
+from addin.excel.dialogs import CannotAsk, Dialogs, ExcelDialogs
+from addin.workbook.xlwings_gateway import XlwingsGateway
+
+if TYPE_CHECKING:
+    import xlwings as xw
+
+MAX_LINES = 30
+"""Longer messages are cut (the Log sheet and ``Check workbook`` have the rest)."""
+ERROR_LOG = Path(tempfile.gettempdir()) / "aga-mcmahon-error.log"
+
+
+@dataclass
+class Outcome:
+    """How a button press ended (for tests; Excel ignores it)."""
+
+    status: str
+    """``done``; ``cancelled`` (the TD said no); ``error`` (the action refused, with a
+    reason for the TD); ``failed`` (an unexpected exception: a bug)."""
+    messages: list[str] = field(default_factory=list)
+
+
+class ParamError(Exception):
+    """A parameter the TD gave (or did not give) cannot be used."""
+
+
+def dispatch(
+    control_id: str,
+    book: xw.Book | None = None,
+    params: Mapping[str, object] | None = None,
+    *,
+    dialogs: Dialogs | None = None,
+    yes: bool = False,
+) -> Outcome:
+    """Run the action behind a ribbon button on ``book`` (default: the calling workbook).
+
+    ``params`` given: nothing is asked, missing optional parameters are blank.
+    ``yes``: accept warnings without asking, like ``--yes`` on the command line.
+    Never raises: every failure becomes a dialog.
+    """
+    if book is None:
+        import xlwings as xw
+
+        book = xw.Book.caller()
+    dialogs = dialogs or ExcelDialogs(book.app)
+    button = resolve(control_id)
+    label = button.label if button else control_id
+    written = False
+    try:
+        if button is None:
+            raise ActionError(
+                f"This add-in does not know the button {control_id!r}. "
+                "Rebuild it with: python -m addin install-excel"
+            )
+        values = collect(button.params, params, dialogs, button.label)
+        if values is None:
+            return Outcome("cancelled")
+        if button.action == "new":
+            return _new(book, values, dialogs)
+        gw = XlwingsGateway(
+            book, confirm=(lambda m: True) if yes else dialogs.confirm, alert=dialogs.alert
+        )
+        session = Session(gw, button.action)
+        _run(button, session, values)
+        if session.log:
+            gw.append_log(session.log)
+        written = bool(gw.changes)
+        gw.commit()
+    except Cancelled as cancelled:
+        warnings = "\n".join(f"- {w}" for w in cancelled.warnings)
+        dialogs.alert(f"Nothing was written.\n\n{warnings}", title=label)
+        return Outcome("cancelled", list(cancelled.warnings))
+    except (ActionError, ParamError) as err:
+        dialogs.alert(f"{_cut(str(err))}\n\n{book.name} is unchanged.", title=label, error=True)
+        return Outcome("error", [str(err)])
+    except Exception as err:  # the TD must never see a traceback
+        with contextlib.suppress(OSError):
+            ERROR_LOG.write_text(traceback.format_exc(), encoding="utf-8")
+        state = "may be partly written" if written else "is unchanged"
+        with contextlib.suppress(Exception):  # if even the dialog fails, stay quiet
+            dialogs.alert(
+                f"Something went wrong: {type(err).__name__}: {err}\n\n{book.name} {state}.\n"
+                f"Details for a bug report: {ERROR_LOG}",
+                title=label,
+                error=True,
+            )
+        return Outcome("failed", [f"{type(err).__name__}: {err}"])
+    if session.messages:
+        dialogs.alert(_cut("\n".join(session.messages)), title=label)
+    return Outcome("done", list(session.messages))
+
+
+def _run(button: Button, session: Session, values: dict[str, object]) -> None:
+    if button.action == "check":
+        problems, notices = basic.check(session)
+        lines = [f"problem: {p}" for p in problems] + [f"note: {n}" for n in notices]
+        session.say(f"{len(problems)} problem(s), {len(notices)} note(s)")
+        session.messages += lines
+        return
+    load_all()[button.action].run(session, values)
+
+
+def _new(book: xw.Book, values: dict[str, object], dialogs: Dialogs) -> Outcome:
+    """Create the tournament file (as ``python -m addin new``) and open it in Excel."""
+    path = Path(str(values["book"]))
+    if path.suffix.lower() != ".xlsx":
+        path = path.with_suffix(".xlsx")
+    if not path.parent.is_dir():
+        raise ParamError(f"there is no folder {path.parent}")
+    settings = {k: values[k] for k in ("name", "rounds") if values.get(k) is not None}
+    force = False
+    if path.exists():
+        if not dialogs.confirm(f"{path.name} exists. Replace it?", title="New tournament"):
+            return Outcome("cancelled")
+        force = True
+    gw = basic.new_tournament(path, settings, force=force)
+    gw.save()
+    try:
+        book.app.books.open(str(path))
+    except Exception:  # the remote engine (and a sandboxed Mac Excel) cannot open files
+        message = f"Created {path}. Open it with File > Open."
+    else:
+        message = f"Created {path.name}."
+    dialogs.alert(message, title="New tournament")
+    return Outcome("done", [message])
+
+
+# --- parameters ---------------------------------------------------------------------------
+
+
+def collect(
+    params: Sequence[Param],
+    given: Mapping[str, object] | None,
+    dialogs: Dialogs,
+    label: str,
+) -> dict[str, object] | None:
+    """Each parameter's value, from ``given`` or asked for; None when the TD cancelled."""
+    values: dict[str, object] = {}
+    for param in params:
+        if given is not None:
+            raw = given.get(param.name)
+        else:
+            try:
+                raw = _ask(param, dialogs, label)
+            except CannotAsk as err:
+                raise ParamError(f"{label} needs {param.help} (it cannot be asked here)") from err
+            if raw is None:
+                return None
+        values[param.name] = convert(param, raw)
+        if param.required and values[param.name] is None:
+            raise ParamError(f"{label} needs {param.help}")
+    return values
+
+
+SAVE_AS = {
+    "book": "tournament.xlsx",
+    "text": "aga-report.txt",
+    "xml": "aga-report.xml",
+    "out": "report.html",
+}
+"""The file name a save dialog proposes, by parameter name."""
+
+
+def _ask(param: Param, dialogs: Dialogs, label: str) -> object:
+    """The TD's answer; None when they cancelled the action.
+
+    Cancel on a file dialog for an optional file leaves that file out (export only the
+    XML report, say); OK/Cancel answers a yes/no option.
+    """
+    prompt = param.help[:1].upper() + param.help[1:]
+    if param.kind in (ParamKind.FILE_IN, ParamKind.FILE_OUT):
+        if param.kind is ParamKind.FILE_IN:
+            answer = dialogs.ask_open_file(prompt, title=label)
+        else:
+            answer = dialogs.ask_save_file(prompt, SAVE_AS.get(param.name, param.name), title=label)
+        return "" if answer is None and not param.required else answer
+    if param.kind is ParamKind.FLAG:
+        return dialogs.confirm(f"{prompt}?", title=label)
+    if param.choices and not all(choice in param.help for choice in param.choices):
+        prompt += f" ({', '.join(param.choices)})"
+    if not param.required:
+        prompt += "\n\nLeave blank if it does not apply."
+    return dialogs.ask_text(prompt, title=label)
+
+
+def convert(param: Param, raw: object) -> object:
+    """A typed parameter value; blank is None. Raises ``ParamError`` naming the value."""
+    if param.kind is ParamKind.FLAG:
+        if isinstance(raw, str):
+            return raw.strip().casefold() in {"1", "y", "yes", "true", "on", "x"}
+        return bool(raw)
+    if raw is None or (isinstance(raw, str) and not raw.strip()):
+        return None
+    text = str(raw).strip()
+    if param.kind is ParamKind.INT:
+        try:
+            number = float(text)
+        except ValueError:
+            number = 0.5
+        if not number.is_integer():
+            raise ParamError(f"{param.help}: {text!r} is not a whole number")
+        return int(number)
+    if param.kind in (ParamKind.FILE_IN, ParamKind.FILE_OUT):
+        return Path(text)
+    if param.choices:
+        for choice in param.choices:
+            if choice.casefold() == text.casefold():
+                return choice
+        raise ParamError(f"{param.help}: {text!r} is not one of {', '.join(param.choices)}")
+    return text
+
+
+def _cut(text: str) -> str:
+    lines = text.splitlines()
+    if len(lines) <= MAX_LINES:
+        return text
+    rest = len(lines) - MAX_LINES
+    return "\n".join([*lines[:MAX_LINES], f"... and {rest} more line(s)"])
