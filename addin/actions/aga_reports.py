@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
+from addin.actions import director
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session
 from addin.core.model import Settings, Tournament
@@ -108,6 +109,7 @@ def _import(session: Session, params: Mapping[str, object], kind: str) -> None:
         )
     imported.settings = _known_tiebreaks(session, imported.settings)
     fill_workbook(session, b, imported)
+    director.stamp_pairings(session, imported.rounds)  # history as reported, not hand edits
     games = sum(len(r.games) for r in imported.rounds)
     session.done(
         f"Imported {len(imported.players)} players and {len(imported.rounds)} rounds "
