@@ -9,6 +9,7 @@ from addin.actions import director
 from addin.actions.bands import rated_players
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session
+from addin.core.consistency import even_colours
 from addin.core.model import Bye, ByeKind, Color, Player, PlayerId, Round, Status, Tournament
 from addin.core.pairing.engine import PairingInput, PairingResult, pair_round
 from addin.core.pairing.errors import PairingError
@@ -66,7 +67,7 @@ def pre_pairing_warnings(t: Tournament, number: int, playing: set[PlayerId]) -> 
 def after_pairing_warnings(t: Tournament, result: PairingResult) -> list[str]:
     """Rule breaks in the pairing made: same colour three times running, rematches forced."""
     warnings = list(result.warnings)
-    last_two = [_colors(r) for r in sorted(t.rounds, key=lambda r: r.number)[-2:]]
+    last_two = [even_colours(r) for r in sorted(t.rounds, key=lambda r: r.number)[-2:]]
     if len(last_two) < 2:
         return warnings
     for g in result.games:
@@ -76,14 +77,6 @@ def after_pairing_warnings(t: Tournament, result: PairingResult) -> list[str]:
                 warnings.append(f"{name} gets {color.name.lower()} three rounds running")
     return warnings
 
-
-def _colors(rnd: Round) -> dict[PlayerId, Color]:
-    """Each player's colour in the round's even games (handicap games fix the colours)."""
-    colors: dict[PlayerId, Color] = {}
-    for g in rnd.games:
-        if g.handicap == 0:
-            colors[g.white], colors[g.black] = Color.WHITE, Color.BLACK
-    return colors
 
 
 @action("pair", "Pair next round", "pair a round by the AGA Swiss McMahon rules", ROUND)

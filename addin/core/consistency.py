@@ -94,12 +94,13 @@ def _where(number: int, game: Game) -> str:
     return f"round {number}, board {game.board}" if game.board else f"round {number}"
 
 
-def _even_colour(rnd: Round | None, pid: PlayerId) -> Color | None:
-    """The player's colour in an even game of ``rnd``; None for a handicap game or none."""
+def even_colours(rnd: Round | None) -> dict[PlayerId, Color]:
+    """Each player's colour in the round's even games (handicap games fix the colours)."""
+    colours: dict[PlayerId, Color] = {}
     for g in rnd.games if rnd else ():
-        if pid in g.players:
-            return g.color_of(pid) if g.handicap == 0 else None
-    return None
+        if g.handicap == 0:
+            colours[g.white], colours[g.black] = Color.WHITE, Color.BLACK
+    return colours
 
 
 def forfeit_losers(rnd: Round | None) -> set[PlayerId]:
@@ -153,11 +154,12 @@ def _rematches(t: Tournament) -> list[Finding]:
 
 def _colour_runs(t: Tournament) -> list[Finding]:
     found: list[Finding] = []
+    by_round = {r.number: even_colours(r) for r in t.rounds}
     for rnd in t.rounds:
         span = range(rnd.number - RUN + 1, rnd.number + 1)
         for g in rnd.games:
             for pid in g.players:
-                colours = {_even_colour(t.round(n), pid) for n in span}
+                colours = {by_round.get(n, {}).get(pid) for n in span}
                 if len(colours) != 1 or None in colours:
                     continue
                 (colour,) = colours
