@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+import shutil
+import subprocess
 from pathlib import Path
 
 from addin.core.model import Game, Player, Round, Tournament
@@ -41,6 +43,25 @@ def test_the_demo_runs_a_tournament_and_writes_every_output(tmp_path: Path) -> N
     } <= actions
     standings = sheet_rows(book, "Standings")
     assert len(standings) == len(players)
+
+    soffice = shutil.which("soffice")
+    if soffice:  # a real spreadsheet application opens the workbook and prints every sheet
+        done = subprocess.run(
+            [
+                soffice,
+                f"-env:UserInstallation=file://{tmp_path}/lo",
+                "--headless",
+                "--convert-to",
+                "pdf",
+                "--outdir",
+                str(tmp_path / "pdf"),
+                str(book),
+            ],
+            capture_output=True,
+            timeout=300,
+        )
+        assert done.returncode == 0
+        assert (tmp_path / "pdf" / "demo.pdf").read_bytes().startswith(b"%PDF")
 
 
 def test_the_win_probability_model_is_the_documented_logistic() -> None:
