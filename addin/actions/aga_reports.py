@@ -10,7 +10,7 @@ from pathlib import Path
 
 from addin.actions import director
 from addin.actions.registry import Param, ParamKind, action
-from addin.actions.session import ActionError, Session
+from addin.actions.session import ActionError, Session, read_input
 from addin.core.model import Settings, Tournament
 from addin.core.tiebreaks import TiebreakError, resolve
 from addin.formats.aga_text import AGAReportError, read_aga_text, write_aga_text
@@ -87,10 +87,7 @@ def export_aga(session: Session, params: Mapping[str, object]) -> None:
 
 def _import(session: Session, params: Mapping[str, object], kind: str) -> None:
     path = Path(str(params["report"]))
-    try:
-        data = path.read_bytes()
-    except OSError as err:
-        raise ActionError(f"cannot read {path}: {err.strerror}") from err
+    data = read_input(path)
     try:
         if kind == "xml":
             imported = read_aga_xml(data, path.name)

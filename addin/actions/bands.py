@@ -98,7 +98,7 @@ def bands(session: Session, params: Mapping[str, object]) -> None:
         warnings.append(f"the band override of {t.players[pid].name} is discarded (--fresh)")
     session.warn(warnings)
 
-    session.gw.write_table(BANDS, [_band_values(band, banding) for band in banding.bands])
+    session.gw.write_table(BANDS, [band_values(band, banding) for band in banding.bands])
     updates = {
         pid: {
             "band": banding.band_of.get(pid),
@@ -124,7 +124,7 @@ def bands(session: Session, params: Mapping[str, object]) -> None:
         )
 
 
-def _band_values(band: Band, banding: Banding) -> dict[str, object]:
+def band_values(band: Band, banding: Banding) -> dict[str, object]:
     return {
         "number": band.number,
         "label": band.label,

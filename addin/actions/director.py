@@ -23,14 +23,13 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from types import ModuleType
 
-from addin.actions.bands import compute_banding, rated_players
+from addin.actions.bands import band_values, compute_banding, rated_players
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session
 from addin.core import consistency
 from addin.core.bands import Banding
 from addin.core.handicap import HANDICAP_KOMI, MAX_HANDICAP, GameConditions, game_conditions
 from addin.core.model import (
-    Band,
     Bye,
     ByeKind,
     Game,
@@ -961,20 +960,8 @@ def _write_banding(
     updates: Mapping[PlayerId, dict[str, object]],
 ) -> None:
     if banding is not None:
-        session.gw.write_table(BANDS, [_band_row(b, banding) for b in banding.bands])
+        session.gw.write_table(BANDS, [band_values(b, banding) for b in banding.bands])
     _write_players(session, desk, updates)
-
-
-def _band_row(band: Band, banding: Banding) -> dict[str, object]:
-    return {
-        "number": band.number,
-        "label": band.label,
-        "min_rating": band.min_rating,
-        "players": banding.counts.get(band.number, 0),
-        "separation": band.separation,
-        "separation_override": band.separation_override,
-        "initial_score": band.initial_score,
-    }
 
 
 def _rebanded_message(desk: Desk, changed: Player, what: str, banding: Banding | None) -> str:

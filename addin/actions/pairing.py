@@ -78,7 +78,6 @@ def after_pairing_warnings(t: Tournament, result: PairingResult) -> list[str]:
     return warnings
 
 
-
 @action("pair", "Pair next round", "pair a round by the AGA Swiss McMahon rules", ROUND)
 def pair(session: Session, params: Mapping[str, object]) -> None:
     b = book.read_book(session.gw)

@@ -8,7 +8,7 @@ from datetime import date
 from pathlib import Path
 
 from addin.actions.registry import Param, ParamKind, action
-from addin.actions.session import ActionError, Session
+from addin.actions.session import ActionError, Session, read_input
 from addin.core.lookup import MemberIndex
 from addin.core.model import Player, PlayerId
 from addin.core.ratings import RatingError, parse_rating
@@ -81,10 +81,7 @@ def read_members(gw: Gateway) -> MemberIndex:
 )
 def import_tdlista(session: Session, params: Mapping[str, object]) -> None:
     path = Path(str(params["tdlista"]))
-    try:
-        data = path.read_bytes()
-    except OSError as err:
-        raise ActionError(f"cannot read {path}: {err.strerror}") from err
+    data = read_input(path)
     try:
         report = parse_tdlista(data, source=path.name)
     except TDListAError as err:
@@ -187,9 +184,7 @@ def register(session: Session, params: Mapping[str, object]) -> None:
 def preregister(session: Session, params: Mapping[str, object]) -> None:
     path = Path(str(params["csv"]))
     try:
-        rows = parse_preregistration_csv(path.read_bytes(), path.name)
-    except OSError as err:
-        raise ActionError(f"cannot read {path}: {err.strerror}") from err
+        rows = parse_preregistration_csv(read_input(path), path.name)
     except PreRegistrationError as err:
         raise ActionError(str(err)) from err
     b = book.read_book(session.gw)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from addin.workbook.gateway import Gateway, LogEntry, Problem
 
@@ -34,6 +35,14 @@ class Cancelled(Exception):
     def __init__(self, warnings: Sequence[str]) -> None:
         super().__init__("; ".join(warnings))
         self.warnings = list(warnings)
+
+
+def read_input(path: Path) -> bytes:
+    """The bytes of a file the TD named, or an ActionError saying why not."""
+    try:
+        return path.read_bytes()
+    except OSError as err:
+        raise ActionError(f"cannot read {path}: {err.strerror}") from err
 
 
 @dataclass
