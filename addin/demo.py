@@ -166,6 +166,7 @@ class Demo:
             name, data = sample_tdlista()
             path = self.out.with_name(name)
             path.write_bytes(data)
+            self.summary.files.append(path)
         self.act("import-tdlista", registration.import_tdlista, tdlista=path)
         members = parse_tdlista(path.read_bytes()).members
         return [m for m in members if m.rating is not None]
