@@ -1,0 +1,331 @@
+"""Operations on a paired round's games: ``break-pair``, ``make-pair``, ``set-game``,
+``result``."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import replace
+
+from addin.actions.director.desk import check_warnings, finish, open_desk
+from addin.actions.director.lookup import (
+    break_first,
+    find_active,
+    find_player,
+    game_of,
+    name_of,
+    seat,
+)
+from addin.actions.director.writing import with_round, write_round
+from addin.actions.registry import Param, ParamKind, action
+from addin.actions.session import ActionError, Session
+from addin.core import consistency
+from addin.core.handicap import HANDICAP_KOMI, MAX_HANDICAP, GameConditions, game_conditions
+from addin.core.model import Game, Player, Result, Round, Tournament
+from addin.core.ratings import RatingError, entry_rating
+from addin.core.results import parse_result
+from addin.core.scoring import last_round
+
+ROUND = Param("round", "round number (default: the latest round paired)", ParamKind.INT)
+
+
+BOARD = Param("board", "board number", ParamKind.INT, required=True)
+
+
+HANDICAP = Param("handicap", f"handicap stones, 0 to {MAX_HANDICAP}", ParamKind.INT)
+
+
+KOMI = Param("komi", "komi, points White receives (e.g. 7.5, 0.5, -7.5)")
+
+
+EVERY_RULE = tuple(consistency.Rule)
+"""Changing who plays whom, or colours, can break any rule of the list."""
+
+
+RESULT_RULES = (consistency.Rule.FORFEIT,)
+"""A result can make a later game one after a forfeit; the floats it moves in retrospect
+were paired on the scores of the time and are not asked about."""
+
+
+def _round_number(t: Tournament, number: object) -> int:
+    """The round asked for, or the latest round paired."""
+    if number is not None:
+        return int(number)  # type: ignore[call-overload]
+    if not t.rounds:
+        raise ActionError("no round is paired yet")
+    return last_round(t)
+
+
+def _paired(t: Tournament, number: object) -> Round:
+    n = _round_number(t, number)
+    rnd = t.round(n)
+    if rnd is None:
+        paired = ", ".join(str(r.number) for r in t.rounds) or "none"
+        raise ActionError(f"round {n} is not paired (rounds paired: {paired})")
+    return rnd
+
+
+def _on_board(rnd: Round, board: object) -> Game:
+    game = next((g for g in rnd.games if g.board == board), None)
+    if game is None:
+        boards = ", ".join(str(g.board) for g in rnd.games if g.board is not None) or "none"
+        raise ActionError(f"round {rnd.number} has no board {board} (boards: {boards})")
+    return game
+
+
+def _where(rnd: Round, game: Game) -> str:
+    return f"round {rnd.number}, board {game.board}" if game.board else f"round {rnd.number}"
+
+
+def _pair_text(t: Tournament, game: Game) -> str:
+    return f"{name_of(t, game.white)} (White) - {name_of(t, game.black)} (Black)"
+
+
+def _number(text: object, option: str) -> float:
+    try:
+        value = float(str(text))
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise ActionError(f"{option} {text!r} is not a number")
+    return value
+
+
+def _handicap(value: object) -> int:
+    stones = int(value)  # type: ignore[call-overload]
+    if not 0 <= stones <= MAX_HANDICAP:
+        raise ActionError(f"--handicap {stones} is not between 0 and {MAX_HANDICAP}")
+    return stones
+
+
+def _standard_komi(t: Tournament, stones: int) -> float:
+    return HANDICAP_KOMI if stones > 0 else t.settings.komi
+
+
+@action(
+    "break-pair",
+    "Break a pair",
+    "remove a game from a paired round (by board or by player): both players become unpaired",
+    ROUND,
+    Param("board", "board number", ParamKind.INT),
+    Param("player", "AGA # of either player (instead of --board)", ParamKind.INT),
+)
+def break_pair(session: Session, params: Mapping[str, object]) -> None:
+    desk = open_desk(session)
+    t = desk.t
+    rnd = _paired(t, params.get("round"))
+    game = _chosen_game(t, rnd, params.get("board"), params.get("player"))
+    new_round = replace(rnd, games=tuple(g for g in rnd.games if g != game))
+    after = with_round(t, new_round)
+    warnings = []
+    if game.result is not None:
+        warnings.append(
+            f"{_where(rnd, game)}: {name_of(t, game.white)} and {name_of(t, game.black)} already "
+            f"have a result ({game.result.value}); breaking the pair deletes it"
+        )
+    session.warn(warnings + check_warnings(session, desk, after))
+    write_round(session, desk, new_round)
+    finish(
+        session,
+        desk,
+        after,
+        f"Broke the pair on {seat(rnd, game)}: {_pair_text(t, game)}; both are unpaired",
+    )
+
+
+def _chosen_game(t: Tournament, rnd: Round, board: object, player: object) -> Game:
+    if (board is None) == (player is None):
+        raise ActionError("give either --board or --player to say which pair to break")
+    if board is not None:
+        return _on_board(rnd, board)
+    p = find_player(t, player)
+    game = game_of(rnd, p.aga_id)
+    if game is None:
+        raise ActionError(f"{name_of(t, p.aga_id)} is not paired in round {rnd.number}")
+    return game
+
+
+@action(
+    "make-pair",
+    "Make a pair",
+    "pair two unpaired players by hand in a paired round (handicap and komi from the "
+    "ratings unless given)",
+    ROUND,
+    Param("white", "AGA # of the player taking White", ParamKind.INT, required=True),
+    Param("black", "AGA # of the player taking Black", ParamKind.INT, required=True),
+    HANDICAP,
+    KOMI,
+)
+def make_pair(session: Session, params: Mapping[str, object]) -> None:
+    desk = open_desk(session)
+    t = desk.t
+    rnd = _paired(t, params.get("round"))
+    white = find_active(t, params.get("white"), "--white")
+    black = find_active(t, params.get("black"), "--black")
+    if white.aga_id == black.aga_id:
+        raise ActionError(
+            f"a player cannot play themself: AGA # {white.aga_id} is both --white and --black"
+        )
+    for p in (white, black):
+        game = game_of(rnd, p.aga_id)
+        if game is not None:
+            raise ActionError(
+                f"{name_of(t, p.aga_id)} already plays on {seat(rnd, game)}: "
+                + break_first(rnd, p.aga_id)
+            )
+    handicap, komi = _conditions(t, white, black, params.get("handicap"), params.get("komi"))
+    board = max((g.board or 0 for g in rnd.games), default=0) + 1
+    game = Game(white.aga_id, black.aga_id, handicap, komi, None, board, "Paired by the TD")
+    cancelled = [b for b in rnd.byes if b.player in game.players]
+    new_round = replace(
+        rnd, games=(*rnd.games, game), byes=tuple(b for b in rnd.byes if b not in cancelled)
+    )
+    after = with_round(t, new_round)
+    warnings = [
+        f"round {rnd.number}: {name_of(t, b.player)} has a {b.kind.value.lower()} bye recorded "
+        "for the round; pairing them cancels it"
+        for b in cancelled
+    ]
+    session.warn(warnings + check_warnings(session, desk, after, EVERY_RULE))
+    write_round(session, desk, new_round)
+    finish(
+        session,
+        desk,
+        after,
+        f"Paired {_pair_text(t, game)} on board {board} of round {rnd.number}: "
+        f"handicap {handicap}, komi {komi:g}",
+    )
+
+
+def _conditions(
+    t: Tournament, white: Player, black: Player, handicap: object, komi: object
+) -> GameConditions:
+    """The TD's handicap and komi, or those the ratings and settings give."""
+    if handicap is not None:
+        stones = _handicap(handicap)
+        value = _number(komi, "--komi") if komi is not None else _standard_komi(t, stones)
+        return GameConditions(stones, value)
+    top = any(p.above_bar or p.effective_band == 1 for p in (white, black))
+    try:
+        ratings = entry_rating(white), entry_rating(black)
+        conditions = game_conditions(*ratings, t.settings, top_band_game=top)
+    except RatingError as err:
+        raise ActionError(f"cannot work out the handicap: {err}; give --handicap") from err
+    except ValueError as err:
+        raise ActionError(f"{err}: swap --white and --black, or give --handicap yourself") from err
+    if komi is not None:
+        return GameConditions(conditions.handicap, _number(komi, "--komi"))
+    return conditions
+
+
+_SWAPPED = {
+    Result.WHITE_WINS: Result.BLACK_WINS,
+    Result.BLACK_WINS: Result.WHITE_WINS,
+    Result.WHITE_WINS_BY_FORFEIT: Result.BLACK_WINS_BY_FORFEIT,
+    Result.BLACK_WINS_BY_FORFEIT: Result.WHITE_WINS_BY_FORFEIT,
+}
+"""A result seen from the other side: the same player still wins when colours swap."""
+
+
+@action(
+    "set-game",
+    "Adjust a game",
+    "change a game's handicap, komi or colours (the TD is sovereign; the winner stays "
+    "the winner when colours swap)",
+    ROUND,
+    BOARD,
+    HANDICAP,
+    KOMI,
+    Param("swap_colours", "give White to Black and Black to White", ParamKind.FLAG),
+)
+def set_game(session: Session, params: Mapping[str, object]) -> None:
+    desk = open_desk(session)
+    t = desk.t
+    rnd = _paired(t, params.get("round"))
+    game = _on_board(rnd, params.get("board"))
+    handicap, komi = params.get("handicap"), params.get("komi")
+    swap = bool(params.get("swap_colours"))
+    if handicap is None and komi is None and not swap:
+        raise ActionError("nothing to change: give --handicap, --komi or --swap-colours")
+    new = game
+    if swap:
+        result = _SWAPPED.get(game.result, game.result) if game.result else None
+        new = replace(new, white=game.black, black=game.white, result=result)
+    if handicap is not None:
+        stones = _handicap(handicap)
+        new = replace(new, handicap=stones, komi=_standard_komi(t, stones))
+    if komi is not None:
+        new = replace(new, komi=_number(komi, "--komi"))
+    if new == game:
+        raise ActionError(f"{_where(rnd, game)} already has these conditions: nothing to change")
+    new_round = replace(rnd, games=tuple(new if g == game else g for g in rnd.games))
+    after = with_round(t, new_round)
+    warnings = []
+    if game.result is not None:
+        warnings.append(
+            f"{_where(rnd, game)}: {name_of(t, game.white)} and {name_of(t, game.black)} already "
+            f"have a result ({game.result.value}); the game's conditions change after it"
+        )
+    session.warn(warnings + check_warnings(session, desk, after, EVERY_RULE))
+    write_round(session, desk, new_round)
+    finish(session, desk, after, f"{_where(rnd, game)}: {_changes(t, game, new)}")
+
+
+def _changes(t: Tournament, old: Game, new: Game) -> str:
+    parts = []
+    if (old.white, old.black) != (new.white, new.black):
+        parts.append(f"colours swapped, now {_pair_text(t, new)}")
+    if old.handicap != new.handicap:
+        parts.append(f"handicap {old.handicap} -> {new.handicap}")
+    if old.komi != new.komi:
+        parts.append(f"komi {old.komi:g} -> {new.komi:g}")
+    if old.result != new.result and old.result and new.result:
+        parts.append(f"result {old.result.value} -> {new.result.value} (same winner)")
+    return "; ".join(parts)
+
+
+@action(
+    "result",
+    "Record a result",
+    "record or correct a game's result; an earlier round's result is asked to be confirmed",
+    ROUND,
+    BOARD,
+    Param(
+        "result",
+        "the result: White wins, Black wins, White wins by forfeit, Black wins by forfeit, "
+        "Jigo, No result, Double forfeit (or W, B, WF, BF, jigo); blank clears it",
+        required=True,
+    ),
+)
+def record_result(session: Session, params: Mapping[str, object]) -> None:
+    desk = open_desk(session)
+    t = desk.t
+    rnd = _paired(t, params.get("round"))
+    game = _on_board(rnd, params.get("board"))
+    try:
+        result = parse_result(str(params.get("result") or ""))
+    except ValueError as err:
+        raise ActionError(f"--result: {err}") from err
+    if result == game.result:
+        shown = result.value if result else "no result"
+        raise ActionError(f"{_where(rnd, game)} already has {shown}: nothing to change")
+    new = replace(game, result=result)
+    new_round = replace(rnd, games=tuple(new if g == game else g for g in rnd.games))
+    after = with_round(t, new_round)
+    latest = last_round(t)
+    warnings = []
+    if rnd.number < latest:
+        warnings.append(
+            f"round {rnd.number} is not the latest round: round {latest} is already paired, "
+            f"with the old result; every McMahon score from round {rnd.number} on changes"
+        )
+    session.warn(warnings + check_warnings(session, desk, after, RESULT_RULES))
+    write_round(session, desk, new_round)
+    was = game.result.value if game.result else "blank"
+    finish(
+        session,
+        desk,
+        after,
+        f"{_where(rnd, game)}: {_pair_text(t, game)}: "
+        f"{result.value if result else 'no result'} (was {was})",
+    )
