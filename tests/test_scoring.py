@@ -30,6 +30,7 @@ from addin.core.scoring import (
     score_history,
     wins,
 )
+from tests.small_tournaments import random_tournaments, tournament
 
 try:
     from tests.opengotha import read_opengotha
@@ -43,11 +44,6 @@ BOB, BARRY, CARMILLA, SALLY, MARVIN = 1, 2, 3, 4, 5
 
 def beat(winner: PlayerId, loser: PlayerId, handicap: int = 0) -> Game:
     return Game(white=winner, black=loser, handicap=handicap, result=Result.WHITE_WINS)
-
-
-def tournament(initial: dict[PlayerId, float | None], *rounds: Round) -> Tournament:
-    players = {p: Player(p, f"P{p}", initial_score=s) for p, s in initial.items()}
-    return Tournament(players=players, rounds=list(rounds))
 
 
 def bob_tournament(bob_bye: ByeKind) -> Tournament:
@@ -205,25 +201,8 @@ DECISIVE = [
 ]
 
 
-@st.composite
-def tournaments(draw: st.DrawFn, results: list[Result | None]) -> Tournament:
-    n = draw(st.integers(2, 10))
-    ids = list(range(1, n + 1))
-    initial = {p: draw(st.sampled_from([None, -3.0, -1.0, 0.0, 0.5, 2.0])) for p in ids}
-    rounds = []
-    for number in range(1, draw(st.integers(1, 5)) + 1):
-        order = draw(st.permutations(ids))
-        away = draw(st.integers(0, n // 3))
-        byes = [Bye(p, ByeKind.VOLUNTARY) for p in order[:away] if draw(st.booleans())]
-        present = list(order[away:])
-        if len(present) % 2:
-            byes.append(Bye(present.pop(), ByeKind.FORCED))
-        games = tuple(
-            Game(present[i], present[i + 1], result=draw(st.sampled_from(results)))
-            for i in range(0, len(present), 2)
-        )
-        rounds.append(Round(number, games, tuple(byes)))
-    return tournament(initial, *rounds)
+def tournaments(results: list[Result | None]) -> st.SearchStrategy[Tournament]:
+    return random_tournaments(results, [None, -3.0, -1.0, 0.0, 0.5, 2.0])
 
 
 @given(tournaments(DECISIVE))

@@ -36,6 +36,7 @@ from addin.core.tiebreaks import (
     resolve_order,
     standings,
 )
+from tests.small_tournaments import random_tournaments, tournament
 
 try:
     from tests.opengotha import read_opengotha
@@ -50,11 +51,6 @@ BOB, BARRY, CARMILLA, SALLY, MARVIN = 1, 2, 3, 4, 5
 
 def beat(winner: PlayerId, loser: PlayerId) -> Game:
     return Game(white=winner, black=loser, result=Result.WHITE_WINS)
-
-
-def tournament(initial: dict[PlayerId, float], *rounds: Round, seed: int = 0) -> Tournament:
-    players = {p: Player(p, f"P{p}", initial_score=s) for p, s in initial.items()}
-    return Tournament(settings=Settings(seed=seed), players=players, rounds=list(rounds))
 
 
 def bob_tournament(bob_bye: ByeKind) -> Tournament:
@@ -474,26 +470,8 @@ def test_simplemm_standings(simplemm: tuple[Tournament, dict[str, PlayerId]]) ->
 # ---------------------------------------------------------------- properties
 
 
-@st.composite
-def tournaments(draw: st.DrawFn) -> Tournament:
-    n = draw(st.integers(2, 10))
-    ids = list(range(1, n + 1))
-    initial = {p: draw(st.sampled_from([-2.0, -1.0, 0.0, 0.5])) for p in ids}
-    results = [*Result, None]
-    rounds = []
-    for number in range(1, draw(st.integers(1, 5)) + 1):
-        order = draw(st.permutations(ids))
-        away = draw(st.integers(0, n // 3))
-        byes = [Bye(p, ByeKind.VOLUNTARY) for p in order[:away] if draw(st.booleans())]
-        present = list(order[away:])
-        if len(present) % 2:
-            byes.append(Bye(present.pop(), ByeKind.FORCED))
-        games = tuple(
-            Game(present[i], present[i + 1], result=draw(st.sampled_from(results)))
-            for i in range(0, len(present), 2)
-        )
-        rounds.append(Round(number, games, tuple(byes)))
-    return tournament(initial, *rounds, seed=draw(st.integers(0, 1000)))
+def tournaments() -> st.SearchStrategy[Tournament]:
+    return random_tournaments([*Result, None], [-2.0, -1.0, 0.0, 0.5])
 
 
 NON_RANDOM = [name for name in TIEBREAKS if name != "Random"]
