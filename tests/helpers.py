@@ -15,8 +15,7 @@ import openpyxl
 from addin.cli import main
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
-if not SHARED.exists():
-    SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+"""The project's real data files: ../shared/data beside the repository."""
 TDLISTA_SNAPSHOT = SHARED / "tdlista" / "tdlista-snapshot.txt"
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import date
-from pathlib import Path
 
 import pytest
 
@@ -26,8 +25,9 @@ from addin.formats.aga_text import (
     write_aga_text,
 )
 from tests.factories import make_tournament
+from tests.helpers import SHARED
 
-EGGPLANT_TEXT = Path("/work/shared/data/aga-text/eggplant-sample-report.txt")
+EGGPLANT_TEXT = SHARED / "aga-text" / "eggplant-sample-report.txt"
 SEEDS = range(6)
 ALL_RULES = list(Rules)
 

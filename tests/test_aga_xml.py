@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 from lxml import etree
@@ -19,8 +18,9 @@ from addin.formats.aga_xml import (
     write_aga_xml,
 )
 from tests.factories import make_tournament
+from tests.helpers import SHARED
 
-REAL = Path("/work/shared/data/aga-xml")
+REAL = SHARED / "aga-xml"
 SEEDS = range(6)
 
 

@@ -36,6 +36,7 @@ from addin.workbook import book
 from addin.workbook.layout import LOG, TDLISTA, games_table
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
 from addin.workbook.xlwings_gateway import XlwingsGateway
+from tests.helpers import SHARED
 
 LICENSE = os.environ.get(LICENSE_VARIABLE, "noncommercial")
 
@@ -183,7 +184,6 @@ def same_as_command_line(
 # --- the generic loop: every registered action, and the add-in's own ----------------------
 
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
 SAMPLE_INPUTS = {
     "import-aga-xml": SHARED / "aga-xml" / "2013-12.xml",
     "import-aga-text": SHARED / "aga-text" / "eggplant-sample-report.txt",

@@ -6,16 +6,15 @@ oracle for the index.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from addin.core.lookup import MemberIndex, fold, search_members
 from addin.formats.tdlista import Member, parse_tdlista
+from tests.helpers import SHARED
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "tdlista"
+DATA = SHARED / "tdlista"
 
 
 @pytest.fixture(scope="module")

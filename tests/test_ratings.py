@@ -6,7 +6,6 @@ import csv
 import math
 import re
 from itertools import pairwise
-from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -27,8 +26,9 @@ from addin.core.ratings import (
     rank_of,
     rating_gap,
 )
+from tests.helpers import SHARED
 
-SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+SHARED_DATA = SHARED
 
 ALL_RANKS = (
     [f"{n}k" for n in range(MAX_KYU, 0, -1)]

@@ -12,7 +12,6 @@ Members come from the real TDListA snapshot; rows are quoted from it beside each
 from __future__ import annotations
 
 from datetime import date, timedelta
-from pathlib import Path
 
 import pytest
 
@@ -41,8 +40,9 @@ from addin.core.registration import (
     register_preregistration,
 )
 from addin.formats.tdlista import Member, parse_tdlista
+from tests.helpers import SHARED
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "tdlista"
+DATA = SHARED / "tdlista"
 START = date(2020, 3, 1)
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -30,14 +29,11 @@ from addin.core.scoring import (
     score_history,
     wins,
 )
+from tests.helpers import SHARED
+from tests.opengotha import read_opengotha
 from tests.small_tournaments import random_tournaments, tournament
 
-try:
-    from tests.opengotha import read_opengotha
-except ImportError:  # tests/ itself on sys.path (plain ``pytest``)
-    from opengotha import read_opengotha  # type: ignore[no-redef]
-
-SIMPLEMM = Path("/work/shared/data/opengotha/simplemm.xml")
+SIMPLEMM = SHARED / "opengotha" / "simplemm.xml"
 
 BOB, BARRY, CARMILLA, SALLY, MARVIN = 1, 2, 3, 4, 5
 

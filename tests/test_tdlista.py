@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import time
 from datetime import date
-from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -21,8 +20,9 @@ from addin.formats.tdlista import (
     parse_tdlista,
     split_name,
 )
+from tests.helpers import SHARED
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "tdlista"
+DATA = SHARED / "tdlista"
 SNAPSHOT = DATA / "tdlista-snapshot.txt"
 SHORT = DATA / "tdlista-short.txt"
 EDGE = DATA / "tdlista-edge-cases.txt"

@@ -36,15 +36,12 @@ from addin.core.tiebreaks import (
     resolve_order,
     standings,
 )
+from tests.helpers import SHARED
+from tests.opengotha import read_opengotha
 from tests.small_tournaments import random_tournaments, tournament
 
-try:
-    from tests.opengotha import read_opengotha
-except ImportError:  # tests/ itself on sys.path (plain ``pytest``)
-    from opengotha import read_opengotha  # type: ignore[no-redef]
-
 REPO = Path(__file__).resolve().parents[1]
-SIMPLEMM = Path("/work/shared/data/opengotha/simplemm.xml")
+SIMPLEMM = SHARED / "opengotha" / "simplemm.xml"
 
 BOB, BARRY, CARMILLA, SALLY, MARVIN = 1, 2, 3, 4, 5
 

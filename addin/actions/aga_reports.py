@@ -106,7 +106,8 @@ def _import(session: Session, params: Mapping[str, object], kind: str) -> None:
         )
     imported.settings = _known_tiebreaks(session, imported.settings)
     fill_workbook(session, b, imported)
-    director.stamp_pairings(session, imported.rounds)  # history as reported, not hand edits
+    # The imported rounds are history as reported, not hand edits.
+    director.stamp_pairings(session, imported.rounds, director.log_lines(session.gw))
     games = sum(len(r.games) for r in imported.rounds)
     session.done(
         f"Imported {len(imported.players)} players and {len(imported.rounds)} rounds "

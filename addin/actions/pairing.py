@@ -97,7 +97,8 @@ def pair(session: Session, params: Mapping[str, object]) -> None:
     active = [p for p in rated_players(b) if p.status is Status.ACTIVE]
     playing = {p.aga_id for p in active if number not in p.bye_requests}
     warnings = pre_pairing_warnings(t, number, playing)
-    warnings += director.edited_round_warnings(session.gw, t)
+    log = director.log_lines(session.gw)
+    warnings += director.edited_round_warnings(t, log)
     try:
         result = pair_round(pairing_input(t, number, active))
     except PairingError as err:
@@ -106,7 +107,7 @@ def pair(session: Session, params: Mapping[str, object]) -> None:
 
     rnd = Round(number, result.games, _byes(result, active, number))
     book.write_round(session.gw, rnd, t.players)
-    director.stamp_pairings(session, [*t.rounds, rnd])
+    director.stamp_pairings(session, [*t.rounds, rnd], log)
     s = result.stats
     session.done(
         f"Paired round {number}: {len(rnd.games)} games, {len(rnd.byes)} byes; "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from addin.actions import director
 from addin.actions.registry import action
@@ -14,8 +14,7 @@ from addin.core.scoring import player_records
 from addin.core.tiebreaks import Standing, TiebreakError, standings
 from addin.reports.builders import game_cell
 from addin.workbook import book
-from addin.workbook.gateway import Gateway
-from addin.workbook.layout import LOG, cross_table, standings_table
+from addin.workbook.layout import cross_table, standings_table
 
 DIGEST = re.compile(r"results digest ((?:\d+:[0-9a-f]{8} ?)+)")
 
@@ -33,10 +32,10 @@ def digests(t: Tournament) -> dict[int, str]:
     return {r.number: results_digest(r) for r in t.rounds}
 
 
-def last_logged_digests(gw: Gateway) -> dict[int, str]:
-    """The digests the last standings run recorded in the Log."""
-    for row in reversed(gw.read_table(LOG).rows):
-        match = DIGEST.search(str(row.get("message", "")))
+def last_logged_digests(log: Sequence[tuple[str, str]]) -> dict[int, str]:
+    """The results digests last recorded in the Log's (level, message) lines."""
+    for _, message in reversed(log):
+        match = DIGEST.search(message)
         if match:
             pairs = (p.split(":") for p in match.group(1).split())
             return {int(n): d for n, d in pairs}
@@ -68,14 +67,15 @@ def update_standings(session: Session, params: Mapping[str, object]) -> None:
         cell = b.settings.cell("tiebreaks")
         raise ActionError(f"Tournament!{cell} (Tiebreak order): {err}") from err
 
-    changed = changed_earlier_rounds(t, last_logged_digests(session.gw))
+    log = director.log_lines(session.gw)
+    changed = changed_earlier_rounds(t, last_logged_digests(log))
     session.warn(
         [
             f"results of round {n} changed after a later round was paired: "
             "every score and tiebreak after it is recomputed"
             for n in changed
         ]
-        + director.edited_round_warnings(session.gw, t)
+        + director.edited_round_warnings(t, log)
     )
 
     criteria = lines[0].criteria if lines else tuple(t.settings.tiebreaks)
@@ -120,7 +120,7 @@ def update_standings(session: Session, params: Mapping[str, object]) -> None:
     ):
         session.gw.remove_sheet(table.sheet)  # wholly computed; columns follow the tiebreaks
         session.gw.write_table(table, rows)
-    director.stamp_pairings(session, t.rounds)
+    director.stamp_pairings(session, t.rounds, log)
     played = max((r.number for r in t.rounds), default=0)
     stamp = " ".join(f"{n}:{d}" for n, d in digests(t).items())
     session.done(

@@ -22,12 +22,13 @@ from addin.actions.director import paired_round, attendance, pair_requests, rati
 
 # isort: on
 from addin.actions.director.attendance import drop, volunteer
-from addin.actions.director.desk import edited_round_warnings, stamp_pairings
+from addin.actions.director.desk import edited_round_warnings, log_lines, stamp_pairings
 
 __all__ = [
     "attendance",
     "drop",
     "edited_round_warnings",
+    "log_lines",
     "pair_requests",
     "paired_round",
     "rating_and_band",

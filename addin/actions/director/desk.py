@@ -3,7 +3,7 @@ Log stamps that let the next action notice a hand edit."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -21,15 +21,17 @@ def log_lines(gw: Gateway) -> list[consistency.LogLine]:
     return [(str(r.get("level", "")), str(r.get("message", ""))) for r in gw.read_table(LOG).rows]
 
 
-def edited_round_warnings(gw: Gateway, t: Tournament) -> list[str]:
+def edited_round_warnings(t: Tournament, log: Sequence[consistency.LogLine]) -> list[str]:
     """Rule breaks in rounds edited by hand since the last check that the TD has not accepted."""
-    return consistency.warnings_to_confirm(t, log_lines(gw))
+    return consistency.warnings_to_confirm(t, log)
 
 
-def stamp_pairings(session: Session, rounds: Iterable[Round]) -> None:
+def stamp_pairings(
+    session: Session, rounds: Iterable[Round], log: Sequence[consistency.LogLine]
+) -> None:
     """Log the pairings as they now stand, so that the next action notices hand edits."""
     rounds = list(rounds)
-    last = consistency.last_stamp(m for _, m in log_lines(session.gw))
+    last = consistency.last_stamp(m for _, m in log)
     if rounds and last != _pairing_digests(rounds):
         session.log.append(
             LogEntry("Action", session.action, f"Checked the {consistency.stamp(rounds)}")
@@ -75,7 +77,7 @@ def check_warnings(
     the rounds makes (``after``), rule breaks in rounds edited by hand, and earlier results
     changed by hand."""
     standings = _standings()
-    changed = standings.changed_earlier_rounds(desk.t, standings.last_logged_digests(session.gw))
+    changed = standings.changed_earlier_rounds(desk.t, standings.last_logged_digests(desk.log))
     results = [
         f"results of round {n} changed after a later round was paired: "
         "every score and tiebreak after it is recomputed"
@@ -97,7 +99,7 @@ def finish(session: Session, desk: Desk, after: Tournament, message: str) -> Non
     standings = _standings()
     latest = last_round(after)
     results = {n: d for n, d in standings.digests(after).items() if n < latest}
-    logged = standings.last_logged_digests(session.gw)
+    logged = standings.last_logged_digests(desk.log)
     pairings = _pairing_digests(after.rounds)
     stamped = consistency.last_stamp(m for _, m in desk.log)
     if pairings and (stamped != pairings or any(logged.get(n) != d for n, d in results.items())):
