@@ -46,8 +46,6 @@ from addin.workbook.openpyxl_gateway import OpenpyxlGateway
 START = date(2018, 9, 1)
 """The sample list is a 2018 snapshot: a tournament then finds most members current."""
 
-SHARED_SNAPSHOT = Path(__file__).resolve().parents[2] / "shared" / "data" / "tdlista"
-
 
 @dataclass
 class Summary:
@@ -160,13 +158,10 @@ class Demo:
         return self.summary
 
     def import_list(self) -> list[Member]:
-        snapshot = SHARED_SNAPSHOT / "tdlista-snapshot.txt"
-        path = snapshot if snapshot.exists() else None
-        if path is None:
-            name, data = sample_tdlista()
-            path = self.out.with_name(name)
-            path.write_bytes(data)
-            self.summary.files.append(path)
+        name, data = sample_tdlista()
+        path = self.out.with_name(name)
+        path.write_bytes(data)
+        self.summary.files.append(path)
         self.act("import-tdlista", registration.import_tdlista, tdlista=path)
         members = parse_tdlista(path.read_bytes()).members
         return [m for m in members if m.rating is not None]

@@ -23,9 +23,7 @@ import openpyxl
 from addin.formats.tdlista import parse_tdlista
 from addin.workbook import template
 
-SNAPSHOT = (
-    Path(__file__).resolve().parents[2] / "shared" / "data" / "tdlista" / "tdlista-snapshot.txt"
-)
+SNAPSHOT = Path(__file__).resolve().parents[1] / "tests/data/tdlista/tdlista-snapshot.txt"
 
 
 def timed(fn) -> float:

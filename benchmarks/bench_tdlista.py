@@ -23,7 +23,7 @@ from addin.core.lookup import MemberIndex  # noqa: E402
 from addin.formats.tdlista import parse_tdlista  # noqa: E402
 
 Case = tuple[str, Callable[[bytes], int]]
-SNAPSHOT = ROOT.parent / "shared" / "data" / "tdlista" / "tdlista-snapshot.txt"
+SNAPSHOT = ROOT / "tests" / "data" / "tdlista" / "tdlista-snapshot.txt"
 
 
 def naive_split(data: bytes) -> int:

@@ -14,9 +14,9 @@ import openpyxl
 
 from addin.cli import main
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
-"""The project's real data files: ../shared/data beside the repository."""
-TDLISTA_SNAPSHOT = SHARED / "tdlista" / "tdlista-snapshot.txt"
+DATA = Path(__file__).resolve().parent / "data"
+"""Real files in the real formats, kept with the tests (tests/data/README.md says where from)."""
+TDLISTA_SNAPSHOT = DATA / "tdlista" / "tdlista-snapshot.txt"
 
 
 @dataclass(frozen=True)

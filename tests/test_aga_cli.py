@@ -10,7 +10,7 @@ from addin.core.handicap import aga_text_komi
 from addin.formats.aga_text import read_aga_text
 from addin.formats.aga_xml import validate_aga_xml
 from tests.factories import make_tournament
-from tests.helpers import SHARED, digest, run, sheet_rows
+from tests.helpers import DATA, digest, run, sheet_rows
 from tests.workbook_fixtures import write_workbook
 
 
@@ -65,7 +65,7 @@ def test_export_import_export_gives_the_same_document(
 def test_real_reports_import_and_standings_follow(tmp_path: Path, name: str) -> None:
     book = tmp_path / "t.xlsx"
     assert run("new", book).returncode == 0
-    result = run("import-aga-xml", book, SHARED / "aga-xml" / name)
+    result = run("import-aga-xml", book, DATA / "aga-xml" / name)
     assert result.returncode == 0, result.stderr
     players = sheet_rows(book, "Players")
     assert len(players) >= 10

@@ -25,9 +25,9 @@ from addin.formats.aga_text import (
     write_aga_text,
 )
 from tests.factories import make_tournament
-from tests.helpers import SHARED
+from tests.helpers import DATA
 
-EGGPLANT_TEXT = SHARED / "aga-text" / "eggplant-sample-report.txt"
+EGGPLANT_TEXT = DATA / "aga-text" / "eggplant-sample-report.txt"
 SEEDS = range(6)
 ALL_RULES = list(Rules)
 

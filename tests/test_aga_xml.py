@@ -18,9 +18,9 @@ from addin.formats.aga_xml import (
     write_aga_xml,
 )
 from tests.factories import make_tournament
-from tests.helpers import SHARED
+from tests.helpers import DATA
 
-REAL = SHARED / "aga-xml"
+REAL = DATA / "aga-xml"
 SEEDS = range(6)
 
 

@@ -11,11 +11,11 @@ import pytest
 
 from addin.workbook.layout import TDLISTA
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
-from tests.helpers import SHARED, run, sheet_rows
+from tests.helpers import DATA, run, sheet_rows
 
 SOFFICE = shutil.which("soffice") or shutil.which("libreoffice")
-SHORT = SHARED / "tdlista" / "tdlista-short.txt"
-EDGE = SHARED / "tdlista" / "tdlista-edge-cases.txt"
+SHORT = DATA / "tdlista" / "tdlista-short.txt"
+EDGE = DATA / "tdlista" / "tdlista-edge-cases.txt"
 
 
 def soffice(args: list[str], tmp: Path) -> None:

@@ -36,7 +36,7 @@ from addin.workbook import book
 from addin.workbook.layout import LOG, TDLISTA, games_table
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
 from addin.workbook.xlwings_gateway import XlwingsGateway
-from tests.helpers import SHARED
+from tests.helpers import DATA
 
 LICENSE = os.environ.get(LICENSE_VARIABLE, "noncommercial")
 
@@ -185,8 +185,8 @@ def same_as_command_line(
 
 
 SAMPLE_INPUTS = {
-    "import-aga-xml": SHARED / "aga-xml" / "2013-12.xml",
-    "import-aga-text": SHARED / "aga-text" / "eggplant-sample-report.txt",
+    "import-aga-xml": DATA / "aga-xml" / "2013-12.xml",
+    "import-aga-text": DATA / "aga-text" / "eggplant-sample-report.txt",
 }
 
 

@@ -12,14 +12,14 @@ from hypothesis import strategies as st
 
 from addin.core.lookup import MemberIndex, fold, search_members
 from addin.formats.tdlista import Member, parse_tdlista
-from tests.helpers import SHARED
+from tests.helpers import DATA
 
-DATA = SHARED / "tdlista"
+TDLISTA = DATA / "tdlista"
 
 
 @pytest.fixture(scope="module")
 def members() -> list[Member]:
-    return parse_tdlista((DATA / "tdlista-snapshot.txt").read_bytes()).members
+    return parse_tdlista((TDLISTA / "tdlista-snapshot.txt").read_bytes()).members
 
 
 @pytest.fixture(scope="module")
@@ -161,7 +161,7 @@ def test_by_name_finds_every_member_of_that_exact_name(index: MemberIndex) -> No
 
 
 def test_empty_family_name_is_found_by_given_name_and_number() -> None:
-    edge = parse_tdlista((DATA / "tdlista-edge-cases.txt").read_bytes()).members
+    edge = parse_tdlista((TDLISTA / "tdlista-edge-cases.txt").read_bytes()).members
     index = MemberIndex(edge)
     assert [m.name for m in index.search("eric")] == [", Eric Yang"]
     assert [m.name for m in index.search("Joplin Go")] == [", Joplin Go Club"]

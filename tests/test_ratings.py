@@ -26,9 +26,7 @@ from addin.core.ratings import (
     rank_of,
     rating_gap,
 )
-from tests.helpers import SHARED
-
-SHARED_DATA = SHARED
+from tests.helpers import DATA
 
 ALL_RANKS = (
     [f"{n}k" for n in range(MAX_KYU, 0, -1)]
@@ -313,9 +311,8 @@ def test_entry_rating_without_rank_or_rating_names_the_player() -> None:
 
 
 def _tdlista_ratings() -> list[str]:
-    files = sorted((SHARED_DATA / "tdlista").glob("*.txt"))
-    if not files:
-        pytest.skip("shared TDListA samples are not present")
+    files = sorted((DATA / "tdlista").glob("*.txt"))
+    assert files, "tests/data/tdlista holds the TDListA samples"
     ratings = []
     for path in files:
         with path.open(encoding="utf-8", errors="replace", newline="") as handle:
@@ -333,9 +330,8 @@ def test_every_rating_in_the_tdlista_samples_parses_to_its_number() -> None:
 
 
 def test_every_rank_in_the_aga_xml_samples_parses() -> None:
-    files = sorted((SHARED_DATA / "aga-xml").glob("*.xml"))
-    if not files:
-        pytest.skip("shared AGA XML samples are not present")
+    files = sorted((DATA / "aga-xml").glob("*.xml"))
+    assert files, "tests/data/aga-xml holds the AGA XML samples"
     ranks = {m for f in files for m in re.findall(r'Rating="([^"]*)"', f.read_text("utf-8"))}
     assert ranks
     for text in ranks:

@@ -40,15 +40,15 @@ from addin.core.registration import (
     register_preregistration,
 )
 from addin.formats.tdlista import Member, parse_tdlista
-from tests.helpers import SHARED
+from tests.helpers import DATA
 
-DATA = SHARED / "tdlista"
+TDLISTA = DATA / "tdlista"
 START = date(2020, 3, 1)
 
 
 @pytest.fixture(scope="module")
 def members() -> list[Member]:
-    return parse_tdlista((DATA / "tdlista-snapshot.txt").read_bytes()).members
+    return parse_tdlista((TDLISTA / "tdlista-snapshot.txt").read_bytes()).members
 
 
 @pytest.fixture(scope="module")
@@ -152,7 +152,7 @@ def test_member_with_an_empty_family_name_keeps_the_list_spelling() -> None:
     # , Eric Yang	23699	Youth	-32.13307	1/21/2019			1.15072	1/6/2018
     (eric, *_) = [
         m
-        for m in parse_tdlista((DATA / "tdlista-edge-cases.txt").read_bytes()).members
+        for m in parse_tdlista((TDLISTA / "tdlista-edge-cases.txt").read_bytes()).members
         if m.aga_id == 23699
     ]
     player = member_to_player(eric)
@@ -215,7 +215,7 @@ def test_a_name_that_is_not_the_numbers_member(index: MemberIndex) -> None:
 
 def test_the_same_name_in_another_spelling_is_not_a_mismatch(index: MemberIndex) -> None:
     # The snapshot has "Yang, Eric " for 23699; the edge-case file ", Eric Yang".
-    edge = MemberIndex(parse_tdlista((DATA / "tdlista-edge-cases.txt").read_bytes()).members)
+    edge = MemberIndex(parse_tdlista((TDLISTA / "tdlista-edge-cases.txt").read_bytes()).members)
     assert NAME_MISMATCH not in codes(
         check_registration(edge, START, aga_id=23699, name="Yang, Eric")
     )

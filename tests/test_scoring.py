@@ -29,11 +29,11 @@ from addin.core.scoring import (
     score_history,
     wins,
 )
-from tests.helpers import SHARED
+from tests.helpers import DATA
 from tests.opengotha import read_opengotha
 from tests.small_tournaments import random_tournaments, tournament
 
-SIMPLEMM = SHARED / "opengotha" / "simplemm.xml"
+SIMPLEMM = DATA / "opengotha" / "simplemm.xml"
 
 BOB, BARRY, CARMILLA, SALLY, MARVIN = 1, 2, 3, 4, 5
 

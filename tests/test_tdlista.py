@@ -20,12 +20,12 @@ from addin.formats.tdlista import (
     parse_tdlista,
     split_name,
 )
-from tests.helpers import SHARED
+from tests.helpers import DATA
 
-DATA = SHARED / "tdlista"
-SNAPSHOT = DATA / "tdlista-snapshot.txt"
-SHORT = DATA / "tdlista-short.txt"
-EDGE = DATA / "tdlista-edge-cases.txt"
+TDLISTA = DATA / "tdlista"
+SNAPSHOT = TDLISTA / "tdlista-snapshot.txt"
+SHORT = TDLISTA / "tdlista-short.txt"
+EDGE = TDLISTA / "tdlista-edge-cases.txt"
 
 
 @pytest.fixture(scope="module")

@@ -36,12 +36,12 @@ from addin.core.tiebreaks import (
     resolve_order,
     standings,
 )
-from tests.helpers import SHARED
+from tests.helpers import DATA
 from tests.opengotha import read_opengotha
 from tests.small_tournaments import random_tournaments, tournament
 
 REPO = Path(__file__).resolve().parents[1]
-SIMPLEMM = SHARED / "opengotha" / "simplemm.xml"
+SIMPLEMM = DATA / "opengotha" / "simplemm.xml"
 
 BOB, BARRY, CARMILLA, SALLY, MARVIN = 1, 2, 3, 4, 5
 
