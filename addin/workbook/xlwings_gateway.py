@@ -23,6 +23,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.utils.cell import range_boundaries
 
 from addin.workbook import cells, styling, table_rows
+from addin.workbook.cell_gate import Text, formula_like, gate
 from addin.workbook.gateway import LogEntry, Problem, TableData, WriteRow
 from addin.workbook.layout import LOG, Table
 
@@ -218,7 +219,7 @@ class XlwingsGateway:
         first, end = layout.first, layout.last
 
         old = grid.last_filled(first, end, below=header_row) - header_row
-        data = table_rows.block_for_rows(table, rows, layout)
+        data = table_rows.block_for_rows(table, rows, layout, top=header_row + 1)
         data += [[None] * (end - first + 1) for _ in range(max(0, old - len(rows)))]
         block = [[layout.headers.get(c, grid.get(header_row, c)) for c in range(first, end + 1)]]
         for i, line in enumerate(data):
@@ -270,7 +271,13 @@ class XlwingsGateway:
         if cells.is_blank(grid.get(header_row, anchor)):
             self._write(LOG.sheet, header_row, anchor, [list(LOG.headers)])
         last = grid.last_filled(anchor, anchor, below=header_row)
-        lines: list[list[object]] = [[e.timestamp, e.level, e.action, e.message] for e in entries]
+        lines: list[list[object]] = [
+            [
+                gate(v, f"{LOG.sheet}!{get_column_letter(anchor + i)}{last + 1 + n}")
+                for i, v in enumerate((e.timestamp, e.level, e.action, e.message))
+            ]
+            for n, e in enumerate(entries)
+        ]
         self._write(LOG.sheet, last + 1, anchor, lines)
         for offset, column in enumerate(LOG.columns):
             if column.number_format:
@@ -283,8 +290,11 @@ class XlwingsGateway:
         self._place_table(LOG, styling.table_ref(LOG, header_row, count), refs)
 
     def _write(self, sheet: str, row: int, column: int, block: list[list[object]]) -> None:
-        self.changes.append(WriteBlock(sheet, row, column, block))
-        self._grid(sheet).put(row, column, block)
+        """Queue ``block``; text a spreadsheet would take as a formula goes to Excel with
+        Excel's text prefix (an apostrophe, not part of the value)."""
+        to_excel = [[_as_typed(v) for v in line] for line in block]
+        self.changes.append(WriteBlock(sheet, row, column, to_excel))
+        self._grid(sheet).put(row, column, [[_plain(v) for v in line] for line in block])
 
     def alert(self, message: str) -> None:
         self._alert(message)
@@ -300,6 +310,19 @@ class XlwingsGateway:
         self._sheets.clear()  # sheets are added and removed: look each up afresh
         for change in changes:
             _apply(self, change)
+
+
+def _plain(value: object) -> object:
+    return value.value if isinstance(value, Text) else value
+
+
+def _as_typed(value: object) -> object:
+    """What Excel must be given so that it stores ``value`` and not a formula."""
+    if isinstance(value, Text):
+        return "'" + value.value
+    if isinstance(value, str) and formula_like(value):
+        return "'" + value  # a text cell read back (a formula would have come as its value)
+    return value
 
 
 def _overlap(a: str, b: str) -> bool:
