@@ -194,13 +194,16 @@ def render_row(
     line: list[object] = [None] * (last - first + 1)
     values = row.values if isinstance(row, Row) else row
     for key, col in layout.positions.items():
-        value = cells.render(values.get(key), table.column(key))
-        line[col - first] = gate(value, f"{table.sheet}!{get_column_letter(col)}{number}")
+        column = table.column(key)
+        value = cells.render(values.get(key), column)
+        where = f"{table.sheet}!{get_column_letter(col)}{number} ({column.header})"
+        line[col - first] = gate(value, where)
     if isinstance(row, Row):
         for header, value in row.extra.items():
             col = layout.extra_cols.get(header)
             if col is not None:
-                line[col - first] = gate(value, f"{table.sheet}!{get_column_letter(col)}{number}")
+                where = f"{table.sheet}!{get_column_letter(col)}{number} ({header})"
+                line[col - first] = gate(value, where)
     return line
 
 
