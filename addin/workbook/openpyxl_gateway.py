@@ -215,11 +215,12 @@ class OpenpyxlGateway:
             styling.format_table(ws, LOG)
         header_row = self._header_row(ws, LOG)
         anchor = LOG.anchor_column
+        bottom = extent.measure(ws).last_row  # a stray far below is not the Log's end
         last = max(
             (
                 r
                 for (r, c), cell in ws._cells.items()
-                if c == anchor and r > header_row and not cells.is_blank(cell.value)
+                if c == anchor and header_row < r <= bottom and not cells.is_blank(cell.value)
             ),
             default=header_row,
         )
