@@ -6,11 +6,15 @@ openpyxl as a TD types them, survive every rewrite.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import openpyxl
 import pytest
 
+from addin.excel.entry import dispatch
+from addin.excel.remote_json import LICENSE_VARIABLE, book_json, enable_remote_engine
 from addin.workbook.cell_gate import Formula, RefusedValue, Text, formula_like, gate
 from addin.workbook.xlwings_gateway import _as_typed
 from tests.helpers import digest, run
@@ -146,3 +150,57 @@ def test_excel_gets_formula_like_text_with_its_text_prefix() -> None:
     assert _as_typed("-3.5") == "-3.5"
     assert _as_typed(-3.5) == -3.5
     assert _as_typed("Smith") == "Smith"
+
+
+def test_a_page_opened_in_excel_keeps_formula_like_names_as_text(book: Path) -> None:
+    assert run("register", book, "--name", "=1+2, Pat", "--rank", "5k", "--yes").returncode == 0
+    page = book.parent / "registration.html"
+    assert run("report", book, "registration", "--out", page).returncode == 0
+    html = page.read_text(encoding="utf-8")
+    assert '<td class="name" style="mso-number-format:\'\\@\'">=1+2, Pat</td>' in html
+    assert html.count("mso-number-format") == 1, "ordinary cells are left alone"
+
+
+# --- the Excel front door, on xlwings' remote engine ---------------------------------------
+
+
+@pytest.fixture
+def remote_engine() -> Iterator[None]:
+    license_key = os.environ.get(LICENSE_VARIABLE, "noncommercial")
+    if not license_key:
+        pytest.skip(f"{LICENSE_VARIABLE} is set empty: remote-engine tests are off")
+    before = os.environ.get(LICENSE_VARIABLE)
+    os.environ[LICENSE_VARIABLE] = license_key
+    try:
+        if not enable_remote_engine():
+            pytest.skip("xlwings' remote engine is not available with this xlwings/license")
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(LICENSE_VARIABLE, None)
+        else:
+            os.environ[LICENSE_VARIABLE] = before
+
+
+def test_excel_stores_a_formula_like_name_as_text(book: Path, remote_engine: None) -> None:
+    import xlwings as xw
+
+    remote = xw.Book(json=book_json(book))
+    outcome = dispatch("register", remote, {"name": "=1+2, Pat", "rank": "5k"}, yes=True)
+    assert outcome.status == "done", outcome.messages
+    blocks = [a for a in remote.json()["actions"] if a["func"] == "setValues"]
+    players = next(b for b in blocks if b["values"][0][:2] == ["AGA #", "Family name"])
+    assert players["values"][-1][1] == "'=1+2"
+
+
+def test_excel_refuses_a_control_character_naming_the_cell(book: Path, remote_engine: None) -> None:
+    import xlwings as xw
+
+    remote = xw.Book(json=book_json(book))
+    outcome = dispatch("register", remote, {"name": "Bad\x07Name, Pat", "rank": "5k"}, yes=True)
+    assert outcome.status == "error"
+    assert outcome.messages == [
+        "Players!B10 (Family name): text holds the control character U+0007, which .xlsx "
+        "files cannot store: 'Bad\\x07Name'; nothing was written"
+    ]
+    assert not [a for a in remote.json()["actions"] if a["func"] == "setValues"]

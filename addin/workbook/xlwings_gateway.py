@@ -17,6 +17,7 @@ import contextlib
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from openpyxl.utils import get_column_letter
@@ -141,6 +142,15 @@ class XlwingsGateway:
     @property
     def source(self) -> str:
         return str(self.book.name)
+
+    @property
+    def path(self) -> Path | None:
+        """The workbook's file, when it has one on this machine (outputs never go over it)."""
+        try:
+            path = Path(str(self.book.fullname))
+        except Exception:  # the remote engine and unsaved books have no local file
+            return None
+        return path if path.is_file() else None
 
     # --- reading ------------------------------------------------------------------------
 
