@@ -212,7 +212,12 @@ def _add_registered(sub: argparse._SubParsersAction, spec: Action) -> None:
                 **kwargs,
             )  # type: ignore[arg-type]
     p.add_argument("--yes", action="store_true", help="accept the warnings and go ahead")
-    p.add_argument("--force", action="store_true", help="ignore Excel's lock file")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="write although Excel or LibreOffice has the workbook open; "
+        "let an output replace a tournament workbook (a backup is kept)",
+    )
 
 
 def _date(text: str) -> date:
@@ -271,7 +276,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("check", cmd_check, "check every sheet; list each problem with its cell")
     p.add_argument("book", type=Path)
-    p.add_argument("--force", action="store_true", help="ignore Excel's lock file")
+    p.add_argument("--force", action="store_true", help="(no effect: check only reads)")
     for spec in load_all().values():
         _add_registered(sub, spec)
     return parser
