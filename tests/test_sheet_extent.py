@@ -13,6 +13,7 @@ import openpyxl
 import pytest
 
 from tests.helpers import digest, run
+from tests.test_cell_gate import remote_engine  # noqa: F401 - a fixture
 from tests.workbook_fixtures import simple_tournament, write_workbook
 
 
@@ -90,3 +91,44 @@ def test_merged_cells_in_a_table_are_a_problem_named_by_range(
     assert "Traceback" not in register.stderr
     assert f"{sheet}!{cells}: merged cells in a table" in register.stderr
     assert digest(book) == before
+
+
+def test_excel_names_a_stray_value_and_reads_only_to_the_data(
+    book: Path,
+    remote_engine: None,  # noqa: F811 - the fixture
+) -> None:
+    import xlwings as xw
+
+    from addin.excel.entry import dispatch
+    from addin.excel.remote_json import book_json
+
+    edit(book, "Players", "AD3000", "stray")
+    remote = xw.Book(json=book_json(book))
+    outcome = dispatch("check", remote, {}, yes=True)
+    assert outcome.status == "done", outcome.messages
+    assert (
+        "problem: Players!AD3000: a value far outside the sheet's data ('stray'), which "
+        "would make every reader walk to it; delete it or move it next to the data"
+    ) in outcome.messages
+
+
+def test_excel_stops_reading_a_long_used_range_where_the_data_ends(
+    book: Path,
+    remote_engine: None,  # noqa: F811 - the fixture
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import xlwings as xw
+
+    from addin.excel.entry import dispatch
+    from addin.excel.remote_json import book_json
+    from addin.workbook import xlwings_gateway
+
+    monkeypatch.setattr(xlwings_gateway, "CHUNK_ROWS", 500)
+    edit(book, "Players", "AD3000", "stray")
+    remote = xw.Book(json=book_json(book))
+    outcome = dispatch("check", remote, {}, yes=True)
+    assert outcome.status == "done", outcome.messages
+    assert (  # the header and 8 players: the data ends in row 9
+        "problem: Players!AD3000: the sheet's used range reaches AD3000, far beyond its data "
+        "(row 9); delete the rows and columns past the data"
+    ) in outcome.messages

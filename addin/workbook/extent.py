@@ -10,7 +10,7 @@ table needs a cell of its own.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from openpyxl.utils import get_column_letter
@@ -43,7 +43,24 @@ def _block_end(positions: Iterable[int], gap: int) -> int:
 
 def measure(ws: Worksheet) -> Extent:
     """The sheet's data block and its strays, from the cells that hold a value."""
-    filled = [(r, c, cell.value) for (r, c), cell in ws._cells.items() if cell.value is not None]
+    return measure_cells(
+        [(r, c, cell.value) for (r, c), cell in ws._cells.items() if cell.value is not None]
+    )
+
+
+def measure_block(values: Sequence[Sequence[object]]) -> Extent:
+    """The same for a block of values read from A1 (blank strings count as empty)."""
+    return measure_cells(
+        [
+            (r, c, v)
+            for r, row in enumerate(values, start=1)
+            for c, v in enumerate(row, start=1)
+            if v is not None and v != ""
+        ]
+    )
+
+
+def measure_cells(filled: Sequence[tuple[int, int, object]]) -> Extent:
     last_row = _block_end((r for r, _, _ in filled), GAP_ROWS)
     last_column = _block_end((c for _, c, _ in filled), GAP_COLUMNS)
     strays = sorted((r, c, v) for r, c, v in filled if r > last_row or c > last_column)

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from openpyxl.utils import get_column_letter
 from openpyxl.utils.cell import range_boundaries
 
-from addin.workbook import cells, styling, table_rows
+from addin.workbook import cells, extent, styling, table_rows
 from addin.workbook.cell_gate import Text, formula_like, gate
 from addin.workbook.gateway import LogEntry, Problem, TableData, WriteRow
 from addin.workbook.layout import LOG, Table
@@ -33,6 +33,10 @@ if TYPE_CHECKING:
 
 TABLE_STYLE = "TableStyleLight9"
 HEADER_COLOR = "#" + str(styling.HEADER_FILL.fgColor.rgb)[-6:]
+CHUNK_ROWS = 5000
+"""A sheet longer than this is read in blocks of this many rows, until its data ends."""
+MAX_COLUMNS = 1000
+"""Columns read at most (a table is never this wide; a stray at XFD1 is not walked)."""
 POINTS_PER_CHARACTER = 6.0
 """Remote (Office.js) column widths are in points, desktop widths in characters."""
 
@@ -138,6 +142,8 @@ class XlwingsGateway:
         self._sheets: dict[str, xw.Sheet] = {}
         self._grids: dict[str, Grid] = {}
         self._tables: dict[str, dict[str, str]] = {}
+        self._problems: dict[str, list[Problem]] = {}
+        """Each sheet's strays, found while reading it."""
 
     @property
     def source(self) -> str:
@@ -166,13 +172,29 @@ class XlwingsGateway:
         return ws
 
     def _grid(self, sheet: str) -> Grid:
-        """The sheet's values, read from Excel once as one block."""
+        """The sheet's values, read from Excel once as one block (a few blocks of
+        ``CHUNK_ROWS`` when the used range is longer), cut at the end of its data."""
         grid = self._grids.get(sheet)
         if grid is None:
             ws = self._sheet(sheet)
             last = ws.used_range.last_cell
-            values = ws.range((1, 1), (last.row, last.column)).options(ndim=2).value
-            grid = self._grids[sheet] = Grid([list(row) for row in values])
+            height, width = int(last.row), min(int(last.column), MAX_COLUMNS)
+            values: list[list[object]] = []
+            while len(values) < height:
+                top = len(values) + 1
+                bottom = min(height, top + CHUNK_ROWS - 1)
+                block = ws.range((top, 1), (bottom, width)).options(ndim=2).value
+                values += [list(row) for row in block]
+                if len(values) - extent.measure_block(values).last_row > extent.GAP_ROWS:
+                    break
+            found = extent.measure_block(values)
+            problems = extent.stray_problems(sheet, found)
+            if not problems and (len(values) < height or width < int(last.column)):
+                problems.append(_used_range_problem(sheet, found, last))
+            self._problems[sheet] = problems
+            grid = self._grids[sheet] = Grid(
+                [row[: found.last_column] for row in values[: found.last_row]]
+            )
         return grid
 
     def _table_refs(self, sheet: str) -> dict[str, str]:
@@ -201,10 +223,13 @@ class XlwingsGateway:
         header_row, last = self._header(table)
         headers = table_rows.header_map(grid.row(header_row), table, last)
         if not headers:
-            return table_rows.rows_from_block(table, header_row, headers, [])
-        first, end = min(headers), max(headers)
-        raw = (grid.row(r)[first - 1 : end] for r in range(header_row + 1, grid.height + 1))
-        return table_rows.rows_from_block(table, header_row, headers, raw)
+            data = table_rows.rows_from_block(table, header_row, headers, [])
+        else:
+            first, end = min(headers), max(headers)
+            raw = (grid.row(r)[first - 1 : end] for r in range(header_row + 1, grid.height + 1))
+            data = table_rows.rows_from_block(table, header_row, headers, raw)
+        data.problems += self._problems.get(table.sheet, [])
+        return data
 
     # --- writing ------------------------------------------------------------------------
 
@@ -320,6 +345,17 @@ class XlwingsGateway:
         self._sheets.clear()  # sheets are added and removed: look each up afresh
         for change in changes:
             _apply(self, change)
+
+
+def _used_range_problem(sheet: str, found: extent.Extent, last: xw.Range) -> Problem:
+    """The used range runs far past the data, though no value was seen there."""
+    corner = f"{get_column_letter(int(last.column))}{int(last.row)}"
+    return Problem(
+        sheet,
+        f"the sheet's used range reaches {corner}, far beyond its data (row {found.last_row}); "
+        "delete the rows and columns past the data",
+        corner,
+    )
 
 
 def _plain(value: object) -> object:
