@@ -104,8 +104,11 @@ def cmd_new(args: argparse.Namespace) -> int:
     try:
         gw = basic.new_tournament(args.book, values, force=args.force)
         gw.save()
-    except ActionError as err:
+    except (ActionError, SaveRefused) as err:
         print(f"error: {err}", file=sys.stderr)
+        return EXIT_ERROR
+    except OSError as err:
+        print(f"error: could not write {args.book}: {err.strerror or err}", file=sys.stderr)
         return EXIT_ERROR
     print(f"Created {args.book}")
     return EXIT_OK
