@@ -33,8 +33,9 @@ if TYPE_CHECKING:
 
 TABLE_STYLE = "TableStyleLight9"
 HEADER_COLOR = "#" + str(styling.HEADER_FILL.fgColor.rgb)[-6:]
-CHUNK_ROWS = 5000
-"""A sheet longer than this is read in blocks of this many rows, until its data ends."""
+CHUNK_ROWS = 50_000
+"""A sheet longer than this (the full TDListA is 22,410 rows: one block) is read in blocks
+of this many rows, until its data ends: a stray in row 1,048,576 costs one block, not 21."""
 MAX_COLUMNS = 1000
 """Columns read at most (a table is never this wide; a stray at XFD1 is not walked)."""
 POINTS_PER_CHARACTER = 6.0
