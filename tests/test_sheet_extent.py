@@ -123,7 +123,7 @@ def test_excel_stops_reading_a_long_used_range_where_the_data_ends(
     from addin.excel.remote_json import book_json
     from addin.workbook import xlwings_gateway
 
-    monkeypatch.setattr(xlwings_gateway, "CHUNK_ROWS", 500)
+    monkeypatch.setattr(xlwings_gateway, "CELLS_PER_READ", 1000)  # blocks of 1000 rows
     edit(book, "Players", "AD3000", "stray")
     remote = xw.Book(json=book_json(book))
     outcome = dispatch("check", remote, {}, yes=True)

@@ -33,11 +33,12 @@ if TYPE_CHECKING:
 
 TABLE_STYLE = "TableStyleLight9"
 HEADER_COLOR = "#" + str(styling.HEADER_FILL.fgColor.rgb)[-6:]
-CHUNK_ROWS = 50_000
-"""A sheet longer than this (the full TDListA is 22,410 rows: one block) is read in blocks
-of this many rows, until its data ends: a stray in row 1,048,576 costs one block, not 21."""
-MAX_COLUMNS = 1000
-"""Columns read at most (a table is never this wide; a stray at XFD1 is not walked)."""
+CELLS_PER_READ = 2_000_000
+"""A sheet is read in one block when its used range is smaller (the full TDListA is 22,410
+rows of 9 columns: one read); a longer one in blocks of about this many cells, until its
+data ends, so a stray value in row 1,048,576 costs one block, not the whole sheet."""
+MAX_COLUMNS = 256
+"""Columns read at most (no table is this wide; a stray in column XFD is not walked)."""
 POINTS_PER_CHARACTER = 6.0
 """Remote (Office.js) column widths are in points, desktop widths in characters."""
 
@@ -173,8 +174,8 @@ class XlwingsGateway:
         return ws
 
     def _grid(self, sheet: str) -> Grid:
-        """The sheet's values, read from Excel once as one block (a few blocks of
-        ``CHUNK_ROWS`` when the used range is longer), cut at the end of its data."""
+        """The sheet's values, read from Excel once as one block (a few blocks when the used
+        range is larger than ``CELLS_PER_READ``), cut at the end of its data."""
         grid = self._grids.get(sheet)
         if grid is None:
             ws = self._sheet(sheet)
@@ -183,7 +184,7 @@ class XlwingsGateway:
             values: list[list[object]] = []
             while len(values) < height:
                 top = len(values) + 1
-                bottom = min(height, top + CHUNK_ROWS - 1)
+                bottom = min(height, top + max(1000, CELLS_PER_READ // width) - 1)
                 block = ws.range((top, 1), (bottom, width)).options(ndim=2).value
                 values += [list(row) for row in block]
                 if len(values) - extent.measure_block(values).last_row > extent.GAP_ROWS:
