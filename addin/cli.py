@@ -192,9 +192,15 @@ def _date(text: str) -> date:
         raise argparse.ArgumentTypeError(f"{text!r} is not a date in YYYY-MM-DD form") from err
 
 
+def _program_name() -> str:
+    """``mcmahon`` when started by the console command, else ``python -m addin``."""
+    started_as = Path(sys.argv[0]).stem if sys.argv and sys.argv[0] else ""
+    return started_as if started_as in ("mcmahon", "aga-mcmahon") else "python -m addin"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m addin",
+        prog=_program_name(),
         description="AGA Swiss McMahon tournaments in an Excel workbook.",
         epilog="Exit codes: 0 done, 1 error (workbook unchanged), 2 usage, "
         "3 a warning needs confirmation (--yes gives it).",
