@@ -21,8 +21,10 @@ from addin.actions import basic
 from addin.actions.registry import Action, ParamKind, load_all
 from addin.actions.session import ActionError, Cancelled, Session
 from addin.workbook import template
+from addin.workbook.cell_gate import RefusedValue
+from addin.workbook.open_elsewhere import WorkbookBusy, WorkbookLocked, one_at_a_time
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway, WorkbookError
-from addin.workbook.saving import WorkbookLocked
+from addin.workbook.saving import SaveRefused, target_of
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_CONFIRM = 0, 1, 2, 3
 
@@ -30,14 +32,26 @@ FileAction = Callable[[Session, argparse.Namespace], None]
 
 
 def run_on_file(path: Path, name: str, action: FileAction, args: argparse.Namespace) -> int:
-    """Open the workbook, run ``action``, and save only if it succeeded."""
+    """Open the workbook, run ``action``, and save only if it succeeded.
+
+    One command at a time per workbook: a second waits for the first, then reads afresh.
+    """
+    try:
+        with one_at_a_time(target_of(path)):
+            return _run_on_file(path, name, action, args)
+    except WorkbookBusy as err:
+        print(f"error: {err}", file=sys.stderr)
+        return EXIT_ERROR
+
+
+def _run_on_file(path: Path, name: str, action: FileAction, args: argparse.Namespace) -> int:
     yes = getattr(args, "yes", False)
     try:
         gw = OpenpyxlGateway.open(path, force=getattr(args, "force", False), confirm=lambda m: yes)
-    except (WorkbookError, WorkbookLocked) as err:
+    except WorkbookError as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_ERROR
-    session = Session(gw, name)
+    session = Session(gw, name, force=gw.force)
     try:
         action(session, args)
     except Cancelled as cancelled:
@@ -46,19 +60,31 @@ def run_on_file(path: Path, name: str, action: FileAction, args: argparse.Namesp
             print(f"  warning: {w}", file=sys.stderr)
         print("Run again with --yes to go ahead.", file=sys.stderr)
         return EXIT_CONFIRM
-    except ActionError as err:
+    except (ActionError, RefusedValue, SaveRefused) as err:
         print(f"error: {err}", file=sys.stderr)
         print(f"{path.name} is unchanged.", file=sys.stderr)
         return EXIT_ERROR
-    for message in session.messages:
-        print(message)
+    notes = []
     if session.log:
-        gw.append_log(session.log)
-        try:
-            gw.save()
-        except OSError as err:
-            print(f"error: could not save {path}: {err}; the file is unchanged", file=sys.stderr)
-            return EXIT_ERROR
+        holder = None if gw.force else gw.held_by()
+        if holder and not gw.changed:  # only the Log would change: the output is what counts
+            notes.append(f"note: not noted in the Log, {path.name} is open in {holder}")
+        else:
+            gw.append_log(session.log)
+            try:
+                gw.save()
+            except (RefusedValue, SaveRefused, WorkbookLocked) as err:
+                print(f"error: {err}", file=sys.stderr)
+                return EXIT_ERROR
+            except OSError as err:
+                reason = err.strerror or err
+                print(
+                    f"error: could not save {path}: {reason}; {path.name} is unchanged",
+                    file=sys.stderr,
+                )
+                return EXIT_ERROR
+    for message in [*session.messages, *notes]:
+        print(message)
     return EXIT_OK
 
 
@@ -78,8 +104,11 @@ def cmd_new(args: argparse.Namespace) -> int:
     try:
         gw = basic.new_tournament(args.book, values, force=args.force)
         gw.save()
-    except ActionError as err:
+    except (ActionError, SaveRefused) as err:
         print(f"error: {err}", file=sys.stderr)
+        return EXIT_ERROR
+    except OSError as err:
+        print(f"error: could not write {args.book}: {err.strerror or err}", file=sys.stderr)
         return EXIT_ERROR
     print(f"Created {args.book}")
     return EXIT_OK
@@ -118,7 +147,11 @@ def cmd_build_excel(args: argparse.Namespace) -> int:
 
 
 def cmd_template(args: argparse.Namespace) -> int:
-    template.write_template(args.out)
+    try:
+        template.write_template(args.out, force=args.force)
+    except (SaveRefused, OSError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return EXIT_ERROR
     print(f"Wrote {args.out}")
     return EXIT_OK
 
@@ -182,7 +215,12 @@ def _add_registered(sub: argparse._SubParsersAction, spec: Action) -> None:
                 **kwargs,
             )  # type: ignore[arg-type]
     p.add_argument("--yes", action="store_true", help="accept the warnings and go ahead")
-    p.add_argument("--force", action="store_true", help="ignore Excel's lock file")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="write although Excel or LibreOffice has the workbook open; "
+        "let an output replace a tournament workbook (a backup is kept)",
+    )
 
 
 def _date(text: str) -> date:
@@ -243,10 +281,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("template", cmd_template, "write the blank workbook template")
     p.add_argument("out", type=Path, nargs="?", default=Path("workbook_template.xlsx"))
+    p.add_argument("--force", action="store_true", help="replace a tournament (a backup is kept)")
 
     p = command("check", cmd_check, "check every sheet; list each problem with its cell")
     p.add_argument("book", type=Path)
-    p.add_argument("--force", action="store_true", help="ignore Excel's lock file")
+    p.add_argument("--force", action="store_true", help="(no effect: check only reads)")
     for spec in load_all().values():
         _add_registered(sub, spec)
     return parser

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -28,18 +26,6 @@ def missing_tournament_data(b: book.Book) -> list[str]:
         for s in SETTINGS
         if s.required_for_aga and b.settings.values.get(s.key) in (None, "")
     ]
-
-
-def write_file(path: Path, content: bytes) -> None:
-    """Atomically, so a failed export never leaves half a report."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(content)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 @action(
@@ -79,7 +65,7 @@ def export_aga(session: Session, params: Mapping[str, object]) -> None:
     except (AGAReportError, ValueError) as err:
         raise ActionError(f"cannot write the AGA report: {err}") from err
     for path, content in outputs:
-        write_file(path, content)
+        session.write_output(path, content)
     games = sum(len(r.games) for r in t.rounds)
     names = " and ".join(str(p) for p, _ in outputs)
     session.done(f"Exported {len(t.players)} players and {games} games to {names}")

@@ -9,7 +9,7 @@ from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session
 from addin.reports.kinds import KINDS, SORTS, build_report
 from addin.reports.model import ReportError
-from addin.reports.output import renderer, write_report
+from addin.reports.output import render_bytes, renderer
 from addin.reports.to_sheet import write_sheet
 from addin.workbook.book import read_book
 
@@ -52,13 +52,11 @@ def report(session: Session, params: Mapping[str, object]) -> None:
             str(params["sort"]) if params.get("sort") else None,
             int(number) if number is not None else None,  # type: ignore[call-overload]
         )
-        if out is not None:
-            write_report(rep, out)
+        data = render_bytes(rep, out) if out is not None else b""
     except ReportError as err:
         raise ActionError(f"cannot make the report: {err}") from err
-    except OSError as err:
-        raise ActionError(f"could not write {out}: {err}") from err
-    where = [str(out)] if out is not None else []
-    if to_sheet:
-        where.append(f"sheet '{write_sheet(session.gw, rep)}'")
+    where = [f"sheet '{write_sheet(session.gw, rep)}'"] if to_sheet else []
+    if out is not None:
+        session.write_output(out, data)
+        where.insert(0, str(out))
     session.done(f"{rep.title} ({rep.subtitle}) written to {' and '.join(where)}")

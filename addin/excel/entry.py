@@ -27,6 +27,8 @@ from addin.actions.registry import Param, ParamKind, load_all
 from addin.actions.session import ActionError, Cancelled, Session
 from addin.excel.buttons import Button, resolve
 from addin.excel.dialogs import CannotAsk, Dialogs, ExcelDialogs
+from addin.workbook.cell_gate import RefusedValue
+from addin.workbook.saving import SaveRefused
 from addin.workbook.xlwings_gateway import XlwingsGateway
 
 if TYPE_CHECKING:
@@ -97,7 +99,7 @@ def dispatch(
         warnings = "\n".join(f"- {w}" for w in cancelled.warnings)
         dialogs.alert(f"Nothing was written.\n\n{warnings}", title=label)
         return Outcome("cancelled", list(cancelled.warnings))
-    except (ActionError, ParamError) as err:
+    except (ActionError, ParamError, RefusedValue, SaveRefused) as err:
         dialogs.alert(f"{_cut(str(err))}\n\n{book.name} is unchanged.", title=label, error=True)
         return Outcome("error", [str(err)])
     except Exception as err:  # the TD must never see a traceback

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from openpyxl.utils import get_column_letter
 
 from addin.workbook import cells
+from addin.workbook.cell_gate import gate
 from addin.workbook.gateway import Problem, Row, TableData, WriteRow
 from addin.workbook.layout import SHEET_ORDER, Table, round_number_of
 
@@ -185,26 +186,40 @@ def write_layout(table: Table, headers: dict[int, str]) -> WriteLayout:
     return WriteLayout(positions, headers, added, extra_cols)
 
 
-def render_row(table: Table, row: WriteRow, layout: WriteLayout, first: int, last: int) -> list:
-    """One sheet row of rendered values for columns ``first``..``last`` (None: nothing)."""
+def render_row(
+    table: Table, row: WriteRow, layout: WriteLayout, first: int, last: int, number: int
+) -> list:
+    """Sheet row ``number``'s rendered values for columns ``first``..``last`` (None: nothing),
+    each through the cell gate (``cell_gate.Text`` marks formula-like text)."""
     line: list[object] = [None] * (last - first + 1)
     values = row.values if isinstance(row, Row) else row
     for key, col in layout.positions.items():
-        line[col - first] = cells.render(values.get(key), table.column(key))
+        column = table.column(key)
+        value = cells.render(values.get(key), column)
+        where = f"{table.sheet}!{get_column_letter(col)}{number} ({column.header})"
+        line[col - first] = gate(value, where)
     if isinstance(row, Row):
         for header, value in row.extra.items():
             col = layout.extra_cols.get(header)
             if col is not None:
-                line[col - first] = value
+                where = f"{table.sheet}!{get_column_letter(col)}{number} ({header})"
+                line[col - first] = gate(value, where)
     return line
 
 
 def block_for_rows(
-    table: Table, rows: Sequence[WriteRow], layout: WriteLayout, first: int | None = None
+    table: Table,
+    rows: Sequence[WriteRow],
+    layout: WriteLayout,
+    first: int | None = None,
+    top: int = 2,
 ) -> list[list[object]]:
-    """The data rows as one block, columns ``first`` (default: the layout's first) to last."""
+    """The data rows as one block, columns ``first`` (default: the layout's first) to last;
+    ``top`` is the sheet row of the first (for messages)."""
     start = layout.first if first is None else first
-    return [render_row(table, row, layout, start, layout.last) for row in rows]
+    return [
+        render_row(table, row, layout, start, layout.last, top + i) for i, row in enumerate(rows)
+    ]
 
 
 def sheet_position(existing: list[str], sheet: str) -> int:

@@ -13,7 +13,7 @@ import openpyxl
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 
-from addin.workbook import book, styling
+from addin.workbook import book, saving, styling
 from addin.workbook.layout import SETTINGS_TABLE, fixed_tables, players_table
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
 
@@ -83,5 +83,8 @@ def content(path: Path | str) -> dict[str, object]:
     return {"sheets": list(wb.sheetnames), "content": sheets}
 
 
-def write_template(path: Path | str) -> None:
-    build().save(path)
+def write_template(path: Path | str, *, force: bool = False) -> None:
+    """Write the blank template; refused over a tournament workbook unless ``force``
+    (then that workbook is kept as a backup)."""
+    clobbers = saving.guard_output(Path(path), force=force)
+    saving.save_atomically(build().save, Path(path), keep=saving.BACKUPS_KEPT if clobbers else 0)
