@@ -15,6 +15,7 @@ import sys
 from collections.abc import Callable, Sequence
 from datetime import date
 from pathlib import Path
+from typing import NoReturn
 
 from addin import __version__
 from addin.actions import basic
@@ -215,8 +216,15 @@ def _date(text: str) -> date:
         raise argparse.ArgumentTypeError(f"{text!r} is not a date in YYYY-MM-DD form") from err
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """Usage errors as one line (what is wrong, and where to read more), exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="python -m addin",
         description="AGA Swiss McMahon tournaments in an Excel workbook.",
         epilog="Exit codes: 0 done, 1 error (workbook unchanged), 2 usage, "

@@ -141,7 +141,7 @@ def parse_tdlista(data: bytes, source: str = "TDListA") -> ParseReport:
         raise TDListAError(source, None, "the file is empty; expected the AGA TDListA")
     _check_shape(lines, source)
     report = ParseReport(source=source, encoding=encoding, line_count=len(lines))
-    _read_lines(lines, source, report)
+    _read_lines(lines, source, report, text_input.control_characters(text))
     return report
 
 
@@ -161,7 +161,8 @@ def _check_shape(lines: list[str], source: str) -> None:
     )
 
 
-def _read_lines(lines: list[str], source: str, report: ParseReport) -> None:
+def _read_lines(lines: list[str], source: str, report: ParseReport, dirty: bool) -> None:
+    """``dirty``: the text has control characters somewhere (rarely: looked for per line then)."""
     first_line_of: dict[int, int] = {}
     dates = _DateCache()
     for number, line in enumerate(lines, 1):
@@ -169,7 +170,7 @@ def _read_lines(lines: list[str], source: str, report: ParseReport) -> None:
             reason = f"{len(line):,} characters long; a TDListA line has at most {MAX_LINE:,}"
             report.skipped.append(SkippedLine(number, line[:MAX_LINE], reason))
             continue
-        if text_input.control_characters(line):
+        if dirty and text_input.control_characters(line):
             line = text_input.without_control_characters(line)
             report.cleaned.append(number)
         fields = [f.strip() for f in line.split("\t")]

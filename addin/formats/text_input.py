@@ -24,7 +24,7 @@ _BOMS: tuple[tuple[bytes, str, str], ...] = (
 )
 """Longest first: the UTF-32 LE mark begins with the UTF-16 LE one."""
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 """Characters no spreadsheet cell may hold (XML 1.0 forbids them); tab, CR and LF excepted."""
 
 
@@ -128,9 +128,9 @@ def normalise_line_ends(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def control_characters(text: str) -> int:
-    """How many characters of ``text`` no spreadsheet cell may hold."""
-    return len(_CONTROL.findall(text))
+def control_characters(text: str) -> bool:
+    """Whether ``text`` holds a character no spreadsheet cell may hold."""
+    return _CONTROL.search(text) is not None
 
 
 def without_control_characters(text: str) -> str:
