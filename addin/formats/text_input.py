@@ -82,12 +82,13 @@ def decode(data: bytes, source: str, *, expected: str = "a text file") -> Decode
 
 def _binary_kind(data: bytes, nul: int) -> tuple[int | None, str]:
     """Where and what a file with NUL bytes most likely is, for the message."""
+    if data.startswith(b"PK\x03\x04"):
+        what = "a binary file (a zip: an .xlsx workbook?)"
+        return _line_of(data, nul), f"NUL byte: this is {what}, not text"
     utf16 = _utf16_without_bom(data[:4096])
     if utf16:
         return None, f"the file is {utf16} without a byte-order mark (save it as UTF-8)"
-    zipped = data.startswith(b"PK\x03\x04")
-    what = "a binary file (a zip: an .xlsx workbook?)" if zipped else "a binary file"
-    return _line_of(data, nul), f"NUL byte: this is {what}, not text"
+    return _line_of(data, nul), "NUL byte: this is a binary file, not text"
 
 
 def _utf16_without_bom(head: bytes) -> str | None:
