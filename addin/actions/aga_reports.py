@@ -9,9 +9,10 @@ from pathlib import Path
 from addin.actions import director
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session, read_input
+from addin.core.limits import MAX_ROUNDS
 from addin.core.model import Settings, Tournament
 from addin.core.tiebreaks import TiebreakError, resolve
-from addin.formats.aga_text import AGAReportError, read_aga_text, write_aga_text
+from addin.formats.aga_text import AGAReportError, read_aga_text_file, write_aga_text
 from addin.formats.aga_xml import read_aga_xml, validate_aga_xml, write_aga_xml
 from addin.workbook import book
 from addin.workbook.layout import SETTINGS, players_table, round_number_of
@@ -78,7 +79,7 @@ def _import(session: Session, params: Mapping[str, object], kind: str) -> None:
         if kind == "xml":
             imported = read_aga_xml(data, path.name)
         else:
-            imported = read_aga_text(data.decode("utf-8", errors="replace"), path.name)
+            imported = read_aga_text_file(data, path.name)
     except AGAReportError as err:
         raise ActionError(str(err)) from err
     b = book.read_book(session.gw)
@@ -119,8 +120,10 @@ def fill_workbook(session: Session, b: book.Book, t: Tournament) -> None:
     gw = session.gw
     played = max((r.number for r in t.rounds), default=0)
     values = {**b.settings.values, **book.settings_values(t.settings)}
-    values["rounds"] = max(int(values.get("rounds") or 0), played, 1)
-    rounds = int(values["rounds"])
+    rounds = max(int(values.get("rounds") or 0), played, 1)  # type: ignore[call-overload]
+    if rounds > MAX_ROUNDS:
+        raise ActionError(f"the report has {rounds} rounds; a tournament has at most {MAX_ROUNDS}")
+    values["rounds"] = rounds
     gw.write_table(b.settings.data.table, book.settings_rows(values))
     gw.write_table(
         players_table(rounds), [book.player_values(p, rounds) for p in t.players.values()]

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from addin.actions import director
 from addin.actions.bands import rated_players
+from addin.actions.director.lookup import in_tournament
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session
 from addin.core.consistency import even_colours
@@ -83,7 +84,8 @@ def pair(session: Session, params: Mapping[str, object]) -> None:
     b = book.read_book(session.gw)
     session.require_no_problems(b.problems, "fix these problems first")
     t = b.tournament
-    number = int(params.get("round") or next_round(t))  # type: ignore[call-overload]
+    asked = params.get("round")
+    number = next_round(t) if asked is None else in_tournament(t, int(asked))  # type: ignore[call-overload]
     if t.round(number) is not None:
         raise ActionError(
             f"round {number} is already paired; unpair it first (unpair --round {number})"
@@ -96,6 +98,11 @@ def pair(session: Session, params: Mapping[str, object]) -> None:
         )
     active = [p for p in rated_players(b) if p.status is Status.ACTIVE]
     playing = {p.aga_id for p in active if number not in p.bye_requests}
+    if not playing:
+        raise ActionError(
+            f"round {number} has nobody to pair: no active player without a bye request "
+            "(register players first: Players sheet)"
+        )
     warnings = pre_pairing_warnings(t, number, playing)
     log = director.log_lines(session.gw)
     warnings += director.edited_round_warnings(t, log)
@@ -133,7 +140,10 @@ def unpair(session: Session, params: Mapping[str, object]) -> None:
     b = book.read_book(session.gw)
     t = b.tournament
     last = next_round(t) - 1
-    number = int(params.get("round") or last)  # type: ignore[call-overload]
+    asked = params.get("round")
+    if asked is None and not last:
+        raise ActionError("no round is paired yet: nothing to unpair")
+    number = last if asked is None else in_tournament(t, int(asked))  # type: ignore[call-overload]
     rnd = t.round(number)
     if rnd is None:
         raise ActionError(f"round {number} is not paired")

@@ -92,6 +92,14 @@ def import_tdlista(session: Session, params: Mapping[str, object]) -> None:
         f"({report.line_count} lines read, {len(report.skipped)} skipped, {report.encoding})"
     )
     session.done(summary)
+    if report.cleaned:
+        lines = ", ".join(map(str, report.cleaned[:10])) + (
+            ", ..." if len(report.cleaned) > 10 else ""
+        )
+        session.done(
+            f"Removed control characters (no Excel cell may hold them) from "
+            f"{len(report.cleaned)} line(s) of {path.name}: {lines}"
+        )
     for skipped in report.skipped[:20]:
         session.say(f"  skipped line {skipped.line}: {skipped.reason}")
     if len(report.skipped) > 20:

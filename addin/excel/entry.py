@@ -23,8 +23,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from addin.actions import basic
+from addin.actions.failure import describe
 from addin.actions.registry import Param, ParamKind, load_all
 from addin.actions.session import ActionError, Cancelled, Session
+from addin.core.limits import shown
 from addin.excel.buttons import Button, resolve
 from addin.excel.dialogs import CannotAsk, Dialogs, ExcelDialogs
 from addin.workbook.cell_gate import RefusedValue
@@ -108,12 +110,12 @@ def dispatch(
         state = "may be partly written" if written else "is unchanged"
         with contextlib.suppress(Exception):  # if even the dialog fails, stay quiet
             dialogs.alert(
-                f"Something went wrong: {type(err).__name__}: {err}\n\n{book.name} {state}.\n"
+                f"Something went wrong: {describe(err)}\n\n{book.name} {state}.\n"
                 f"Details for a bug report: {ERROR_LOG}",
                 title=label,
                 error=True,
             )
-        return Outcome("failed", [f"{type(err).__name__}: {err}"])
+        return Outcome("failed", [describe(err)])
     if session.messages:
         dialogs.alert(_cut("\n".join(session.messages)), title=label)
     return Outcome("done", list(session.messages))
@@ -227,7 +229,7 @@ def convert(param: Param, raw: object) -> object:
         except ValueError:
             number = 0.5
         if not number.is_integer():
-            raise ParamError(f"{param.help}: {text!r} is not a whole number")
+            raise ParamError(f"{param.help}: {shown(text)} is not a whole number")
         return int(number)
     if param.kind in (ParamKind.FILE_IN, ParamKind.FILE_OUT):
         return Path(text)
@@ -235,7 +237,7 @@ def convert(param: Param, raw: object) -> object:
         for choice in param.choices:
             if choice.casefold() == text.casefold():
                 return choice
-        raise ParamError(f"{param.help}: {text!r} is not one of {', '.join(param.choices)}")
+        raise ParamError(f"{param.help}: {shown(text)} is not one of {', '.join(param.choices)}")
     return text
 
 

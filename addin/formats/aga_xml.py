@@ -71,6 +71,8 @@ from importlib import resources
 
 from lxml import etree
 
+from addin.core.handicap import MAX_HANDICAP
+from addin.core.limits import MAX_ROUNDS, komi_problem, shown
 from addin.core.model import (
     Bye,
     ByeKind,
@@ -487,7 +489,12 @@ def _read_settings(
     settings = _read_overtime(context, header, settings)
     settings = _read_comment(_child_text(header, "Comment"), settings)
     rounds = _child_text(eggplant, "numberofrounds")
-    return replace(settings, rounds=int(rounds)) if rounds.isdigit() else settings
+    return replace(settings, rounds=int(rounds)) if _round_count(rounds) else settings
+
+
+def _round_count(text: str) -> bool:
+    """Whether ``text`` is a number of rounds (1 to MAX_ROUNDS); others are left alone."""
+    return text.isdigit() and len(text) <= 6 and 1 <= int(text) <= MAX_ROUNDS
 
 
 def _header_date(context: _Context, header: etree._Element | None, tag: str) -> date | None:
@@ -579,9 +586,11 @@ def _read_comment(comment: str, settings: Settings) -> Settings:
         key, _, value = part.partition(":")
         values[_norm(key)] = value.strip()
     policies = {p.value.casefold(): p for p in HandicapPolicy}
-    if re.fullmatch(r"[+-]?\d+(\.\d+)?", values.get("komi", "")):
+    if re.fullmatch(r"[+-]?\d+(\.\d+)?", values.get("komi", "")) and not komi_problem(
+        float(values["komi"])
+    ):
         settings = replace(settings, komi=float(values["komi"]))
-    if values.get("rounds", "").isdigit():
+    if _round_count(values.get("rounds", "")):
         settings = replace(settings, rounds=int(values["rounds"]))
     if values.get("handicap", "").casefold() in policies:
         settings = replace(settings, handicap_policy=policies[values["handicap"].casefold()])
@@ -660,7 +669,7 @@ def _float(context: _Context, element: etree._Element, key: str) -> float:
     except ValueError:
         value = math.nan
     if not math.isfinite(value):
-        raise context.error(element, f"{key}={text!r} is not a number")
+        raise context.error(element, f"{key}={shown(text)} is not a number")
     return value
 
 
@@ -692,8 +701,10 @@ class _RoundState:
 
 def _round_number(context: _Context, element: etree._Element) -> int:
     text = element.get("RoundNumber", "").strip()
-    if not text.isdigit() or int(text) < 1:
-        raise context.error(element, f"RoundNumber={text!r} is not a round number (1, 2, ...)")
+    if not text.isdigit() or len(text) > 6 or not 1 <= int(text) <= MAX_ROUNDS:
+        raise context.error(
+            element, f"RoundNumber={shown(text)} is not a round number (1 to {MAX_ROUNDS})"
+        )
     return int(text)
 
 
@@ -735,6 +746,8 @@ def _read_game(context: _Context, state: _RoundState, element: etree._Element) -
         _seat(context, state, element, player)
     handicap = _handicap(context, element)
     komi = _float(context, element, "Komi")
+    if komi_problem(komi):
+        raise context.error(element, f"Komi={komi:g}: {komi_problem(komi)}")
     state.games.append(Game(white, black, handicap, komi, _READ_RESULTS[_norm(text)]))
 
 
@@ -774,8 +787,10 @@ def _seat(context: _Context, state: _RoundState, element: etree._Element, player
 
 def _handicap(context: _Context, element: etree._Element) -> int:
     text = element.get("Handicap", "").strip()
-    if not text.isdigit():
-        raise context.error(element, f"Handicap={text!r} is not a number of stones")
+    if not text.isdigit() or len(text) > 2 or int(text) > MAX_HANDICAP:
+        raise context.error(
+            element, f"Handicap={shown(text)} is not a number of stones (0 to {MAX_HANDICAP})"
+        )
     return int(text)
 
 

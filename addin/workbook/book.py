@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from datetime import date
 
+from addin.core.handicap import MAX_HANDICAP
+from addin.core.limits import MAX_ROUNDS, komi_problem
 from addin.core.model import (
     Band,
     Bye,
@@ -126,8 +129,14 @@ def settings_from_values(v: Mapping[str, object]) -> Settings:
     defaults = Settings()
     tiebreaks = tuple(t.strip() for t in text("tiebreaks").split(",") if t.strip())
     rounds = v.get("rounds") or defaults.rounds
-    if not 1 <= int(rounds) <= 30:  # type: ignore[call-overload]
-        raise ValueError(f"Number of rounds {rounds} is not between 1 and 30")
+    if not 1 <= int(rounds) <= MAX_ROUNDS:  # type: ignore[call-overload]
+        raise ValueError(f"Number of rounds {rounds} is not between 1 and {MAX_ROUNDS}")
+    komi = float(v.get("komi") if v.get("komi") is not None else defaults.komi)  # type: ignore[arg-type]
+    if komi_problem(komi):
+        raise ValueError(f"Komi (even games): {komi_problem(komi)}")
+    start, end = v.get("start_date"), v.get("end_date")
+    if isinstance(start, date) and isinstance(end, date) and end < start:
+        raise ValueError(f"End date {end} is before Start date {start}")
     band_d = v.get("band_d")
     return Settings(
         name=text("name"),
@@ -143,7 +152,7 @@ def settings_from_values(v: Mapping[str, object]) -> Settings:
         basic_time_minutes=v.get("basic_time_minutes"),  # type: ignore[arg-type]
         overtime_format=text("overtime_format"),
         overtime_conditions=text("overtime_conditions"),
-        komi=float(v.get("komi") if v.get("komi") is not None else defaults.komi),  # type: ignore[arg-type]
+        komi=komi,
         rounds=int(rounds),  # type: ignore[call-overload]
         bar=v.get("bar"),  # type: ignore[arg-type]
         band_d=float(band_d) if band_d is not None else defaults.band_d,  # type: ignore[arg-type]
@@ -413,6 +422,12 @@ def _read_round(book: Book, gw: Gateway, number: int) -> Round:
         claim(int(black), row, games_data, "black")  # type: ignore[call-overload]
         if white == black:
             book.problems.append(games_data.problem(row, "black", "a player cannot play themself"))
+        handicap, komi = row.get("handicap", 0), float(row.get("komi", 0.0))  # type: ignore[arg-type]
+        if not 0 <= int(handicap) <= MAX_HANDICAP:  # type: ignore[call-overload]
+            text = f"handicap {handicap} is not between 0 and {MAX_HANDICAP}"
+            book.problems.append(games_data.problem(row, "handicap", text))
+        if komi_problem(komi):
+            book.problems.append(games_data.problem(row, "komi", str(komi_problem(komi))))
         games.append(
             Game(
                 white=int(white),  # type: ignore[call-overload]

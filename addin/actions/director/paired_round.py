@@ -13,6 +13,7 @@ from addin.actions.director.lookup import (
     find_active,
     find_player,
     game_of,
+    in_tournament,
     name_of,
     seat,
 )
@@ -21,6 +22,7 @@ from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session
 from addin.core import consistency
 from addin.core.handicap import HANDICAP_KOMI, MAX_HANDICAP, GameConditions, game_conditions
+from addin.core.limits import komi_problem, shown
 from addin.core.model import Game, Player, Result, Round, Tournament
 from addin.core.ratings import RatingError, entry_rating
 from addin.core.results import parse_result
@@ -50,7 +52,7 @@ were paired on the scores of the time and are not asked about."""
 def _round_number(t: Tournament, number: object) -> int:
     """The round asked for, or the latest round paired."""
     if number is not None:
-        return int(number)  # type: ignore[call-overload]
+        return in_tournament(t, int(number))  # type: ignore[call-overload]
     if not t.rounds:
         raise ActionError("no round is paired yet")
     return last_round(t)
@@ -87,7 +89,7 @@ def _number(text: object, option: str) -> float:
     except ValueError:
         value = math.nan
     if not math.isfinite(value):
-        raise ActionError(f"{option} {text!r} is not a number")
+        raise ActionError(f"{option} {shown(text)} is not a number")
     return value
 
 
@@ -255,7 +257,10 @@ def set_game(session: Session, params: Mapping[str, object]) -> None:
         stones = _handicap(handicap)
         new = replace(new, handicap=stones, komi=_standard_komi(t, stones))
     if komi is not None:
-        new = replace(new, komi=_number(komi, "--komi"))
+        value = _number(komi, "--komi")
+        if komi_problem(value):
+            raise ActionError(f"--komi: {komi_problem(value)}")
+        new = replace(new, komi=value)
     if new == game:
         raise ActionError(f"{_where(rnd, game)} already has these conditions: nothing to change")
     new_round = replace(rnd, games=tuple(new if g == game else g for g in rnd.games))
