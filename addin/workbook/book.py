@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from addin.core.handicap import MAX_HANDICAP
 from addin.core.model import (
     Band,
     Bye,
@@ -45,6 +46,8 @@ from addin.workbook.layout import (
     players_table,
     round_number_of,
 )
+from addin.workbook.parts import with_parts
+from addin.workbook.round_sheets import round_set_problems
 
 # --- Settings -----------------------------------------------------------------------------
 
@@ -372,6 +375,10 @@ def read_book(gw: Gateway) -> Book:
         if number is not None:
             t.rounds.append(_read_round(book, gw, number))
     t.rounds.sort(key=lambda r: r.number)
+    book.problems += round_set_problems(
+        t.rounds, gw.sheet_names(), settings.settings.rounds, settings.cell("rounds")
+    )
+    book.problems = with_parts(book.problems, book.tables, SETTINGS_TABLE.sheet)
     return book
 
 
@@ -403,6 +410,11 @@ def _read_round(book: Book, gw: Gateway, number: int) -> Round:
 
     for row in games_data.rows:
         white, black = row.get("white"), row.get("black")
+        if white is None and black is None and row.get("result") is not None:
+            book.problems.append(
+                games_data.problem(row, "result", "a result in a game that has no players")
+            )
+            continue
         if white is None or black is None:
             blank = "white" if white is None else "black"
             book.problems.append(
@@ -413,6 +425,14 @@ def _read_round(book: Book, gw: Gateway, number: int) -> Round:
         claim(int(black), row, games_data, "black")  # type: ignore[call-overload]
         if white == black:
             book.problems.append(games_data.problem(row, "black", "a player cannot play themself"))
+        if not 0 <= int(row.get("handicap", 0)) <= MAX_HANDICAP:  # type: ignore[call-overload]
+            book.problems.append(
+                games_data.problem(
+                    row,
+                    "handicap",
+                    f"a handicap is 0 to {MAX_HANDICAP} stones, not {row['handicap']}",
+                )
+            )
         games.append(
             Game(
                 white=int(white),  # type: ignore[call-overload]
@@ -450,7 +470,10 @@ def merge_rows(
     the TD typed is never overwritten.
     """
     fill_only = set(fill_only)
-    rows = [Row(dict(r.values), r.number, dict(r.extra), dict(r.cells)) for r in data.rows]
+    rows = [
+        Row(dict(r.values), r.number, dict(r.extra), dict(r.cells), dict(r.unread))
+        for r in data.rows
+    ]
     index = {r.values.get(key): r for r in rows}
     for k, values in updates.items():
         row = index.get(k)

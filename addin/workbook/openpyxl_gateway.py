@@ -154,11 +154,8 @@ class OpenpyxlGateway:
         }
         for i, row in enumerate(rows):
             r = header_row + 1 + i
-            values = row.values if isinstance(row, Row) else row
             for key, col in positions.items():
-                cell = ws.cell(
-                    row=r, column=col, value=cells.render(values.get(key), table.column(key))
-                )
+                cell = ws.cell(row=r, column=col, value=table_rows.cell_value(table, row, key))
                 if formats[key]:
                     cell.number_format = formats[key]
             if isinstance(row, Row):
