@@ -116,7 +116,7 @@ def test_bad_input_is_refused_with_a_clear_message(
     assert not list(tmp_path.glob("x.*"))
 
 
-def test_a_workbook_with_problems_is_refused(
+def test_a_bad_cell_is_a_warning_and_the_report_goes_on(
     book: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     wb = openpyxl.load_workbook(book)
@@ -124,5 +124,8 @@ def test_a_workbook_with_problems_is_refused(
     column = next(c.column for c in ws[1] if c.value == "Entry rating")
     ws.cell(row=2, column=column, value="abc")
     wb.save(book)
-    code, _, err = run(capsys, "report", book, "registration", "--out", tmp_path / "r.txt")
-    assert code == 1 and "problems to fix first" in err and "Entry rating" in err
+    out = tmp_path / "r.txt"
+    code, _, err = run(capsys, "report", book, "registration", "--out", out)
+    assert code == 3 and "Entry rating" in err and "'abc'" in err and not out.exists()
+    code, _, err = run(capsys, "report", book, "registration", "--out", out, "--yes")
+    assert code == 0 and out.exists(), err

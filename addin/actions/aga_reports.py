@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
-from addin.actions import director
+from addin.actions import director, needs
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session, read_input
 from addin.core.limits import MAX_ROUNDS
@@ -40,8 +40,7 @@ def export_aga(session: Session, params: Mapping[str, object]) -> None:
     text_path, xml_path = params.get("text"), params.get("xml")
     if not text_path and not xml_path:
         raise ActionError("export-aga needs --text FILE.txt and/or --xml FILE.xml")
-    b = book.read_book(session.gw)
-    session.require_no_problems(b.problems, "fix these problems first")
+    b = needs.read_for(session, needs.NOTHING)
     t = b.tournament
     missing = missing_tournament_data(b)
     unplayed = sum(1 for r in t.rounds for g in r.games if g.result is None)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
+from addin.actions import needs
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session
 from addin.core.bands import BandError, Banding, BarStyle, build_bands, rebuild_bands, suggest_bar
@@ -77,8 +78,7 @@ def compute_banding(b: book.Book, players: list[Player], *, fresh: bool) -> Band
     ),
 )
 def bands(session: Session, params: Mapping[str, object]) -> None:
-    b = book.read_book(session.gw)
-    session.require_no_problems(b.problems, "fix these problems first")
+    b = needs.read_for(session, needs.every_player())
     t = b.tournament
     players = rated_players(b)
     banding = compute_banding(b, players, fresh=bool(params.get("fresh")))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
-from addin.actions import director
+from addin.actions import director, needs
 from addin.actions.bands import rated_players
 from addin.actions.director.lookup import in_tournament
 from addin.actions.registry import Param, ParamKind, action
@@ -81,14 +81,18 @@ def after_pairing_warnings(t: Tournament, result: PairingResult) -> list[str]:
 
 @action("pair", "Pair next round", "pair a round by the AGA Swiss McMahon rules", ROUND)
 def pair(session: Session, params: Mapping[str, object]) -> None:
-    b = book.read_book(session.gw)
-    session.require_no_problems(b.problems, "fix these problems first")
+    b = needs.read_for(session, lambda b: needs.pairing(b.tournament, _asked(b, params)))
     t = b.tournament
-    asked = params.get("round")
-    number = next_round(t) if asked is None else in_tournament(t, int(asked))  # type: ignore[call-overload]
+    number = _asked(b, params)
     if t.round(number) is not None:
         raise ActionError(
             f"round {number} is already paired; unpair it first (unpair --round {number})"
+        )
+    if number < next_round(t) - 1:
+        raise ActionError(
+            f"round {next_round(t) - 1} is paired after round {number}: restore the "
+            f"{round_sheet(number)} sheet, or unpair the rounds after it first "
+            f"(unpair --round {next_round(t) - 1})"
         )
     if number > next_round(t):
         raise ActionError(f"round {next_round(t)} comes before round {number}")
@@ -122,6 +126,14 @@ def pair(session: Session, params: Mapping[str, object]) -> None:
         f"differences {s.mms_squared_difference:g}, {s.color_breaks} colour and "
         f"{s.float_breaks} float rule breaks, {s.handicap_games} handicap games"
     )
+
+
+def _asked(b: book.Book, params: Mapping[str, object]) -> int:
+    """The round to pair: the one asked for (a round of the tournament), else the next."""
+    asked = params.get("round")
+    if asked is None:
+        return next_round(b.tournament)
+    return in_tournament(b.tournament, int(asked))  # type: ignore[call-overload]
 
 
 def _byes(result: PairingResult, active: list[Player], number: int) -> tuple[Bye, ...]:

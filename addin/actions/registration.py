@@ -7,6 +7,7 @@ from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
+from addin.actions import needs
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session, read_input
 from addin.core.lookup import MemberIndex
@@ -141,8 +142,7 @@ def register(session: Session, params: Mapping[str, object]) -> None:
     aga, name, rank = params.get("aga"), params.get("name"), params.get("rank")
     if aga is None and not name:
         raise ActionError('register needs --aga N (a member) or --name "Family, Given" --rank R')
-    b = book.read_book(session.gw)
-    session.require_no_problems(b.problems, "fix these problems first")
+    b = needs.read_for(session, needs.every_player())
     index = read_members(session.gw)
     start = b.tournament.settings.start_date or date.today()
     requested = str(rank) if rank else None
@@ -195,8 +195,7 @@ def preregister(session: Session, params: Mapping[str, object]) -> None:
         rows = parse_preregistration_csv(read_input(path), path.name)
     except PreRegistrationError as err:
         raise ActionError(str(err)) from err
-    b = book.read_book(session.gw)
-    session.require_no_problems(b.problems, "fix these problems first")
+    b = needs.read_for(session, needs.every_player())
     index = read_members(session.gw)
     start = b.tournament.settings.start_date or date.today()
     used = set(b.tournament.players)

@@ -6,14 +6,13 @@ import hashlib
 import re
 from collections.abc import Mapping, Sequence
 
-from addin.actions import director
+from addin.actions import director, needs
 from addin.actions.registry import action
 from addin.actions.session import ActionError, Session
 from addin.core.model import Round, Tournament
 from addin.core.scoring import player_records
 from addin.core.tiebreaks import Standing, TiebreakError, standings
 from addin.reports.builders import game_cell
-from addin.workbook import book
 from addin.workbook.layout import cross_table, standings_table
 
 DIGEST = re.compile(r"results digest ((?:\d+:[0-9a-f]{8} ?)+)")
@@ -58,8 +57,7 @@ def place_text(line: Standing, lines: list[Standing]) -> str:
 
 @action("standings", "Update standings", "recompute McMahon scores, tiebreaks, standings")
 def update_standings(session: Session, params: Mapping[str, object]) -> None:
-    b = book.read_book(session.gw)
-    session.require_no_problems(b.problems, "fix these problems first")
+    b = needs.read_for(session, needs.standings())
     t = b.tournament
     try:
         lines = standings(t, t.settings.tiebreaks)

@@ -48,6 +48,8 @@ from addin.workbook.layout import (
     players_table,
     round_number_of,
 )
+from addin.workbook.parts import with_parts
+from addin.workbook.round_sheets import round_set_problems
 
 # --- Settings -----------------------------------------------------------------------------
 
@@ -381,6 +383,10 @@ def read_book(gw: Gateway) -> Book:
         if number is not None:
             t.rounds.append(_read_round(book, gw, number))
     t.rounds.sort(key=lambda r: r.number)
+    book.problems += round_set_problems(
+        t.rounds, gw.sheet_names(), settings.settings.rounds, settings.cell("rounds")
+    )
+    book.problems = with_parts(book.problems, book.tables, SETTINGS_TABLE.sheet)
     return book
 
 
@@ -412,6 +418,11 @@ def _read_round(book: Book, gw: Gateway, number: int) -> Round:
 
     for row in games_data.rows:
         white, black = row.get("white"), row.get("black")
+        if white is None and black is None and row.get("result") is not None:
+            book.problems.append(
+                games_data.problem(row, "result", "a result in a game that has no players")
+            )
+            continue
         if white is None or black is None:
             blank = "white" if white is None else "black"
             book.problems.append(
@@ -422,10 +433,15 @@ def _read_round(book: Book, gw: Gateway, number: int) -> Round:
         claim(int(black), row, games_data, "black")  # type: ignore[call-overload]
         if white == black:
             book.problems.append(games_data.problem(row, "black", "a player cannot play themself"))
-        handicap, komi = row.get("handicap", 0), float(row.get("komi", 0.0))  # type: ignore[arg-type]
-        if not 0 <= int(handicap) <= MAX_HANDICAP:  # type: ignore[call-overload]
-            text = f"handicap {handicap} is not between 0 and {MAX_HANDICAP}"
-            book.problems.append(games_data.problem(row, "handicap", text))
+        if not 0 <= int(row.get("handicap", 0)) <= MAX_HANDICAP:  # type: ignore[call-overload]
+            book.problems.append(
+                games_data.problem(
+                    row,
+                    "handicap",
+                    f"a handicap is 0 to {MAX_HANDICAP} stones, not {row['handicap']}",
+                )
+            )
+        komi = float(row.get("komi", 0.0))  # type: ignore[arg-type]
         if komi_problem(komi):
             book.problems.append(games_data.problem(row, "komi", str(komi_problem(komi))))
         games.append(
@@ -465,7 +481,10 @@ def merge_rows(
     the TD typed is never overwritten.
     """
     fill_only = set(fill_only)
-    rows = [Row(dict(r.values), r.number, dict(r.extra), dict(r.cells)) for r in data.rows]
+    rows = [
+        Row(dict(r.values), r.number, dict(r.extra), dict(r.cells), dict(r.unread))
+        for r in data.rows
+    ]
     index = {r.values.get(key): r for r in rows}
     for k, values in updates.items():
         row = index.get(k)

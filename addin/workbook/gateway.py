@@ -17,6 +17,21 @@ from addin.workbook.layout import Table
 
 
 @dataclass(frozen=True)
+class Part:
+    """The part of the tournament a cell feeds, so an action can tell whether it needs it.
+
+    ``kind`` is ``player`` (``key``: the AGA #, ``None`` for a row that is no player yet;
+    ``column``: the Players column key), ``round`` (``key``: its number), ``requests``
+    (``key``: the request's round, ``None`` for every round), ``bands`` or ``setting``
+    (``key``: the setting's key).
+    """
+
+    kind: str
+    key: object = None
+    column: str | None = None
+
+
+@dataclass(frozen=True)
 class Problem:
     """Something in the workbook that cannot be understood, pinned to its cell."""
 
@@ -25,6 +40,8 @@ class Problem:
     cell: str | None = None
     """An A1 reference such as ``E7``; ``None`` when the problem is the whole sheet."""
     column: str | None = None
+    affects: Part | None = None
+    """What the bad cell feeds; ``None``: the whole tournament (every action stops)."""
 
     def __str__(self) -> str:
         where = f"{self.sheet}!{self.cell}" if self.cell else self.sheet
@@ -44,6 +61,9 @@ class Row:
     """Values of columns the layout does not know, by header."""
     cells: dict[str, str] = field(default_factory=dict)
     """A1 reference of each known column's cell, by key (for messages)."""
+    unread: dict[str, object] = field(default_factory=dict)
+    """Cells that could not be read, as typed, by key: written back unchanged while the
+    row's value stays ``None``, so rewriting a table never erases what the TD typed."""
 
     def __getitem__(self, key: str) -> object:
         return self.values.get(key)
