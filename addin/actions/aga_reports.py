@@ -171,6 +171,13 @@ def fill_workbook(session: Session, b: book.Book, t: Tournament) -> None:
     values = {**b.settings.values, **book.settings_values(t.settings)}
     workbook_rounds = _whole(b.settings.values.get("rounds"))
     values["rounds"] = max(workbook_rounds, t.settings.rounds, played, 1)
+    if values["rounds"] != t.settings.rounds:
+        note = (
+            f"Number of rounds: {values['rounds']} (the workbook said {workbook_rounds}, "
+            f"the report {t.settings.rounds}, rounds played {played}); never lowered by an import"
+        )
+        session.say(note)
+        session.log.append(LogEntry("Note", session.action, note))
     rounds = int(values["rounds"])
     gw.write_table(b.settings.data.table, book.settings_rows(values))
     gw.write_table(

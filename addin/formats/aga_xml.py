@@ -1,7 +1,10 @@
 """The AGA XML tournament report: write it, validate it, read it back (ours and Eggplant's).
 
 The official schema (usgo.org AGATournamentSchema.xsd) is not available offline;
-``aga_report.xsd`` describes exactly what :func:`write_aga_xml` emits.
+``aga_report.xsd`` describes exactly what :func:`write_aga_xml` emits. The report follows the
+interface document and its sample wherever they speak (Rating a rank, Komi an integer,
+"White Win"), and carries Eggplant's extensions by default so that the AGA's own program
+reads it and a TD can carry on there (:mod:`addin.formats.eggplant`; docs/aga-xml-interop.md).
 
 Mapping decisions
 -----------------
@@ -10,20 +13,29 @@ GameResult written -> read (reading ignores case and extra spaces):
 ==========================  ==================  ===========================================
 model                       written             also read
 ==========================  ==================  ===========================================
-WHITE_WINS                  "White win"         "White wins"
-BLACK_WINS                  "Black win"         "Black wins"
+WHITE_WINS                  "White Win"         "White wins" (the AGA sample's spelling)
+BLACK_WINS                  "Black Win"         "Black wins"
 WHITE_WINS_BY_FORFEIT       "Black forfeit"     (Black forfeited the game)
 BLACK_WINS_BY_FORFEIT       "White forfeit"
 JIGO                        "Draw"              "Jigo"
 NO_RESULT                   "Void"              "No result"
 DOUBLE_FORFEIT              "Double forfeit"    "Double loss" (both score 0 either way)
 None (not played yet)       "Unknown"           "" (missing)
-Bye VOLUNTARY               "Voluntary Bye"     see byes
+Bye VOLUNTARY               (not a game)        see byes
 Bye FORCED                  "Involuntary Bye"
 ==========================  ==================  ===========================================
 
-Byes are written as Eggplant writes them (its XmlEncoderAGA): a Game whose WhitePlayerID and
-BlackPlayerID are both the player's, Komi="0", Handicap="0", after the round's games. Eggplant
+Each game also carries Eggplant's ``eggplantresult``; on reading, its ``*_BY_DEFAULT`` turns
+a win into a win by forfeit (Eggplant's GameResult says "Black win" for both).
+
+Komi: an integer, by the text report's rule (:func:`addin.core.handicap.aga_text_komi`:
+7.5 -> 7, 0.5 -> 0; Ing: N stones -> -N), with the real Handicap (1 for one stone). Reading
+follows the AGA convention: an integer k means k.5 (0 -> 0.5, 6 -> 6.5, -7 -> -7.5) unless
+some game of the file has a komi with a fraction (then every komi is read as written).
+
+Forced byes are written as Eggplant writes them (its XmlEncoderAGA): a Game whose WhitePlayerID
+and BlackPlayerID are both the player's, Komi="0", Handicap="0", after the round's games.
+Voluntary byes are ABSENT in ``eggplantparticipation`` (Eggplant holds one bye a round). Eggplant
 writes its pairing bye (odd field) as "Voluntary Bye"; in files whose Software is Eggplant
 that result is therefore read as a *forced* bye. Eggplant records players who sit out only
 in its own ``eggplantparticipation`` attribute ("PAIRED,ABSENT,NOT_ASSIGNED,", one entry per
@@ -33,8 +45,9 @@ Player contact details are optional attributes of Player: ``Email``, ``Phone``, 
 (line breaks kept as ``&#10;``), ``Citizenship``, ``BirthDate`` (YYYY-MM-DD).
 ``InitialTournamentScore`` is left out while the player has none.
 
-Rating: we write the entry rating (``-3.50``), or the rank as entered when there is no
-rating. Reading accepts ranks ("9K", "1D") and ratings. Eggplant adds ``eggplantagarating``,
+Rating: we write the rank of the entry rating as the AGA sample does ("7D", "27K"), and the
+exact rating in Eggplant's ``eggplantagarating`` (-30.50 when there is none).
+Reading accepts ranks ("9K", "1D") and ratings. Eggplant adds ``eggplantagarating``,
 the player's AGA rating; we take it when it lies within the rank given in Rating (it is
 more precise and the same strength), and otherwise keep the rank's midpoint: the rank is
 what the TD accepted and what Eggplant computed the handicaps from (handicapbasis RANK).
@@ -57,6 +70,8 @@ a note. GameResult names a colour and is kept.
 Header ``Comment`` carries what the AGA needs but the header has no element for, and what
 pairing the next round needs: "Komi: 7.5; Rounds: 5; Handicap: Minus 1". Reading takes
 these keys when present; any other comment is ignored (the model has no comment field).
+Eggplant's ``<eggplant>`` block, when present, gives the number of rounds, komi, bar and
+handicap rule (:func:`addin.formats.eggplant.read_settings`, with notes for the TD).
 """
 
 from __future__ import annotations
