@@ -186,3 +186,31 @@ def test_what_eggplant_cannot_hold_is_an_active_warning_naming_the_games(
     assert digest(path) == before
     assert run("export-aga", path, "--xml", xml, "--yes").returncode == 0
     assert xml.exists()
+
+
+@pytest.mark.parametrize("name", ["2013-12.xml", "2014-02.xml"])
+def test_import_aga_xml_reads_eggplants_komi_with_its_half_point(tmp_path: Path, name: str) -> None:
+    """Komi="0" in handicap games and "6" in even games, <defaultkomi>6</defaultkomi>."""
+    t = tournament(imported(tmp_path, DATA / "aga-xml" / name))
+    games = [g for r in t.rounds for g in r.games]
+    assert {g.komi for g in games if g.handicap} == {0.5}
+    assert {g.komi for g in games if not g.handicap} == {6.5}
+    assert t.settings.komi == 6.5
+
+
+def test_import_aga_text_keeps_the_tds_rounds_and_numbers_the_boards(tmp_path: Path) -> None:
+    path = tmp_path / "t.xlsx"
+    assert run("new", path).returncode == 0
+    set_setting(path, "Number of rounds", 10)
+    report = DATA / "aga-text" / "eggplant-sample-report.txt"
+    result = run("import-aga-text", path, report, "--yes")
+    assert result.returncode == 0, result.stderr
+    assert setting(path, "Number of rounds") == 10
+    t = tournament(path)
+    assert t.rounds
+    for rnd in t.rounds:
+        assert [g.board for g in rnd.games] == list(range(1, len(rnd.games) + 1))
+    last = t.rounds[-1].number
+    done = run("result", path, "--round", last, "--board", 1, "--result", "White wins", "--yes")
+    assert done.returncode == 0, done.stderr
+    assert tournament(path).round(last).games[0].result is Result.WHITE_WINS
