@@ -135,3 +135,21 @@ def aga_text_komi(handicap: int, komi: float, rules: Rules) -> tuple[int, int]:
     if handicap == 1 or whole == 0:
         return 0, whole - 1
     return 0, whole
+
+
+def komi_from_report(handicap: int, komi: int, rules: Rules, half_point: bool) -> float:
+    """The model's komi for a report's (handicap, integer komi): inverse of ``aga_text_komi``.
+
+    Under Ing rules N stones are written as komi - N and a no-komi game as -1; under the other
+    rules the integer is the komi. ``half_point``: the AGA convention that an integer k means
+    k.5 away from zero (6 -> 6.5, 0 -> 0.5, -7 -> -7.5), as Eggplant and the AGA read it;
+    without it the integer is taken as it stands (the text report loses the half point).
+    """
+    whole = komi
+    if rules is Rules.ING and handicap >= 1:
+        whole = komi + handicap
+    elif rules is Rules.ING and handicap == 0 and komi == -1:
+        whole = 0
+    if not half_point:
+        return float(whole)
+    return whole + 0.5 if whole >= 0 else whole - 0.5
