@@ -169,12 +169,17 @@ def cmd_check(args: argparse.Namespace) -> int:
     found: list[int] = []
 
     def action(session: Session, _: argparse.Namespace) -> None:
-        problems, notices = basic.check(session)
+        problems, notices, warnings = basic.check(session)
         for p in problems:
             print(f"problem: {p}")
+        for w in warnings:
+            print(f"warning: {w}")
         for n in notices:
             print(f"note: {n}")
-        print(f"{session.gw.source}: {len(problems)} problem(s), {len(notices)} note(s)")
+        print(
+            f"{session.gw.source}: {len(problems)} problem(s), {len(warnings)} warning(s) "
+            f"to confirm, {len(notices)} note(s)"
+        )
         found.append(len(problems))
 
     code = run_on_file(args.book, "check", action, args)

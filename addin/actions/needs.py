@@ -143,13 +143,23 @@ def _all_columns_but(left_out: Collection[str]) -> frozenset[str]:
     return frozenset(c.key for c in players_table(30).columns) - set(left_out)
 
 
-def read_for(session: Session, needs: Needs | Callable[[book.Book], Needs]) -> book.Book:
-    """Read the book; stop on a problem in what the action needs, warn about the rest."""
-    b = book.read_book(session.gw)
+def screen(
+    session: Session, b: book.Book, needs: Needs | Callable[[book.Book], Needs]
+) -> list[str]:
+    """Stop on a problem in what the action needs; the others, as warnings to ask about."""
     wanted = needs(b) if callable(needs) else needs
     session.require_no_problems(
         [p for p in b.problems if wanted.stops(p)], "fix these problems first"
     )
-    ignored = [p for p in b.problems if not wanted.stops(p)]
-    session.warn([f"{p} (not used by {session.action}, which goes on)" for p in ignored])
+    return [
+        f"{p} (not used by {session.action}, which goes on)"
+        for p in b.problems
+        if not wanted.stops(p)
+    ]
+
+
+def read_for(session: Session, needs: Needs | Callable[[book.Book], Needs]) -> book.Book:
+    """Read the book; stop on a problem in what the action needs, warn about the rest."""
+    b = book.read_book(session.gw)
+    session.warn(screen(session, b, needs))
     return b

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
-from addin.actions import director, needs
+from addin.actions import director, intake, needs
 from addin.actions.bands import rated_players
 from addin.actions.director.lookup import in_tournament
 from addin.actions.registry import Param, ParamKind, action
@@ -81,7 +81,7 @@ def after_pairing_warnings(t: Tournament, result: PairingResult) -> list[str]:
 
 @action("pair", "Pair next round", "pair a round by the AGA Swiss McMahon rules", ROUND)
 def pair(session: Session, params: Mapping[str, object]) -> None:
-    b = needs.read_for(session, lambda b: needs.pairing(b.tournament, _asked(b, params)))
+    b = intake.settled_book(session, lambda b: needs.pairing(b.tournament, _asked(b, params)))
     t = b.tournament
     number = _asked(b, params)
     if t.round(number) is not None:
@@ -101,6 +101,7 @@ def pair(session: Session, params: Mapping[str, object]) -> None:
             f"the tournament has {t.settings.rounds} rounds (Tournament sheet, Number of rounds)"
         )
     active = [p for p in rated_players(b) if p.status is Status.ACTIVE]
+    _require_bands(b, active)
     playing = {p.aga_id for p in active if number not in p.bye_requests}
     if not playing:
         raise ActionError(
@@ -134,6 +135,30 @@ def _asked(b: book.Book, params: Mapping[str, object]) -> int:
     if asked is None:
         return next_round(b.tournament)
     return in_tournament(b.tournament, int(asked))  # type: ignore[call-overload]
+
+
+def _require_bands(b: book.Book, active: list[Player]) -> None:
+    """McMahon pairing needs every player's initial score: no bands, no silent pairing."""
+    t = b.tournament
+    if t.settings.pairing_format != "McMahon":
+        return
+    if not t.bands:
+        raise ActionError(
+            f"{b.settings.data.table.sheet}: Pairing format is McMahon and there are no bands "
+            "yet: run bands first (it proposes the bands and initial McMahon scores), then pair"
+        )
+    rows = {r.get("aga_id"): r for r in b.players_data.rows}
+    blank = [
+        b.players_data.problem(
+            rows[p.aga_id],
+            "initial_score" if p.band is not None else "band",
+            f"{p.name} has no band or initial McMahon score; run bands, or set-band",
+        )
+        for p in active
+        if (p.band is None and p.band_override is None) or p.initial_score is None
+    ]
+    if blank:
+        raise ActionError("these players cannot be paired yet", blank)
 
 
 def _byes(result: PairingResult, active: list[Player], number: int) -> tuple[Bye, ...]:

@@ -6,12 +6,18 @@ import hashlib
 import re
 from collections.abc import Mapping, Sequence
 
-from addin.actions import director, needs
+from addin.actions import director, intake, needs
 from addin.actions.registry import action
 from addin.actions.session import ActionError, Session
 from addin.core.model import Round, Tournament
 from addin.core.scoring import player_records
-from addin.core.tiebreaks import Standing, TiebreakError, standings
+from addin.core.tiebreaks import (
+    Standing,
+    TiebreakContext,
+    TiebreakError,
+    resolve,
+    standings,
+)
 from addin.reports.builders import game_cell
 from addin.workbook.layout import cross_table, standings_table
 
@@ -55,9 +61,18 @@ def place_text(line: Standing, lines: list[Standing]) -> str:
     return f"{line.place}=" if tied else str(line.place)
 
 
+def extra_columns(t: Tournament, players: Sequence[int]) -> dict[str, dict[int, float | None]]:
+    """The TD's extra columns ("(CUSP)" in the Tiebreak order), labelled as breaking no tie."""
+    ctx = TiebreakContext(t)
+    return {
+        f"{resolve(name).name} (not a tiebreak)": dict(resolve(name).compute(ctx, list(players)))
+        for name in t.settings.extra_columns
+    }
+
+
 @action("standings", "Update standings", "recompute McMahon scores, tiebreaks, standings")
 def update_standings(session: Session, params: Mapping[str, object]) -> None:
-    b = needs.read_for(session, needs.standings())
+    b = intake.settled_book(session, needs.standings())
     t = b.tournament
     try:
         lines = standings(t, t.settings.tiebreaks)
@@ -77,6 +92,8 @@ def update_standings(session: Session, params: Mapping[str, object]) -> None:
     )
 
     criteria = lines[0].criteria if lines else tuple(t.settings.tiebreaks)
+    extras = extra_columns(t, [s.player for s in lines])
+    criteria = (*criteria, *extras)
     numbers = {s.player: i for i, s in enumerate(lines, start=1)}
     records = player_records(t)
     rounds = t.settings.rounds
@@ -84,9 +101,10 @@ def update_standings(session: Session, params: Mapping[str, object]) -> None:
     cross_rows = []
     for s in lines:
         p = t.players.get(s.player)
+        values = (*s.tiebreaks, *(column[s.player] for column in extras.values()))
         tiebreak_values = {
             f"tb{i}": round(v, 4) if isinstance(v, float) else v
-            for i, v in enumerate(s.tiebreaks, start=1)
+            for i, v in enumerate(values, start=1)
         }
         standing_rows.append(
             {

@@ -151,6 +151,8 @@ class Settings:
     avoid_same_country: bool = False
     avoid_handicap_games: bool = False
     tiebreaks: tuple[str, ...] = ("SOS", "SODOS", "Face to face", "Random")
+    extra_columns: tuple[str, ...] = ()
+    """Tiebreak-like columns shown in the standings that break no tie ("(CUSP)")."""
     seed: int = 0
 
 
@@ -163,6 +165,8 @@ class Player:
     """Rank or rating as entered ("3k", "4d", "-3.45"); informational once ``rating`` is set."""
     rating: float | None = None
     """Entry rating: drives ordering, bands and handicaps."""
+    aga_rating: float | None = None
+    """The published AGA rating (TDListA) at registration; ``rating`` may differ from it."""
     membership_type: str = ""
     membership_expiry: date | None = None
     chapter: str = ""

@@ -123,9 +123,13 @@ def dispatch(
 
 def _run(button: Button, session: Session, values: dict[str, object]) -> None:
     if button.action == "check":
-        problems, notices = basic.check(session)
-        lines = [f"problem: {p}" for p in problems] + [f"note: {n}" for n in notices]
-        session.say(f"{len(problems)} problem(s), {len(notices)} note(s)")
+        problems, notices, warnings = basic.check(session)
+        lines = [f"problem: {p}" for p in problems] + [f"warning: {w}" for w in warnings]
+        lines += [f"note: {n}" for n in notices]
+        session.say(
+            f"{len(problems)} problem(s), {len(warnings)} warning(s) to confirm, "
+            f"{len(notices)} note(s)"
+        )
         session.messages += lines
         return
     load_all()[button.action].run(session, values)

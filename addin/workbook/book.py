@@ -33,7 +33,7 @@ from addin.core.model import (
     Tournament,
 )
 from addin.core.ratings import RatingError, parse_rating
-from addin.workbook import cells
+from addin.workbook import cells, settings_rules
 from addin.workbook.gateway import Gateway, Problem, Row, TableData
 from addin.workbook.layout import (
     BANDS,
@@ -111,7 +111,11 @@ def read_settings(gw: Gateway) -> SettingsData:
     except ValueError as err:
         problems.append(Problem(SETTINGS_TABLE.sheet, str(err)))
         settings = Settings()
-    return SettingsData(settings, values, data, problems)
+    data_ = SettingsData(settings, values, data, problems)
+    problems += settings_rules.tiebreak_problems(
+        settings, SETTINGS_TABLE.sheet, data_.cell("tiebreaks")
+    )
+    return data_
 
 
 def settings_from_values(v: Mapping[str, object]) -> Settings:
@@ -129,7 +133,9 @@ def settings_from_values(v: Mapping[str, object]) -> Settings:
         )
 
     defaults = Settings()
-    tiebreaks = tuple(t.strip() for t in text("tiebreaks").split(",") if t.strip())
+    listed = [t.strip() for t in text("tiebreaks").split(",") if t.strip()]
+    tiebreaks = tuple(t for t in listed if not settings_rules.is_extra(t))
+    extras = tuple(t[1:-1].strip() for t in listed if settings_rules.is_extra(t))
     rounds = v.get("rounds") or defaults.rounds
     if not 1 <= int(rounds) <= MAX_ROUNDS:  # type: ignore[call-overload]
         raise ValueError(f"Number of rounds {rounds} is not between 1 and {MAX_ROUNDS}")
@@ -171,6 +177,7 @@ def settings_from_values(v: Mapping[str, object]) -> Settings:
         avoid_same_country=bool(v.get("avoid_same_country")),
         avoid_handicap_games=bool(v.get("avoid_handicap_games")),
         tiebreaks=tiebreaks or defaults.tiebreaks,
+        extra_columns=extras,
         seed=int(v.get("seed") or 0),  # type: ignore[call-overload]
     )
 
@@ -204,7 +211,7 @@ def settings_values(s: Settings) -> dict[str, object]:
         "avoid_same_state": s.avoid_same_state,
         "avoid_same_country": s.avoid_same_country,
         "avoid_handicap_games": s.avoid_handicap_games,
-        "tiebreaks": ", ".join(s.tiebreaks),
+        "tiebreaks": ", ".join([*s.tiebreaks, *(f"({x})" for x in s.extra_columns)]),
         "seed": s.seed,
     }
     for prefix in ("director", "sponsor", "convener"):
@@ -244,6 +251,7 @@ def player_from_row(row: Row, rounds: int) -> Player | None:
         given_name=str(row.get("given_name", "")),
         rank=str(row.get("rank", "")),
         rating=row.get("rating"),  # type: ignore[arg-type]
+        aga_rating=row.get("aga_rating"),  # type: ignore[arg-type]
         membership_type=str(row.get("membership_type", "")),
         membership_expiry=row.get("membership_expiry"),  # type: ignore[arg-type]
         chapter=str(row.get("chapter", "")),
@@ -276,6 +284,7 @@ def player_values(p: Player, rounds: int) -> dict[str, object]:
         "given_name": p.given_name or None,
         "rank": p.rank or None,
         "rating": p.rating,
+        "aga_rating": p.aga_rating,
         "membership_type": p.membership_type or None,
         "membership_expiry": p.membership_expiry,
         "chapter": p.chapter or None,

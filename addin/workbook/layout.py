@@ -190,7 +190,7 @@ SETTINGS: tuple[Setting, ...] = (
         "(a little above 0 leaves room for late arrivals)",
     ),
     Setting("handicap_policy", "Handicap", Kind.CHOICE, "Minus 1", _choices(HandicapPolicy)),
-    Setting("top_band_even", "Top band games even", Kind.BOOL, "No"),
+    Setting("top_band_even", "Top band games even", Kind.BOOL, "Yes"),
     Setting("color_policy", "Colour assignment", Kind.CHOICE, "Restricted", _choices(ColorPolicy)),
     Setting("avoid_same_family", "Avoid same family", Kind.BOOL, "No"),
     Setting("avoid_same_club", "Avoid same club", Kind.BOOL, "No"),
@@ -267,6 +267,15 @@ def players_table(rounds: int) -> Table:
             Column("given_name", "Given name", owner=reg, width=16),
             Column("rank", "Rank or rating", Kind.TEXT, Owner.TD, width=9),
             Column("rating", "Entry rating", Kind.FLOAT, reg, width=9, number_format="0.00"),
+            Column(
+                "aga_rating",
+                "AGA rating",
+                Kind.FLOAT,
+                reg,
+                width=9,
+                number_format="0.00",
+                help="The published rating from the TDListA (the entry rating may differ)",
+            ),
             Column("above_bar", "Above bar", Kind.BOOL, width=8, choices=YES_NO),
             Column("band", "Band", Kind.INT, Owner.BANDS, width=6),
             Column("band_override", "Band override", Kind.INT, width=8),
@@ -301,7 +310,7 @@ def players_table(rounds: int) -> Table:
             Column("notes", "Notes", width=24),
         ),
         unique="aga_id",
-        printed=15 + rounds,
+        printed=16 + rounds,
         freeze="C2",
     )
 

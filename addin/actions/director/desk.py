@@ -7,7 +7,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 
-from addin.actions import needs
+from addin.actions import intake, needs
 from addin.actions.session import Session
 from addin.core import consistency
 from addin.core.model import Round, Tournament
@@ -63,7 +63,7 @@ class Desk:
 
 
 def open_desk(session: Session) -> Desk:
-    b = needs.read_for(session, needs.director())
+    b = intake.settled_book(session, needs.director())
     return Desk(b, log_lines(session.gw))
 
 
