@@ -62,6 +62,7 @@ class Measures:
     floats: int = 0
     error: float = 0.0
     floor: int = 0
+    floor3: int = 0
 
     def add(self, other: Measures) -> None:
         for name in vars(self):
@@ -115,7 +116,9 @@ def even_colours(history: Iterable[Round]) -> dict[PlayerId, int]:
     return balance
 
 
-def floats_of(games: Iterable[tuple[PlayerId, PlayerId]], scores: Mapping[PlayerId, float]) -> dict[PlayerId, int]:
+def floats_of(
+    games: Iterable[tuple[PlayerId, PlayerId]], scores: Mapping[PlayerId, float]
+) -> dict[PlayerId, int]:
     out: dict[PlayerId, int] = {}
     for a, b in games:
         if scores[a] != scores[b]:
@@ -203,34 +206,43 @@ def ours(s: State, settings: Settings) -> Pairing:
     return games, tuple(b.player for b in result.byes if b.kind is ByeKind.FORCED)
 
 
-def club_floor(s: State) -> int:
+def club_floor(s: State, criterion3: bool) -> int:
     """Fewest same-club games among the pairings (no rematch; the bye to someone who had
-    none) with the least total squared score difference: the AGA rule's limit."""
+    none) with the least total squared score difference and then, with ``criterion3``, the
+    fewest players floating the same way twice running: a lower bound on what the AGA
+    rule allows, since avoidance may never cost score difference (nor, after the protocol's
+    criteria, a repeated float). Criterion 4 is left out, which can only lower the bound."""
     if not s.first_half:
         return 0
     ids = [p.aga_id for p in s.players]
+    n = len(ids)
     played = {frozenset((g.white, g.black)) for r in s.history for g in r.games}
     had_bye = {b.player for r in s.history for b in r.byes if b.kind is ByeKind.FORCED}
-    scale = len(ids) + 1
+    rounds = s.t.settings.rounds
+    crit3 = criterion3 and s.number <= rounds - (1 if rounds < 6 else 2)
+    floats = n + 1
+    mms = (n + 1) * floats + 1
     span = max(s.scores[p] for p in ids) - min(s.scores[p] for p in ids)
-    top = round(4 * span * span + 1) * scale * 4
+    top = (round(4 * span * span) * n + 1) * mms
     graph = rx.PyGraph()
-    graph.add_nodes_from(ids + ([0] if len(ids) % 2 else []))
+    graph.add_nodes_from(range(n + n % 2))
     for i, a in enumerate(ids):
-        for j in range(i + 1, len(ids)):
+        for j in range(i + 1, n):
             b = ids[j]
             if frozenset((a, b)) in played:
                 continue
-            cost = round(4 * (s.scores[a] - s.scores[b]) ** 2) * scale + same_club(s, a, b)
-            graph.add_edge(i, j, top - cost)
-    if len(ids) % 2:
+            repeat = 0
+            if crit3 and s.scores[a] != s.scores[b]:
+                up, down = (a, b) if s.scores[a] < s.scores[b] else (b, a)
+                repeat = (s.last_float.get(up) == 1) + (s.last_float.get(down) == -1)
+            cost = round(4 * (s.scores[a] - s.scores[b]) ** 2) * mms + repeat * floats
+            graph.add_edge(i, j, top - cost - same_club(s, a, b))
+    if n % 2:
         for i, a in enumerate(ids):
             if a not in had_bye:
-                graph.add_edge(i, len(ids), top - round(4 * 0) * scale)
+                graph.add_edge(i, n, top)
     matching = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
-    return sum(
-        same_club(s, ids[i], ids[j]) for i, j in matching if i < len(ids) and j < len(ids)
-    )
+    return sum(same_club(s, ids[i], ids[j]) for i, j in matching if i < n and j < n)
 
 
 # --- the table -----------------------------------------------------------------------
@@ -242,7 +254,7 @@ def row(label: str, a: Measures, o: Measures) -> str:
     cells = [
         f"{a.msd2:g} / {o.msd2:g}",
         f"{a.colour} / {o.colour}",
-        f"{a.club_on} / {o.club_on} ({o.floor})",
+        f"{a.club_on} / {o.club_on} ({o.floor}, {o.floor3})",
         f"{a.club_on} / {o.club_off}",
         f"{a.handicap} / {o.handicap}",
         f"{a.floats} / {o.floats}",
@@ -286,7 +298,8 @@ def main() -> None:
             a = measure(s, actual(s))
             o = measure(s, ours(s, on))
             o.club_off = measure(s, ours(s, off)).club_on
-            o.floor = club_floor(s)
+            o.floor = club_floor(s, False)
+            o.floor3 = club_floor(s, True)
             a.club_off = a.club_on
             event_a.add(a)
             event_o.add(o)
@@ -304,7 +317,11 @@ def main() -> None:
     if args.rounds:
         print("\n".join(lines))
     total_a.error, total_o.error = thesis_a, thesis_o
-    print(row("**total**", total_a, total_o).replace(f"{thesis_a:.0f} / {thesis_o:.0f}", f"{thesis_a:.3f} / {thesis_o:.3f}"))
+    print(
+        row("**total**", total_a, total_o).replace(
+            f"{thesis_a:.0f} / {thesis_o:.0f}", f"{thesis_a:.3f} / {thesis_o:.3f}"
+        )
+    )
     print(f"\n{time.perf_counter() - start:.1f} s")
 
 

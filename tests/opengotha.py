@@ -12,8 +12,9 @@ country), games, byes, participation.
   RESULT_UNKNOWN (not played yet).  RESULT_BOTHWIN has no AGA equivalent: rejected.
 * ``<ByePlayer player=... roundNumber=...>``: OpenGotha's odd-player bye, a forced bye.
 * A Swiss event (first placement criterion NBW, number of wins) starts everyone at 0.
-* Otherwise the initial McMahon score is OpenGotha's ``Player.smms``: the rank (30k = -30 ... 1d = 0,
-  9d = 8) clamped between genMMFloor and genMMBar, minus genMMZero, plus smmsCorrection.
+* Otherwise the initial McMahon score is OpenGotha's ``Player.smms``: the rank
+  (30k = -30 ... 1d = 0, 9d = 8) clamped between genMMFloor and genMMBar, minus genMMZero,
+  plus smmsCorrection.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from addin.core.model import (
     Bye,
     ByeKind,
     Game,
+    HandicapBasis,
+    HandicapPolicy,
     Player,
     PlayerId,
     Result,
@@ -33,6 +36,7 @@ from addin.core.model import (
     Settings,
     Tournament,
 )
+from addin.core.ratings import rank_floor
 
 RESULTS: dict[str, Result | None] = {
     "RESULT_UNKNOWN": None,
@@ -119,5 +123,20 @@ def read_opengotha(path: str | Path) -> Tournament:
 
 
 def handicap_settings(path: str | Path) -> dict[str, object]:
-    """``Settings`` fields for the handicap scheme the file's HandicapParameterSet asks for."""
-    return {}
+    """``Settings`` fields for the handicap scheme the file's HandicapParameterSet asks for:
+    basis (hdBasedOnMMS), correction (hdCorrection 0-3), ceiling (hdCeiling) and the rank
+    from which games are even (hdNoHdRankThreshold)."""
+    hps = etree.parse(str(path)).getroot().find("TournamentParameterSet/HandicapParameterSet")
+    if hps is None:
+        return {}
+    correction = int(hps.get("hdCorrection", "1"))
+    return {
+        "handicap_basis": HandicapBasis.MMS
+        if hps.get("hdBasedOnMMS", "true") == "true"
+        else HandicapBasis.RATING,
+        "handicap_policy": HandicapPolicy.FULL
+        if correction == 0
+        else HandicapPolicy(f"Minus {correction}"),
+        "handicap_ceiling": int(hps.get("hdCeiling", "9")),
+        "handicap_even_from": rank_floor(hps.get("hdNoHdRankThreshold", "1D").lower()),
+    }
