@@ -6,8 +6,8 @@ round, from the state the file records before it (same scores, same earlier game
 the result is measured beside the pairing the TD actually made:
 
 * ``Σ(ΔMMS)²``: sum over games of the squared McMahon score difference (points);
-* ``|W-B|>=2``: players of the round whose Whites and Blacks in even games, this round
-  included, differ by two or more;
+* ``|W-B|>=2``: players in an even game this round whose Whites and Blacks in even
+  games, this round included, differ by two or more;
 * ``club on`` / ``club off``: same-club games in the first half of each event (round <=
   rounds / 2), with club avoidance on and off (the other measures are with it on);
 * ``handicap``: handicap games (the handicap scheme the file's own settings ask for);
@@ -177,6 +177,7 @@ def measure(s: State, pairing: Pairing) -> Measures:
     games, _ = pairing
     m = Measures()
     balance = dict(s.balance)
+    even: set[PlayerId] = set()
     for w, b, h in games:
         m.msd2 += (s.scores[w] - s.scores[b]) ** 2
         m.handicap += h > 0
@@ -184,9 +185,10 @@ def measure(s: State, pairing: Pairing) -> Measures:
         if h == 0:
             balance[w] = balance.get(w, 0) + 1
             balance[b] = balance.get(b, 0) - 1
+            even |= {w, b}
         if s.first_half and same_club(s, w, b):
             m.club_on += 1
-    m.colour = sum(abs(balance.get(p.aga_id, 0)) >= 2 for p in s.players)
+    m.colour = sum(abs(balance[p]) >= 2 for p in even)
     now = floats_of(((w, b) for w, b, _ in games), s.scores)
     m.floats = sum(1 for p, d in now.items() if s.last_float.get(p) == d)
     return m
