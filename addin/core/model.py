@@ -162,6 +162,8 @@ class Settings:
     avoid_same_state: bool = False
     avoid_same_country: bool = False
     avoid_handicap_games: bool = False
+    avoidance_points: int = 0
+    """EGF style: avoidance may cost up to this many McMahon points (0: the AGA rule)."""
     tiebreaks: tuple[str, ...] = ("SOS", "SODOS", "Face to face", "Random")
     seed: int = 0
 

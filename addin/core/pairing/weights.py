@@ -142,6 +142,9 @@ class Context:
         self.avoided = tuple(what for what, _ in on)
         self.keys = [{what: _key(value(e.player)) for what, value in on} for e in pool]
         self.avoid_handicap = field.settings.avoid_handicap_games and field.first_half
+        points = field.settings.avoidance_points
+        self.egf_penalty = (points * field.score_unit) ** 2 + 1 if points and on else 0
+        """EGF style: what a game the avoidance switches object to adds to the score tier."""
         self.balance = field.settings.color_policy is not ColorPolicy.MANUAL
         self._stones: dict[tuple[int, int], int] = {}
         self.calls = tuple(
@@ -151,6 +154,11 @@ class Context:
             if _ACTIVE.get(f, _always)(self)
         )
         """(tier, criterion) of every criterion that applies this round."""
+
+    def objects(self, c: Candidate) -> bool:
+        """The avoidance switches object to this game (players share an attribute)."""
+        mine, theirs = self.keys[c.hi.index], self.keys[c.lo.index]
+        return any(mine[what] and mine[what] == theirs[what] for what in self.avoided)
 
     def stones(self, c: Candidate) -> int:
         key = (c.hi.index, c.lo.index)
@@ -166,8 +174,13 @@ Cost = Callable[[Candidate, Context], int]
 
 
 def mms_difference(c: Candidate, ctx: Context) -> int:
-    """Squared McMahon score difference, in units of 1/q point."""
-    return (c.hi.units - c.lo.units) ** 2
+    """Squared McMahon score difference, in units of 1/q point; in EGF style a game the
+    avoidance switches object to counts as if N points apart (plus one unit), so a pairing
+    up to N points further apart is preferred to it."""
+    cost = (c.hi.units - c.lo.units) ** 2
+    if ctx.egf_penalty and ctx.objects(c):
+        cost += ctx.egf_penalty
+    return cost
 
 
 def repeat_float(c: Candidate, ctx: Context) -> int:
