@@ -63,6 +63,7 @@ class Measures:
     error: float = 0.0
     floor: int = 0
     floor3: int = 0
+    msd2_floor: float = 0.0
 
     def add(self, other: Measures) -> None:
         for name in vars(self):
@@ -247,14 +248,45 @@ def club_floor(s: State, criterion3: bool) -> int:
     return sum(same_club(s, ids[i], ids[j]) for i, j in matching if i < n and j < n)
 
 
+def score_floor(s: State) -> float:
+    """The least total squared score difference of any pairing (no rematch) whose forced
+    bye goes to the lowest score group that can take it (the protocol's bye rule) and to
+    someone who had none."""
+    ids = [p.aga_id for p in s.players]
+    n = len(ids)
+    played = {frozenset((g.white, g.black)) for r in s.history for g in r.games}
+    had_bye = {b.player for r in s.history for b in r.byes if b.kind is ByeKind.FORCED}
+    span = max(s.scores[p] for p in ids) - min(s.scores[p] for p in ids)
+    top = round(4 * span * span) * n + 1
+    graph = rx.PyGraph()
+    graph.add_nodes_from(range(n + n % 2))
+    for i, a in enumerate(ids):
+        for j in range(i + 1, n):
+            if frozenset((a, ids[j])) not in played:
+                graph.add_edge(i, j, top - round(4 * (s.scores[a] - s.scores[ids[j]]) ** 2))
+    groups = sorted({s.scores[p] for p in ids}) if n % 2 else [None]
+    for group in groups:
+        trial = graph.copy()
+        for i, a in enumerate(ids):
+            if group is not None and s.scores[a] == group and a not in had_bye:
+                trial.add_edge(i, n, top)
+        matching = rx.max_weight_matching(trial, max_cardinality=True, weight_fn=int)
+        if 2 * len(matching) == n + n % 2:
+            return sum(
+                (s.scores[ids[i]] - s.scores[ids[j]]) ** 2 for i, j in matching if max(i, j) < n
+            )
+    return math.inf
+
+
 # --- the table -----------------------------------------------------------------------
 
+EGF_POINTS = 3
 COLUMNS = ("Σ(ΔMMS)²", "|W-B|>=2", "club on", "club off", "handicap", "float", "error")
 
 
 def row(label: str, a: Measures, o: Measures) -> str:
     cells = [
-        f"{a.msd2:g} / {o.msd2:g}",
+        f"{a.msd2:g} / {o.msd2:g} ({o.msd2_floor:g})",
         f"{a.colour} / {o.colour}",
         f"{a.club_on} / {o.club_on} ({o.floor}, {o.floor3})",
         f"{a.club_on} / {o.club_off}",
@@ -287,6 +319,7 @@ def main() -> None:
     start = time.perf_counter()
     total_a, total_o, rounds = Measures(), Measures(), 0
     thesis_a = thesis_o = 0.0
+    egf = Measures()
     lines = []
     for name, t in events(sorted(DATA.glob("*.xml"))):
         rs = relative_strengths(t)
@@ -302,6 +335,8 @@ def main() -> None:
             o.club_off = measure(s, ours(s, off)).club_on
             o.floor = club_floor(s, False)
             o.floor3 = club_floor(s, True)
+            o.msd2_floor = score_floor(s)
+            egf.add(measure(s, ours(s, replace(on, avoidance_points=EGF_POINTS))))
             a.club_off = a.club_on
             event_a.add(a)
             event_o.add(o)
@@ -313,7 +348,11 @@ def main() -> None:
         total_a.add(event_a)
         total_o.add(event_o)
     print(f"{rounds} rounds; each cell: the TD's actual pairing / this project")
-    print("(club on: avoidance on, in brackets the fewest the AGA rule allows)\n")
+    print(
+        "(in brackets, the least any pairing can reach under the rules: Σ(ΔMMS)² with the\n"
+        "forced bye in the lowest score group that can take it; same-club games at that\n"
+        "least score difference, then also keeping criterion 3)\n"
+    )
     print("| round | " + " | ".join(COLUMNS) + " |")
     print("|:--|" + "--:|" * len(COLUMNS))
     if args.rounds:
@@ -323,6 +362,11 @@ def main() -> None:
         row("**total**", total_a, total_o).replace(
             f"{thesis_a:.0f} / {thesis_o:.0f}", f"{thesis_a:.3f} / {thesis_o:.3f}"
         )
+    )
+    print(
+        f"\nEGF style (avoidance may cost up to {EGF_POINTS} McMahon points, the files' own "
+        f"preferMMSDiffRatherThanSameClub): Σ(ΔMMS)² {egf.msd2:g}, same-club games in the "
+        f"first half {egf.club_on}, |W-B|>=2 {egf.colour}"
     )
     print(f"\n{time.perf_counter() - start:.1f} s")
 
