@@ -114,6 +114,7 @@ def pair(session: Session, params: Mapping[str, object]) -> None:
         f"{s.cross_group_games} games across score groups, sum of squared McMahon "
         f"differences {s.mms_squared_difference:g}, {s.color_breaks} colour and "
         f"{s.float_breaks} float rule breaks, {s.handicap_games} handicap games"
+        + (f". {result.bye_note}" if result.bye_note else "")
     )
 
 
