@@ -11,6 +11,7 @@ from addin.actions.director.lookup import in_tournament
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session
 from addin.core.consistency import even_colours
+from addin.core.handicap import scheme_text
 from addin.core.model import Bye, ByeKind, Color, Player, PlayerId, Round, Status, Tournament
 from addin.core.pairing.engine import PairingInput, PairingResult, pair_round
 from addin.core.pairing.errors import PairingError
@@ -125,7 +126,9 @@ def pair(session: Session, params: Mapping[str, object]) -> None:
         f"Paired round {number}: {len(rnd.games)} games, {len(rnd.byes)} byes; "
         f"{s.cross_group_games} games across score groups, sum of squared McMahon "
         f"differences {s.mms_squared_difference:g}, {s.color_breaks} colour and "
-        f"{s.float_breaks} float rule breaks, {s.handicap_games} handicap games"
+        f"{s.float_breaks} float rule breaks, {s.handicap_games} handicap games "
+        f"(handicap: {scheme_text(t.settings)})"
+        + (f". {result.bye_note}" if result.bye_note else "")
     )
 
 

@@ -20,6 +20,7 @@ from addin.core.model import (
     ColorPolicy,
     Contact,
     Game,
+    HandicapBasis,
     HandicapPolicy,
     PairRequest,
     Player,
@@ -118,6 +119,18 @@ def read_settings(gw: Gateway) -> SettingsData:
     return data_
 
 
+def _whole(v: Mapping[str, object], key: str, default: int, low: int, high: int) -> int:
+    """A whole-number setting within ``low..high`` (blank: the default)."""
+    value = v.get(key)
+    if value is None:
+        return default
+    number = int(value)  # type: ignore[call-overload]
+    if not low <= number <= high:
+        label = next(s.label for s in SETTINGS if s.key == key)
+        raise ValueError(f"{label} {number} is not between {low} and {high}")
+    return number
+
+
 def settings_from_values(v: Mapping[str, object]) -> Settings:
     def text(key: str) -> str:
         value = v.get(key)
@@ -168,6 +181,9 @@ def settings_from_values(v: Mapping[str, object]) -> Settings:
         score_origin=ScoreOrigin(v.get("score_origin") or defaults.score_origin.value),
         bottom_score_offset=float(v.get("bottom_score_offset") or 0),  # type: ignore[arg-type]
         handicap_policy=HandicapPolicy(v.get("handicap_policy") or defaults.handicap_policy.value),
+        handicap_basis=HandicapBasis(v.get("handicap_basis") or defaults.handicap_basis.value),
+        handicap_even_from=v.get("handicap_even_from"),  # type: ignore[arg-type]
+        handicap_ceiling=_whole(v, "handicap_ceiling", defaults.handicap_ceiling, 0, 9),
         top_band_even=bool(v.get("top_band_even")),
         color_policy=ColorPolicy(v.get("color_policy") or defaults.color_policy.value),
         avoid_same_family=bool(v.get("avoid_same_family")),
@@ -176,6 +192,7 @@ def settings_from_values(v: Mapping[str, object]) -> Settings:
         avoid_same_state=bool(v.get("avoid_same_state")),
         avoid_same_country=bool(v.get("avoid_same_country")),
         avoid_handicap_games=bool(v.get("avoid_handicap_games")),
+        avoidance_points=_whole(v, "avoidance_points", defaults.avoidance_points, 0, 100),
         tiebreaks=tiebreaks or defaults.tiebreaks,
         extra_columns=extras,
         seed=int(v.get("seed") or 0),  # type: ignore[call-overload]
@@ -203,6 +220,9 @@ def settings_values(s: Settings) -> dict[str, object]:
         "score_origin": s.score_origin.value,
         "bottom_score_offset": s.bottom_score_offset,
         "handicap_policy": s.handicap_policy.value,
+        "handicap_basis": s.handicap_basis.value,
+        "handicap_even_from": s.handicap_even_from,
+        "handicap_ceiling": s.handicap_ceiling,
         "top_band_even": s.top_band_even,
         "color_policy": s.color_policy.value,
         "avoid_same_family": s.avoid_same_family,
@@ -211,6 +231,7 @@ def settings_values(s: Settings) -> dict[str, object]:
         "avoid_same_state": s.avoid_same_state,
         "avoid_same_country": s.avoid_same_country,
         "avoid_handicap_games": s.avoid_handicap_games,
+        "avoidance_points": s.avoidance_points,
         "tiebreaks": ", ".join([*s.tiebreaks, *(f"({x})" for x in s.extra_columns)]),
         "seed": s.seed,
     }

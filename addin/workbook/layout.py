@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from addin.core.model import (
     ByeKind,
     ColorPolicy,
+    HandicapBasis,
     HandicapPolicy,
     RequestKind,
     Result,
@@ -190,6 +191,21 @@ SETTINGS: tuple[Setting, ...] = (
         "(a little above 0 leaves room for late arrivals)",
     ),
     Setting("handicap_policy", "Handicap", Kind.CHOICE, "Minus 1", _choices(HandicapPolicy)),
+    Setting(
+        "handicap_basis",
+        "Handicap from",
+        Kind.CHOICE,
+        "Rating difference",
+        _choices(HandicapBasis),
+        help="AGA: rating difference; BGA/EGF: McMahon score difference",
+    ),
+    Setting(
+        "handicap_even_from",
+        "Handicap counts ranks up to",
+        Kind.RATING_FLOOR,
+        help="Ranks above count as this rank, so games between them are even (blank: none)",
+    ),
+    Setting("handicap_ceiling", "Handicap ceiling", Kind.INT, 9, help="Most stones (0-9)"),
     Setting("top_band_even", "Top band games even", Kind.BOOL, "Yes"),
     Setting("color_policy", "Colour assignment", Kind.CHOICE, "Restricted", _choices(ColorPolicy)),
     Setting("avoid_same_family", "Avoid same family", Kind.BOOL, "No"),
@@ -198,6 +214,13 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("avoid_same_state", "Avoid same state", Kind.BOOL, "No"),
     Setting("avoid_same_country", "Avoid same country", Kind.BOOL, "No"),
     Setting("avoid_handicap_games", "Avoid handicap games", Kind.BOOL, "No"),
+    Setting(
+        "avoidance_points",
+        "Avoidance may cost (points)",
+        Kind.INT,
+        0,
+        help="0: AGA rule (only within a score group); N: EGF style, up to N McMahon points",
+    ),
     Setting(
         "tiebreaks",
         "Tiebreak order",
