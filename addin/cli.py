@@ -52,10 +52,10 @@ def run_on_file(path: Path, name: str, action: FileAction, args: argparse.Namesp
         return EXIT_ERROR
     for message in session.messages:
         print(message)
-    if session.log:
+    if session.log or session.wrote_sheet:
         gw.append_log(session.log)
         try:
-            gw.save()
+            gw.save(**({} if session.log else {"keep": 0}))  # a report sheet keeps the backups
         except OSError as err:
             print(f"error: could not save {path}: {err}; the file is unchanged", file=sys.stderr)
             return EXIT_ERROR

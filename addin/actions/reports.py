@@ -61,4 +61,8 @@ def report(session: Session, params: Mapping[str, object]) -> None:
     where = [str(out)] if out is not None else []
     if to_sheet:
         where.append(f"sheet '{write_sheet(session.gw, rep)}'")
-    session.done(f"{rep.title} ({rep.subtitle}) written to {' and '.join(where)}")
+    message = f"{rep.title} ({rep.subtitle}) written to {' and '.join(where)}"
+    if to_sheet:
+        session.wrote(message)
+    else:
+        session.say(message)  # reading never writes: the workbook stays byte-identical

@@ -52,6 +52,9 @@ class Session:
     log: list[LogEntry] = field(default_factory=list)
     messages: list[str] = field(default_factory=list)
     """What the action reports to the TD when it is done."""
+    wrote_sheet: bool = False
+    """The action wrote a sheet that is not tournament data (a report sheet): the workbook
+    is saved, but nothing goes to the Log and the undo backups are left alone."""
 
     def warn(self, warnings: Sequence[str]) -> None:
         """Ask the TD to accept ``warnings``; raise ``Cancelled`` if they do not."""
@@ -67,6 +70,11 @@ class Session:
     def done(self, message: str) -> None:
         self.messages.append(message)
         self.log.append(LogEntry("Action", self.action, message))
+
+    def wrote(self, message: str) -> None:
+        """Tell the TD a report sheet was written; it changes no tournament data, so no Log."""
+        self.messages.append(message)
+        self.wrote_sheet = True
 
     def say(self, message: str) -> None:
         """Tell the TD something without logging it (lookup results, for instance)."""
