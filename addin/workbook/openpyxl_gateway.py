@@ -16,7 +16,7 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
 from addin.workbook import bulk_sheet, cells, styling, table_rows
-from addin.workbook.gateway import LogEntry, Problem, Row, TableData, WriteRow
+from addin.workbook.gateway import LogEntry, Problem, Row, Selection, TableData, WriteRow
 from addin.workbook.layout import LOG, TDLISTA, Table
 from addin.workbook.saving import check_not_open, save_atomically
 
@@ -62,6 +62,10 @@ class OpenpyxlGateway:
 
     def sheet_names(self) -> list[str]:
         return list(self.wb.sheetnames)
+
+    def selection(self) -> Selection | None:
+        """A file on disk has no selection: the command line names what it acts on."""
+        return None
 
     def _header_row(self, ws: Worksheet, table: Table) -> int:
         xl = ws.tables.get(table.name)
