@@ -91,10 +91,10 @@ def dispatch(
         if button.action == "new":
             return _new(book, runs[0], dialogs)
         session = Session(gw, button.action)
-        for values in runs:
+        for values in runs:  # one run per selected row, each logged as the command line logs it
             _run(button, session, values)
-        if session.log:
             gw.append_log(session.log)
+            session.log = []
         written = bool(gw.changes)
         gw.commit()
     except Cancelled as cancelled:
