@@ -44,6 +44,7 @@ from addin.workbook.layout import (
     games_table,
     players_table,
     round_number_of,
+    setting_help,
 )
 
 # --- Settings -----------------------------------------------------------------------------
@@ -212,7 +213,7 @@ def settings_rows(values: Mapping[str, object]) -> list[dict[str, object]]:
             {
                 "setting": s.label,
                 "value": cells.render(value, _setting_column(s)),
-                "help": s.help,
+                "help": setting_help(s),
             }
         )
     return rows

@@ -13,7 +13,7 @@ import openpyxl
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 
-from addin.workbook import book, styling
+from addin.workbook import book, settings_sheet, styling
 from addin.workbook.layout import SETTINGS_TABLE, fixed_tables, players_table
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
 
@@ -32,6 +32,7 @@ def build(values: Mapping[str, object] | None = None) -> Workbook:
     gw = OpenpyxlGateway(wb)
     gw.write_table(SETTINGS_TABLE, book.settings_rows(settings_values))
     _summary(wb, settings.rounds)
+    settings_sheet.add_dropdowns(wb[SETTINGS_TABLE.sheet])
     wb.properties.creator = "addin"
     wb.properties.title = settings.name or "AGA Swiss McMahon tournament"
     return wb
