@@ -410,19 +410,21 @@ def games_table(number: int) -> Table:
         sheet=round_sheet(number),
         name=f"Round{number}Games",
         columns=(
+            # the printed columns first: a 60-board round fits a page's width at full size
             Column("board", "Board", Kind.INT, p, width=6),
-            Column("white", "White AGA #", Kind.INT, p, width=9, required=True),
             Column("white_name", "White", owner=p, width=24),
-            Column("white_rating", "W rating", Kind.FLOAT, p, width=8, number_format="0.00"),
-            Column("black", "Black AGA #", Kind.INT, p, width=9, required=True),
             Column("black_name", "Black", owner=p, width=24),
-            Column("black_rating", "B rating", Kind.FLOAT, p, width=8, number_format="0.00"),
-            Column("handicap", "Handicap", Kind.INT, p, width=8),
+            Column("handicap", "Handicap", Kind.INT, p, width=9),
             Column("komi", "Komi", Kind.FLOAT, p, width=6, number_format="0.0"),
             Column("result", "Result", Kind.RESULT, Owner.TD, width=20, choices=_choices(Result)),
+            Column("white", "White AGA #", Kind.INT, p, width=9, required=True),
+            Column("white_rating", "W rating", Kind.FLOAT, p, width=8, number_format="0.00"),
+            Column("black", "Black AGA #", Kind.INT, p, width=9, required=True),
+            Column("black_rating", "B rating", Kind.FLOAT, p, width=8, number_format="0.00"),
             Column("notes", "Notes", owner=p, width=36),
         ),
         unique=None,
+        printed=6,
     )
 
 
@@ -466,10 +468,10 @@ def standings_table(tiebreaks: Sequence[str]) -> Table:
         sheet="Standings",
         name="Standings",
         columns=(
-            Column("place", "Place", owner=s, width=6),
+            Column("place", "Place", Kind.INT, s, width=6),
             Column("aga_id", "AGA #", Kind.INT, s, width=8),
             Column("name", "Name", owner=s, width=26),
-            Column("rating", "Rating", Kind.FLOAT, s, width=8, number_format="0.00"),
+            Column("rank", "Rank", owner=s, width=6),
             Column("band", "Band", Kind.INT, s, width=6),
             Column("initial_score", "Initial score", Kind.FLOAT, s, width=8),
             Column("wins", "Wins", Kind.FLOAT, s, width=6),
@@ -491,7 +493,7 @@ def cross_table(rounds: int, tiebreaks: Sequence[str]) -> Table:
         columns=(
             Column("number", "No.", Kind.INT, s, width=5),
             Column("name", "Name", owner=s, width=26),
-            Column("rating", "Rating", Kind.FLOAT, s, width=8, number_format="0.00"),
+            Column("rank", "Rank", owner=s, width=6),
             *(Column(f"r{n}", round_header(n), owner=s, width=7) for n in range(1, rounds + 1)),
             Column("mms", "McMahon score", Kind.FLOAT, s, width=9),
             *(

@@ -120,7 +120,7 @@ class OpenpyxlGateway:
         ws = self.wb.create_sheet(
             table.sheet, table_rows.sheet_position(self.wb.sheetnames, table.sheet)
         )
-        styling.format_sheet(ws, table.freeze, self._title())
+        styling.format_sheet(ws, table.freeze, self._title(), wide=styling.is_wide(table))
         return ws
 
     def _title(self) -> str:
@@ -136,6 +136,7 @@ class OpenpyxlGateway:
             ws.cell(row=1, column=table.anchor_column).value
         ):
             styling.format_table(ws, table)
+        styling.set_header(ws, self._title())  # the event's name as it is now
         header_row = self._header_row(ws, table)
         headers = self._header_map(ws, table, header_row)
         layout = table_rows.write_layout(table, headers)

@@ -27,7 +27,7 @@ def build(values: Mapping[str, object] | None = None) -> Workbook:
     wb.remove(wb.active)
     for table in fixed_tables(settings.rounds, settings.tiebreaks):
         ws = wb.create_sheet(table.sheet)
-        styling.format_sheet(ws, table.freeze, settings.name)
+        styling.format_sheet(ws, table.freeze, settings.name, wide=styling.is_wide(table))
         styling.format_table(ws, table)
     gw = OpenpyxlGateway(wb)
     gw.write_table(SETTINGS_TABLE, book.settings_rows(settings_values))
