@@ -71,14 +71,14 @@ def _run_on_file(path: Path, name: str, action: FileAction, args: argparse.Names
         print(f"{path.name} is unchanged.", file=sys.stderr)
         return EXIT_ERROR
     notes = []
-    if session.log:
+    if session.log or session.wrote_sheet:
         holder = None if gw.force else gw.held_by()
         if holder and not gw.changed:  # only the Log would change: the output is what counts
             notes.append(f"note: not noted in the Log, {path.name} is open in {holder}")
         else:
             gw.append_log(session.log)
             try:
-                gw.save()
+                gw.save(**({} if session.log else {"keep": 0}))  # a report sheet keeps backups
             except (RefusedValue, SaveRefused, WorkbookLocked) as err:
                 print(f"error: {err}", file=sys.stderr)
                 return EXIT_ERROR

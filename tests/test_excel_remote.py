@@ -440,16 +440,17 @@ class ScriptedTD:
 
 
 def test_the_td_is_asked_for_each_parameter_in_turn(tmp_path: Path) -> None:
+    """A button that takes typed values and no selection (here Look up) asks for each."""
     path = prepared_file(tmp_path, 20)
     remote = open_remote(path)
-    td = ScriptedTD(["", "Doe, Jane", "2k"])
-    outcome = dispatch("register", remote, dialogs=td)
+    td = ScriptedTD(["Member1"])
+    outcome = dispatch("lookup", remote, dialogs=td)
     assert outcome.status == "done"
     assert [q.splitlines()[0] for q in td.asked] == [
-        p.help[:1].upper() + p.help[1:] for p in load_all()["register"].params
+        p.help[:1].upper() + p.help[1:] for p in load_all()["lookup"].params
     ]
-    assert "Registered Doe, Jane" in td.told[-1]
-    assert [sheet_of(remote, a) for a in actions(remote, "setValues")] == ["Players", "Log"]
+    assert "Member1, Pat" in td.told[-1]
+    assert not writes(remote)
 
 
 def test_cancelling_a_question_does_nothing(tmp_path: Path) -> None:

@@ -57,8 +57,13 @@ def report(session: Session, params: Mapping[str, object]) -> None:
         data = render_bytes(rep, out) if out is not None else b""
     except ReportError as err:
         raise ActionError(f"cannot make the report: {err}") from err
-    where = [f"sheet '{write_sheet(session.gw, rep)}'"] if to_sheet else []
+    where = [str(out)] if out is not None else []
     if out is not None:
         session.write_output(out, data)
-        where.insert(0, str(out))
-    session.done(f"{rep.title} ({rep.subtitle}) written to {' and '.join(where)}")
+    if to_sheet:
+        where.append(f"sheet '{write_sheet(session.gw, rep)}'")
+    message = f"{rep.title} ({rep.subtitle}) written to {' and '.join(where)}"
+    if to_sheet:
+        session.wrote(message)
+    else:
+        session.say(message)  # reading never writes: the workbook stays byte-identical

@@ -9,7 +9,8 @@ from collections.abc import Mapping, Sequence
 from addin.actions import director, intake, needs
 from addin.actions.registry import action
 from addin.actions.session import ActionError, Session
-from addin.core.model import Round, Tournament
+from addin.core.model import Player, Round, Tournament
+from addin.core.ratings import rank_of
 from addin.core.scoring import player_records
 from addin.core.tiebreaks import (
     Standing,
@@ -54,6 +55,15 @@ def changed_earlier_rounds(t: Tournament, before: Mapping[int, str]) -> list[int
     last = max(r.number for r in t.rounds)
     now = digests(t)
     return [n for n, d in sorted(now.items()) if n < last and n in before and before[n] != d]
+
+
+def rank_label(p: Player | None) -> str | None:
+    """The rank a printout shows (3k, 2d), not the raw rating (-3.47)."""
+    if p is None:
+        return None
+    if p.rating is not None:
+        return rank_of(p.rating)
+    return p.rank or None
 
 
 def place_text(line: Standing, lines: list[Standing]) -> str:
@@ -108,10 +118,10 @@ def update_standings(session: Session, params: Mapping[str, object]) -> None:
         }
         standing_rows.append(
             {
-                "place": place_text(s, lines),
+                "place": s.place,
                 "aga_id": s.player,
                 "name": p.name if p else str(s.player),
-                "rating": p.rating if p else None,
+                "rank": rank_label(p),
                 "band": p.effective_band if p else None,
                 "initial_score": (p.initial_score or 0.0) if p else None,
                 "wins": s.wins,
@@ -124,7 +134,7 @@ def update_standings(session: Session, params: Mapping[str, object]) -> None:
             {
                 "number": numbers[s.player],
                 "name": p.name if p else str(s.player),
-                "rating": p.rating if p else None,
+                "rank": rank_label(p),
                 **cells,
                 "mms": s.score,
                 **tiebreak_values,

@@ -48,6 +48,7 @@ from addin.workbook.layout import (
     games_table,
     players_table,
     round_number_of,
+    setting_help,
 )
 from addin.workbook.parts import with_parts
 from addin.workbook.round_sheets import round_set_problems
@@ -251,7 +252,7 @@ def settings_rows(values: Mapping[str, object]) -> list[dict[str, object]]:
             {
                 "setting": s.label,
                 "value": cells.render(value, _setting_column(s)),
-                "help": s.help,
+                "help": setting_help(s),
             }
         )
     return rows

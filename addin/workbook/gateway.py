@@ -103,6 +103,29 @@ class LogEntry:
 WriteRow = Row | Mapping[str, object]
 
 
+@dataclass(frozen=True)
+class Selection:
+    """The cells the TD selected before clicking a button: a sheet and its selected rows."""
+
+    sheet: str
+    rows: tuple[int, ...]
+    """Sheet row numbers, ascending, each once (a multi-area selection is merged)."""
+
+
+def selected_rows(address: str) -> tuple[int, ...]:
+    """The rows of an A1 address such as ``$A$3:$C$5,$A$8`` or ``4:6`` (whole rows)."""
+    rows: set[int] = set()
+    for area in address.replace("$", "").split(","):
+        area = area.strip().split("!")[-1]
+        if not area:
+            continue
+        ends = [int("".join(ch for ch in end if ch.isdigit()) or 0) for end in area.split(":")]
+        if 0 in ends:  # a whole column (A:A): no row in particular
+            continue
+        rows.update(range(min(ends), max(ends) + 1))
+    return tuple(sorted(rows))
+
+
 class Gateway(Protocol):
     source: str
     """The workbook's name, for messages."""
@@ -116,6 +139,10 @@ class Gateway(Protocol):
         ...
 
     def remove_sheet(self, sheet: str) -> None: ...
+
+    def selection(self) -> Selection | None:
+        """What the TD selected in Excel; None where there is no selection (a file on disk)."""
+        ...
 
     def append_log(self, entries: Sequence[LogEntry]) -> None: ...
 
