@@ -55,6 +55,9 @@ class Session:
     """What the action reports to the TD when it is done."""
     force: bool = False
     """``--force``: an output may replace another tournament workbook (a backup is kept)."""
+    wrote_sheet: bool = False
+    """The action wrote a sheet that is not tournament data (a report sheet): the workbook
+    is saved, but nothing goes to the Log and the undo backups are left alone."""
 
     def warn(self, warnings: Sequence[str]) -> None:
         """Ask the TD to accept ``warnings``; raise ``Cancelled`` if they do not."""
@@ -70,6 +73,11 @@ class Session:
     def done(self, message: str) -> None:
         self.messages.append(message)
         self.log.append(LogEntry("Action", self.action, message))
+
+    def wrote(self, message: str) -> None:
+        """Tell the TD a report sheet was written; it changes no tournament data, so no Log."""
+        self.messages.append(message)
+        self.wrote_sheet = True
 
     def say(self, message: str) -> None:
         """Tell the TD something without logging it (lookup results, for instance)."""

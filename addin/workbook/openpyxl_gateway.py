@@ -19,7 +19,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from addin.workbook import bulk_sheet, cells, extent, styling, table_rows
 from addin.workbook.cell_gate import Formula, RefusedValue, Text, gate
-from addin.workbook.gateway import LogEntry, Problem, TableData, WriteRow
+from addin.workbook.gateway import LogEntry, Problem, Selection, TableData, WriteRow
 from addin.workbook.layout import LOG, TDLISTA, Table
 from addin.workbook.open_elsewhere import check_not_open, held_by
 from addin.workbook.saving import save_atomically, target_of
@@ -72,6 +72,10 @@ class OpenpyxlGateway:
 
     def sheet_names(self) -> list[str]:
         return list(self.wb.sheetnames)
+
+    def selection(self) -> Selection | None:
+        """A file on disk has no selection: the command line names what it acts on."""
+        return None
 
     def _header_row(self, ws: Worksheet, table: Table) -> int:
         xl = ws.tables.get(table.name)
@@ -144,7 +148,7 @@ class OpenpyxlGateway:
         ws = self.wb.create_sheet(
             table.sheet, table_rows.sheet_position(self.wb.sheetnames, table.sheet)
         )
-        styling.format_sheet(ws, table.freeze, self._title())
+        styling.format_sheet(ws, table.freeze, self._title(), wide=styling.is_wide(table))
         return ws
 
     def _title(self) -> str:
@@ -160,6 +164,7 @@ class OpenpyxlGateway:
             ws.cell(row=1, column=table.anchor_column).value
         ):
             styling.format_table(ws, table)
+        styling.set_header(ws, self._title())  # the event's name as it is now
         header_row = self._header_row(ws, table)
         headers = self._header_map(ws, table, header_row, extent.measure(ws).last_column)
         layout = table_rows.write_layout(table, headers)

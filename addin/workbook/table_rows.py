@@ -107,6 +107,7 @@ def rows_from_block(
                 row.values[column.key] = cells.parse(value, column)
             except cells.CellError as err:
                 row.values[column.key] = None
+                row.unread[column.key] = value
                 problems.append(Problem(table.sheet, str(err), ref, column.header))
         row.extra = {h: raw[col - first] for col, h in extras.items()}
         rows.append(row)
@@ -186,18 +187,25 @@ def write_layout(table: Table, headers: dict[int, str]) -> WriteLayout:
     return WriteLayout(positions, headers, added, extra_cols)
 
 
+def cell_value(table: Table, row: WriteRow, key: str) -> object:
+    """The value to write for ``key``: rendered, or as the TD typed it if it was unreadable
+    and the action left it alone."""
+    values = row.values if isinstance(row, Row) else row
+    value = values.get(key)
+    if value is None and isinstance(row, Row) and key in row.unread:
+        return row.unread[key]
+    return cells.render(value, table.column(key))
+
+
 def render_row(
     table: Table, row: WriteRow, layout: WriteLayout, first: int, last: int, number: int
 ) -> list:
-    """Sheet row ``number``'s rendered values for columns ``first``..``last`` (None: nothing),
-    each through the cell gate (``cell_gate.Text`` marks formula-like text)."""
+    """Sheet row ``number``'s values for columns ``first``..``last`` (None: nothing), each
+    through the cell gate (``cell_gate.Text`` marks formula-like text)."""
     line: list[object] = [None] * (last - first + 1)
-    values = row.values if isinstance(row, Row) else row
     for key, col in layout.positions.items():
-        column = table.column(key)
-        value = cells.render(values.get(key), column)
-        where = f"{table.sheet}!{get_column_letter(col)}{number} ({column.header})"
-        line[col - first] = gate(value, where)
+        where = f"{table.sheet}!{get_column_letter(col)}{number} ({table.column(key).header})"
+        line[col - first] = gate(cell_value(table, row, key), where)
     if isinstance(row, Row):
         for header, value in row.extra.items():
             col = layout.extra_cols.get(header)

@@ -13,7 +13,7 @@ import openpyxl
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 
-from addin.workbook import book, saving, styling
+from addin.workbook import book, saving, settings_sheet, styling
 from addin.workbook.layout import SETTINGS_TABLE, fixed_tables, players_table
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
 
@@ -27,11 +27,12 @@ def build(values: Mapping[str, object] | None = None) -> Workbook:
     wb.remove(wb.active)
     for table in fixed_tables(settings.rounds, settings.tiebreaks):
         ws = wb.create_sheet(table.sheet)
-        styling.format_sheet(ws, table.freeze, settings.name)
+        styling.format_sheet(ws, table.freeze, settings.name, wide=styling.is_wide(table))
         styling.format_table(ws, table)
     gw = OpenpyxlGateway(wb)
     gw.write_table(SETTINGS_TABLE, book.settings_rows(settings_values))
     _summary(wb, settings.rounds)
+    settings_sheet.add_dropdowns(wb[SETTINGS_TABLE.sheet])
     wb.properties.creator = "addin"
     wb.properties.title = settings.name or "AGA Swiss McMahon tournament"
     return wb

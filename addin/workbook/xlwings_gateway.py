@@ -25,7 +25,14 @@ from openpyxl.utils.cell import range_boundaries
 
 from addin.workbook import cells, extent, styling, table_rows
 from addin.workbook.cell_gate import Text, formula_like, gate
-from addin.workbook.gateway import LogEntry, Problem, TableData, WriteRow
+from addin.workbook.gateway import (
+    LogEntry,
+    Problem,
+    Selection,
+    TableData,
+    WriteRow,
+    selected_rows,
+)
 from addin.workbook.layout import LOG, Table
 
 if TYPE_CHECKING:
@@ -166,6 +173,20 @@ class XlwingsGateway:
         if self._names is None:
             self._names = [sheet.name for sheet in self.book.sheets]
         return list(self._names)
+
+    def selection(self) -> Selection | None:
+        """The selected range's sheet and rows, read from Excel with one call or two."""
+        try:
+            rng = self.book.selection
+            sheet, address = str(rng.sheet.name), str(rng.address)
+        except Exception:  # a multi-area selection on the remote engine, a shape, nothing
+            if not _is_remote(self.book):
+                return None
+            snapshot = self.book.api["book"]
+            sheet = self.book.sheets[int(snapshot["active_sheet_index"])].name
+            address = str(snapshot.get("selection") or "")
+        rows = selected_rows(address)
+        return Selection(sheet, rows) if rows else None
 
     def _sheet(self, name: str) -> xw.Sheet:
         ws = self._sheets.get(name)
