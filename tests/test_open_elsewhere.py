@@ -62,19 +62,20 @@ def test_read_only_commands_work_and_leave_the_workbook_as_it_was(
     before = digest(book)
     check = run("check", book)
     assert check.returncode == 0, check.stderr
-    assert check.stdout.endswith("t.xlsx: 0 problem(s), 0 note(s)\n")
+    assert check.stdout.startswith("t.xlsx: 0 problem(s)")
 
     page = book.parent / "registration.html"
     report = run("report", book, "registration", "--out", page)
     assert report.returncode == 0, report.stderr
     assert page.exists()
-    assert report.stdout.splitlines()[-1] == (
-        f"note: not noted in the Log, t.xlsx is open in {holder}"
-    )
+    assert report.stdout.startswith("Registration (alphabetical) written to ")
 
     text = book.parent / "aga.txt"
     export = run("export-aga", book, "--text", text, "--yes")
     assert export.returncode == 0, export.stderr
+    assert export.stdout.splitlines()[-1] == (
+        f"note: not noted in the Log, t.xlsx is open in {holder}"
+    )
     assert text.read_text(encoding="utf-8").startswith("TOURNEY")
     assert digest(book) == before
 

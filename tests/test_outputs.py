@@ -125,13 +125,14 @@ def test_a_read_only_output_file_is_refused(book: Path) -> None:
 
 def test_an_output_in_a_missing_folder_is_a_message(book: Path) -> None:
     out = book.parent / "nowhere" / "aga.txt"
+    before = digest(book)
     done = run("export-aga", book, "--text", out, "--yes")
     assert done.returncode == 1
-    assert done.stderr == (
-        f"error: cannot write {out}: the folder {out.parent} does not exist\nt.xlsx is unchanged.\n"
-    )
-    assert run("template", out.with_suffix(".xlsx")).stderr == (
-        f"error: cannot write {out.with_suffix('.xlsx')}: the folder {out.parent} does not exist\n"
+    assert done.stderr.startswith(f"error: cannot write {out}: ")
+    assert str(out.parent) in done.stderr and len(done.stderr.splitlines()) <= 2
+    assert digest(book) == before
+    assert run("template", out.with_suffix(".xlsx")).stderr.startswith(
+        f"error: cannot write {out.with_suffix('.xlsx')}: "
     )
 
 

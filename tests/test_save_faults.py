@@ -105,19 +105,21 @@ def test_a_full_disk_leaves_workbook_and_backups_as_they_were(book: Path, tmp_pa
             except OSError:
                 pass  # the disk is full
         before = state(on_disk)
-        done = subprocess.run(
-            [sys.executable, "-m", "addin", *register(on_disk, "Late, Pat")],
-            capture_output=True,
-            text=True,
-            cwd=Path(__file__).resolve().parents[1],
-        )
-        assert done.returncode == 1
-        expected = (
-            f"error: could not save {on_disk}: No space left on device; t.xlsx is unchanged\n"
-        )
-        assert done.stderr == expected, "one line, no traceback"
-        assert done.stdout == ""
-        assert state(on_disk) == before
+        # openpyxl streams each sheet through a temporary file: full there too (TMPDIR)
+        for temporary in ({}, {"TMPDIR": str(disk)}):
+            done = subprocess.run(
+                [sys.executable, "-m", "addin", *register(on_disk, "Late, Pat")],
+                capture_output=True,
+                text=True,
+                cwd=Path(__file__).resolve().parents[1],
+                env={**os.environ, **temporary},
+            )
+            assert done.returncode == 1
+            assert done.stderr == (
+                f"error: could not save {on_disk}: No space left on device; t.xlsx is unchanged\n"
+            ), "one line, no traceback"
+            assert done.stdout == ""
+            assert state(on_disk) == before
         assert [p.name for p in disk.iterdir() if p.name.startswith(".t.")] == []
     finally:
         subprocess.run(["umount", str(disk)], check=False)

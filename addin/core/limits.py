@@ -19,6 +19,7 @@ MAX_KOMI = 50.0
 MAX_SHOWN = 200
 """At most this many characters of an offending value are quoted in a message."""
 
+
 def shown(value: object, limit: int = MAX_SHOWN) -> str:
     """``repr(value)`` cut to ``limit`` characters: a hostile value is named, never echoed."""
     if isinstance(value, str) and len(value) > limit:

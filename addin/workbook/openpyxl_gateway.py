@@ -7,11 +7,14 @@ confirmed simply never saves, so the file stays as it was.
 
 from __future__ import annotations
 
+import errno
 import io
+import os
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 import openpyxl
+from lxml import etree
 from openpyxl.cell.cell import Cell, MergedCell
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
@@ -268,7 +271,10 @@ class OpenpyxlGateway:
         """The whole package is made in memory and written with one ``write``: a full disk
         is one clean OSError here, never a half-closed zip complaining later."""
         buffer = io.BytesIO()
-        self.wb.save(buffer)
+        try:
+            self.wb.save(buffer)
+        except etree.SerialisationError as err:  # openpyxl streams sheets via temporary files
+            raise _os_error(err) from err
         data = buffer.getvalue()
         for bulk in self.bulk.values():
             if bulk.sheet in self.wb.sheetnames:
@@ -276,6 +282,15 @@ class OpenpyxlGateway:
                 data = bulk_sheet.splice_bytes(data, bulk, ws.max_column)
         with open(path, "wb") as f:
             f.write(data)
+
+
+def _os_error(err: etree.SerialisationError) -> OSError:
+    """lxml's ``IO_ENOSPC`` (a full disk under openpyxl's temporary files) as the OSError
+    it stands for."""
+    code = getattr(errno, str(err).removeprefix("IO_"), None)
+    if isinstance(code, int):
+        return OSError(code, os.strerror(code))
+    return OSError(f"could not write the workbook ({err})")
 
 
 def _ref(col: int, row: int) -> str:
