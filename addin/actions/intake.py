@@ -127,7 +127,10 @@ class _Examiner:
         self.start = start
         self.accepted = accepted
         self.intake = Intake(
-            [Row(dict(r.values), r.number, dict(r.extra), dict(r.cells)) for r in data.rows]
+            [
+                Row(dict(r.values), r.number, dict(r.extra), dict(r.cells), dict(r.unread))
+                for r in data.rows
+            ]
         )
         self.used = {int(v) for r in data.rows if (v := r.values.get("aga_id")) is not None}  # type: ignore[call-overload]
         self.rows_of = {
@@ -437,7 +440,10 @@ def examine(
     digest = registration_digest(data.rows, b.tournament.settings.start_date)
     if digest == last_stamp(log):
         intake = Intake(
-            [Row(dict(r.values), r.number, dict(r.extra), dict(r.cells)) for r in data.rows]
+            [
+                Row(dict(r.values), r.number, dict(r.extra), dict(r.cells), dict(r.unread))
+                for r in data.rows
+            ]
         )
     else:
         index = index if index is not None else read_members(gw)
@@ -514,7 +520,10 @@ def check_report(gw: Gateway, b: book.Book) -> tuple[list[Problem], list[str], l
     if not problems:
         late, _, _ = place_late_arrivals(
             settled,
-            [Row(dict(r.values), r.number, dict(r.extra), dict(r.cells)) for r in intake.rows],
+            [
+                Row(dict(r.values), r.number, dict(r.extra), dict(r.cells), dict(r.unread))
+                for r in intake.rows
+            ],
         )
         warnings += late
     return problems, warnings, notes
