@@ -39,12 +39,8 @@ def book(tmp_path: Path) -> Path:
 
 
 def state(book: Path) -> dict[str, str]:
-    """Every file beside the workbook (but the turn lock) and its digest."""
-    return {
-        p.name: digest(p)
-        for p in sorted(book.parent.iterdir())
-        if p.is_file() and not p.name.startswith(".~addin-lock.")
-    }
+    """Every file beside the workbook and its digest."""
+    return {p.name: digest(p) for p in sorted(book.parent.iterdir()) if p.is_file()}
 
 
 LIMITED = textwrap.dedent(

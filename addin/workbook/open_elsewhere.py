@@ -6,15 +6,18 @@ complete); writing is not, since their next save would silently undo ours. So
 commands that only read go ahead and commands that write refuse, naming the
 program and, where its lock file says, the user.
 
-Two of our own commands on one workbook take turns: each holds a lock beside the
-workbook (``.NAME.xlsx.lock``, an OS lock released even if the process dies)
-from reading to saving, so the second reads what the first saved.
+Two of our own commands on one workbook take turns: each holds an OS lock (released
+even if the process dies) from reading to saving, so the second reads what the first
+saved. The lock file lives in the temporary folder, named by the workbook's real path,
+so nothing appears beside the workbook.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -92,18 +95,32 @@ def check_not_open(path: Path) -> None:
 
 
 def turn_lock(path: Path) -> Path:
-    return path.with_name(f".~addin-lock.{path.name}")
+    """The lock file for ``path``: in the temporary folder, named by the workbook's real
+    path, so that nothing is added beside the workbook (reading never writes there)."""
+    real = os.path.normcase(str(Path(path).resolve()))
+    name = hashlib.sha256(real.encode("utf-8", errors="surrogatepass")).hexdigest()[:32]
+    return Path(tempfile.gettempdir()) / "aga-mcmahon-locks" / f"{name}.lock"
+
+
+def _shared_folder(folder: Path) -> None:
+    """The locks' folder, open to every user of the machine like the temporary folder."""
+    if not folder.is_dir():
+        folder.mkdir(exist_ok=True)
+        with contextlib.suppress(OSError):
+            os.chmod(folder, 0o1777)
 
 
 @contextlib.contextmanager
 def one_at_a_time(path: Path, timeout: float | None = None) -> Iterator[None]:
     """Hold the workbook's turn lock; wait up to ``timeout`` seconds for it.
 
-    Where no lock file can be made (a read-only folder) nothing can be saved
-    either, so a reading command simply goes ahead.
+    Where no lock file can be made (the temporary folder not writable) the command
+    goes ahead without taking turns, as before there were turns.
     """
-    lock = FileLock(turn_lock(path), timeout=LOCK_TIMEOUT if timeout is None else timeout)
+    where = turn_lock(path)
+    lock = FileLock(where, timeout=LOCK_TIMEOUT if timeout is None else timeout, mode=0o666)
     try:
+        _shared_folder(where.parent)
         lock.acquire()
     except Timeout as err:
         raise WorkbookBusy(
