@@ -74,7 +74,8 @@ def test_eggplant_settings_are_taken_over_with_notes() -> None:
         "byemmsx2": "1",
         "absentmmsx2": "0",
     }
-    settings, notes = read_settings(values, Settings())
+    settings, notes, given = read_settings(values, Settings())
+    assert given == {"rounds", "komi", "bar", "handicap_policy"}
     assert (settings.rounds, settings.komi, settings.bar) == (4, 6.5, 3.0)
     assert settings.handicap_policy is HandicapPolicy.MINUS_1
     text = "\n".join(notes)
@@ -83,13 +84,13 @@ def test_eggplant_settings_are_taken_over_with_notes() -> None:
     assert "by McMahon score" in text
     assert "handicap ceiling 5" in text
     assert "scored a bye 0.5" in text
-    no_handicaps, _ = read_settings({"handicapgames": "false"}, Settings())
+    no_handicaps, _, _ = read_settings({"handicapgames": "false"}, Settings())
     assert no_handicaps.handicap_policy is HandicapPolicy.NONE
 
 
 def test_an_exact_komi_already_read_is_kept() -> None:
     """Our Comment says 7 (no half point); <defaultkomi>7</defaultkomi> must not make it 7.5."""
-    settings, _ = read_settings({"defaultkomi": "7"}, replace(Settings(), komi=7.0))
+    settings, _, _ = read_settings({"defaultkomi": "7"}, replace(Settings(), komi=7.0))
     assert settings.komi == 7.0
-    settings, _ = read_settings({"defaultkomi": "6"}, replace(Settings(), komi=7.5))
+    settings, _, _ = read_settings({"defaultkomi": "6"}, replace(Settings(), komi=7.5))
     assert settings.komi == 6.5
