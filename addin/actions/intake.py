@@ -19,7 +19,7 @@ from addin.actions.member_list import read_members
 from addin.actions.session import ActionError, Session
 from addin.core.bands import band_for_rating
 from addin.core.lookup import MemberIndex, fold
-from addin.core.model import Player, Status
+from addin.core.model import Player, Settings, Status
 from addin.core.ratings import RatingError, parse_rating, rank_of
 from addin.core.registration import (
     RegistrationWarning,
@@ -85,9 +85,10 @@ def accepted_in(log: Sequence[tuple[str, str]]) -> Callable[[str], bool]:
     return lambda core: any(core in m for m in warned)
 
 
-def registration_digest(rows: Sequence[Row], start: date | None) -> str:
-    """A digest of what the registration checks depend on (entry rating: only whether blank)."""
-    parts = [str(start)]
+def registration_digest(rows: Sequence[Row], settings: Settings) -> str:
+    """A digest of what the registration checks depend on (entry rating: only whether blank;
+    the tournament's dates, which decide lapsed and expiring memberships)."""
+    parts = [f"{settings.start_date}|{settings.end_date}"]
     for row in rows:
         values = [str(row.values.get(k)) for k in REGISTRATION_KEYS]
         values.append(str(row.values.get("rating") is None))
@@ -120,10 +121,12 @@ class _Examiner:
         index: MemberIndex | None,
         start: date,
         accepted: Callable[[str], bool],
+        end: date | None = None,
     ) -> None:
         self.data = data
         self.index = index
         self.start = start
+        self.end = end
         self.accepted = accepted
         self.intake = Intake(
             [Row(dict(r.values), r.number, dict(r.extra), dict(r.cells)) for r in data.rows]
@@ -202,7 +205,7 @@ class _Examiner:
         assert self.index is not None
         requested = _text(row.values.get("rank")) or None
         return check_registration(
-            self.index, self.start, aga_id=aga_id, name=name, requested=requested
+            self.index, self.start, aga_id=aga_id, name=name, requested=requested, end_date=self.end
         )
 
     def without_number(self, row: Row) -> None:
@@ -279,11 +282,34 @@ class _Examiner:
                         "rank",
                         f"AGA {member.aga_id} {member.name} has no published rating: type a rank",
                     )
+        else:
+            self.retyped_rank(row, member, requested)
         rating = values.get("rating", row.values.get("rating"))
         blank = any(row.values.get(k) is None and v not in (None, "") for k, v in values.items())
         if blank or (rating is not None and rating != member.rating):
             values["aga_rating"] = member.rating
         self.fill(row, values, why)
+
+    def retyped_rank(self, row: Row, member: Member, requested: str) -> None:
+        """A rank typed over a row that entered at the published rating: the rank the TD
+        accepts becomes the entry rating, as at ``register --rank`` (the AGA rating stays)."""
+        rating = row.values.get("rating")
+        if not requested or member.rating is None or rating != member.rating:
+            return
+        if row.values.get("aga_rating") not in (None, member.rating):
+            return
+        try:
+            wanted = entry_rating(member, requested)
+        except (RatingError, ValueError):
+            return
+        if wanted != rating:
+            row.values["rating"] = wanted
+            row.values["aga_rating"] = member.rating
+            self.intake.changed = True
+            self.intake.notes.append(
+                f"{_where(row)}: entry rating {rating:g} -> {wanted:g}, the rank typed "
+                f"({requested}); the AGA rating {member.rating:g} stays beside it"
+            )
 
     def rating_from_rank(self, row: Row) -> None:
         rank = _text(row.values.get("rank"))
@@ -432,16 +458,19 @@ def examine(
 ) -> Intake:
     """Complete and check every Players row (reads the TDListA only when rows changed)."""
     data = b.players_data
-    start = b.tournament.settings.start_date or date.today()
-    digest = registration_digest(data.rows, b.tournament.settings.start_date)
+    settings = b.tournament.settings
+    start = settings.start_date or date.today()
+    digest = registration_digest(data.rows, settings)
     if digest == last_stamp(log):
         intake = Intake(
             [Row(dict(r.values), r.number, dict(r.extra), dict(r.cells)) for r in data.rows]
         )
     else:
         index = index if index is not None else read_members(gw)
-        intake = _Examiner(data, index if len(index) else None, start, accepted_in(log)).examine()
-    intake.digest = registration_digest(intake.rows, b.tournament.settings.start_date)
+        intake = _Examiner(
+            data, index if len(index) else None, start, accepted_in(log), settings.end_date
+        ).examine()
+    intake.digest = registration_digest(intake.rows, settings)
     return intake
 
 
@@ -491,10 +520,12 @@ def settled_book(
     return b
 
 
-def stamp_rows(session: Session, rows: Sequence[Row], start: date | None) -> None:
+def stamp_rows(session: Session, rows: Sequence[Row], settings: Settings) -> None:
     """After an action wrote Players rows it checked itself (register, preregister)."""
     session.log = [e for e in session.log if not e.message.startswith(STAMP)]
-    session.log.append(LogEntry("Action", session.action, STAMP + registration_digest(rows, start)))
+    session.log.append(
+        LogEntry("Action", session.action, STAMP + registration_digest(rows, settings))
+    )
 
 
 def check_report(gw: Gateway, b: book.Book) -> tuple[list[Problem], list[str], list[str]]:
