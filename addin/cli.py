@@ -15,29 +15,49 @@ import sys
 from collections.abc import Callable, Sequence
 from datetime import date
 from pathlib import Path
+from typing import NoReturn
 
 from addin import __version__
 from addin.actions import basic
+from addin.actions.failure import describe
 from addin.actions.registry import Action, ParamKind, load_all
 from addin.actions.session import ActionError, Cancelled, Session
+from addin.core.limits import MAX_ROUNDS, shown
 from addin.workbook import template
+from addin.workbook.cell_gate import RefusedValue
+from addin.workbook.open_elsewhere import WorkbookBusy, WorkbookLocked, one_at_a_time
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway, WorkbookError
-from addin.workbook.saving import WorkbookLocked
+from addin.workbook.saving import SaveRefused, target_of
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_CONFIRM = 0, 1, 2, 3
+
+MAX_DEMO_PLAYERS = 1000
+"""The demo draws its players from the sample list's current members."""
 
 FileAction = Callable[[Session, argparse.Namespace], None]
 
 
 def run_on_file(path: Path, name: str, action: FileAction, args: argparse.Namespace) -> int:
-    """Open the workbook, run ``action``, and save only if it succeeded."""
+    """Open the workbook, run ``action``, and save only if it succeeded.
+
+    One command at a time per workbook: a second waits for the first, then reads afresh.
+    """
+    try:
+        with one_at_a_time(target_of(path)):
+            return _run_on_file(path, name, action, args)
+    except WorkbookBusy as err:
+        print(f"error: {err}", file=sys.stderr)
+        return EXIT_ERROR
+
+
+def _run_on_file(path: Path, name: str, action: FileAction, args: argparse.Namespace) -> int:
     yes = getattr(args, "yes", False)
     try:
         gw = OpenpyxlGateway.open(path, force=getattr(args, "force", False), confirm=lambda m: yes)
-    except (WorkbookError, WorkbookLocked) as err:
+    except WorkbookError as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_ERROR
-    session = Session(gw, name)
+    session = Session(gw, name, force=gw.force)
     try:
         action(session, args)
     except Cancelled as cancelled:
@@ -46,19 +66,31 @@ def run_on_file(path: Path, name: str, action: FileAction, args: argparse.Namesp
             print(f"  warning: {w}", file=sys.stderr)
         print("Run again with --yes to go ahead.", file=sys.stderr)
         return EXIT_CONFIRM
-    except ActionError as err:
+    except (ActionError, RefusedValue, SaveRefused) as err:
         print(f"error: {err}", file=sys.stderr)
         print(f"{path.name} is unchanged.", file=sys.stderr)
         return EXIT_ERROR
-    for message in session.messages:
+    notes = []
+    if session.log or session.wrote_sheet:
+        holder = None if gw.force else gw.held_by()
+        if holder and not gw.changed:  # only the Log would change: the output is what counts
+            notes.append(f"note: not noted in the Log, {path.name} is open in {holder}")
+        else:
+            gw.append_log(session.log)
+            try:
+                gw.save(**({} if session.log else {"keep": 0}))  # a report sheet keeps backups
+            except (RefusedValue, SaveRefused, WorkbookLocked) as err:
+                print(f"error: {err}", file=sys.stderr)
+                return EXIT_ERROR
+            except OSError as err:
+                reason = err.strerror or err
+                print(
+                    f"error: could not save {path}: {reason}; {path.name} is unchanged",
+                    file=sys.stderr,
+                )
+                return EXIT_ERROR
+    for message in [*session.messages, *notes]:
         print(message)
-    if session.log:
-        gw.append_log(session.log)
-        try:
-            gw.save()
-        except OSError as err:
-            print(f"error: could not save {path}: {err}; the file is unchanged", file=sys.stderr)
-            return EXIT_ERROR
     return EXIT_OK
 
 
@@ -73,13 +105,19 @@ def cmd_new(args: argparse.Namespace) -> int:
         values["start_date"] = args.start
     if args.end:
         values["end_date"] = args.end
-    if args.rounds:
+    if args.rounds is not None:
         values["rounds"] = args.rounds
+    if args.start and args.end and args.end < args.start:
+        print(f"error: --end {args.end} is before --start {args.start}", file=sys.stderr)
+        return EXIT_USAGE
     try:
         gw = basic.new_tournament(args.book, values, force=args.force)
         gw.save()
-    except ActionError as err:
+    except (ActionError, SaveRefused) as err:
         print(f"error: {err}", file=sys.stderr)
+        return EXIT_ERROR
+    except OSError as err:
+        print(f"error: could not write {args.book}: {err.strerror or err}", file=sys.stderr)
         return EXIT_ERROR
     print(f"Created {args.book}")
     return EXIT_OK
@@ -118,7 +156,11 @@ def cmd_build_excel(args: argparse.Namespace) -> int:
 
 
 def cmd_template(args: argparse.Namespace) -> int:
-    template.write_template(args.out)
+    try:
+        template.write_template(args.out, force=args.force)
+    except (SaveRefused, OSError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return EXIT_ERROR
     print(f"Wrote {args.out}")
     return EXIT_OK
 
@@ -187,7 +229,27 @@ def _add_registered(sub: argparse._SubParsersAction, spec: Action) -> None:
                 **kwargs,
             )  # type: ignore[arg-type]
     p.add_argument("--yes", action="store_true", help="accept the warnings and go ahead")
-    p.add_argument("--force", action="store_true", help="ignore Excel's lock file")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="write although Excel or LibreOffice has the workbook open; "
+        "let an output replace a tournament workbook (a backup is kept)",
+    )
+
+
+def _bounded(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high`` (a usage error otherwise)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{shown(text)} is not a whole number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{value} is not between {low} and {high}")
+        return value
+
+    return parse
 
 
 def _date(text: str) -> date:
@@ -197,14 +259,32 @@ def _date(text: str) -> date:
         raise argparse.ArgumentTypeError(f"{text!r} is not a date in YYYY-MM-DD form") from err
 
 
+def _program_name() -> str:
+    """``mcmahon`` when started by the console command, else ``python -m addin``."""
+    started_as = Path(sys.argv[0]).stem if sys.argv and sys.argv[0] else ""
+    return started_as if started_as in ("mcmahon", "aga-mcmahon") else "python -m addin"
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """Usage errors as one line (what is wrong, and where to read more), exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m addin",
+    parser = OneLineParser(
+        prog=_program_name(),
         description="AGA Swiss McMahon tournaments in an Excel workbook.",
         epilog="Exit codes: 0 done, 1 error (workbook unchanged), 2 usage, "
         "3 a warning needs confirmation (--yes gives it).",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument(
+        "--debug",
+        action="store_true",
+        help="show the Python traceback of an unexpected failure (anywhere on the line)",
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def command(
@@ -219,13 +299,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--name", help="tournament name")
     p.add_argument("--start", type=_date, help="start date, YYYY-MM-DD")
     p.add_argument("--end", type=_date, help="end date, YYYY-MM-DD")
-    p.add_argument("--rounds", type=int, help="number of rounds (default 5)")
+    p.add_argument(
+        "--rounds",
+        type=_bounded(1, MAX_ROUNDS),
+        help=f"number of rounds, 1 to {MAX_ROUNDS} (default 5)",
+    )
     p.add_argument("--force", action="store_true", help="overwrite an existing file")
 
     p = command("demo", cmd_demo, "run a whole simulated tournament into a new workbook")
     p.add_argument("book", type=Path, help="the .xlsx file to create")
-    p.add_argument("--players", type=int, default=60)
-    p.add_argument("--rounds", type=int, default=5)
+    p.add_argument("--players", type=_bounded(2, MAX_DEMO_PLAYERS), default=60)
+    p.add_argument("--rounds", type=_bounded(1, MAX_ROUNDS), default=5)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--force", action="store_true", help="overwrite an existing file")
 
@@ -242,22 +326,77 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("template", cmd_template, "write the blank workbook template")
     p.add_argument("out", type=Path, nargs="?", default=Path("workbook_template.xlsx"))
+    p.add_argument("--force", action="store_true", help="replace a tournament (a backup is kept)")
 
     p = command("check", cmd_check, "check every sheet; list each problem with its cell")
     p.add_argument("book", type=Path)
-    p.add_argument("--force", action="store_true", help="ignore Excel's lock file")
+    p.add_argument("--force", action="store_true", help="(no effect: check only reads)")
     for spec in load_all().values():
         _add_registered(sub, spec)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; every failure is one line on stderr (a traceback only with --debug)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in argv
+    argv = [a for a in argv if a != "--debug"]
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as exit_:
         return int(exit_.code or 0)
-    return int(args.handler(args))
+    problem = output_problem(args)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return EXIT_ERROR
+    try:
+        return int(args.handler(args))
+    except KeyboardInterrupt:
+        print(f"{args.command}: interrupted; nothing was saved", file=sys.stderr)
+        return EXIT_ERROR
+    except Exception as err:
+        if debug:
+            raise
+        print(f"error: {args.command}: {describe(err)}{_unchanged(args)}", file=sys.stderr)
+        return EXIT_ERROR
+
+
+def _unchanged(args: argparse.Namespace) -> str:
+    """Saves are atomic: a command that failed left the workbook it was given as it was."""
+    book = getattr(args, "book", None)
+    kept = f"{Path(book).name} is unchanged" if book and args.command not in _OUTPUTS else ""
+    return f" ({kept or 'nothing was saved'}; run again with --debug to see where it failed)"
+
+
+def output_problem(args: argparse.Namespace) -> str | None:
+    """Why a file the command would write cannot be written there, before anything runs."""
+    for name in _OUTPUTS.get(args.command, ()) or _file_outputs(args.command):
+        path = getattr(args, name, None)
+        if path is None or str(path) == "":
+            continue
+        path = Path(path)
+        folder = path.parent
+        if not folder.is_dir():
+            return f"cannot write {path}: there is no folder {folder}"
+        if path.is_dir():
+            return f"cannot write {path}: it is a folder"
+    return None
+
+
+_OUTPUTS: dict[str, tuple[str, ...]] = {
+    "new": ("book",),
+    "demo": ("book",),
+    "template": ("out",),
+    "build-excel": ("out",),
+}
+
+
+def _file_outputs(command: str) -> tuple[str, ...]:
+    spec = load_all().get(command)
+    if spec is None:
+        return ()
+    return tuple(p.name for p in spec.params if p.kind is ParamKind.FILE_OUT)
 
 
 if __name__ == "__main__":

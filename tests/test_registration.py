@@ -339,7 +339,7 @@ def test_preregistration_errors_name_file_line_and_column() -> None:
     assert caught.value.problems[:3] == [
         "form.csv, line 2, column B (AGA #): AGA number '1O62' is not a number",
         "form.csv, line 3, column D (Bye requests): bye requests '2;x': 'x' is not a round "
-        "number; write e.g. 2;4",
+        "number (1 to 30); write e.g. 2;4",
         "form.csv, line 4, column A (Name): no name",
     ]
     assert caught.value.problems[3].startswith("form.csv, line 5, column C (Rank): '99k'")

@@ -1,6 +1,6 @@
 """TDListA import: the AGA membership list as the AGA publishes it, warts and all.
 
-Expected rows are copied from the real files in ../shared/data/tdlista/; counts and
+Expected rows are copied from the real files in tests/data/tdlista/; counts and
 cross-checks are derived from those files' own bytes.
 """
 
@@ -49,7 +49,7 @@ def test_snapshot_every_line_is_a_member(snapshot_bytes: bytes) -> None:
     assert report.line_count == line_count
     assert len(report.members) == line_count
     assert report.skipped == []
-    assert report.encoding == "utf-8"
+    assert report.encoding == "UTF-8"
     assert len({m.aga_id for m in report.members}) == line_count  # no duplicate numbers
 
 
@@ -334,12 +334,12 @@ def test_fields_beyond_the_ninth_are_ignored() -> None:
 
 
 def test_latin1_fallback() -> None:
-    """A list saved in Latin-1 (not valid UTF-8) still reads, accents intact."""
+    """A list saved in Latin-1 / Windows-1252 (not valid UTF-8) still reads, accents intact."""
     line = "Gómez, David\t24687\tFull\t-16.12547\t6/28/2021\t\t\t0.64922\t7/14/2019\r\n"
     data = line.encode("latin-1") + b"\r\n".join(GOOD_LINES[:2])
     assert b"\xf3" in data  # ó as one Latin-1 byte, invalid in UTF-8 here
     report = parse_tdlista(data)
-    assert report.encoding == "latin-1"
+    assert report.encoding == "Windows-1252"
     assert report.members[0].family_name == "Gómez"
     assert report.members[0].rating == -16.12547
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
-from addin.actions import intake
+from addin.actions import intake, needs
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session
 from addin.core.bands import BandError, Banding, BarStyle, build_bands, rebuild_bands, suggest_bar
+from addin.core.handicap import scheme_text
 from addin.core.model import Band, Player, Status
 from addin.core.ratings import RatingError, parse_rating, rank_of
 from addin.workbook import book
@@ -78,8 +79,7 @@ def compute_banding(b: book.Book, players: list[Player], *, fresh: bool) -> Band
     ),
 )
 def bands(session: Session, params: Mapping[str, object]) -> None:
-    b = intake.settled_book(session, writes_players=True)
-    session.require_no_problems(b.problems, "fix these problems first")
+    b = intake.settled_book(session, needs.every_player(), writes_players=True)
     players = rated_players(b)
     fresh = bool(params.get("fresh"))
     warnings = []
@@ -120,6 +120,8 @@ def bands(session: Session, params: Mapping[str, object]) -> None:
 
     sizes = ", ".join(f"{banding.counts.get(band.number, 0)}" for band in banding.bands)
     session.done(f"{len(banding.bands)} bands of {sizes} players")
+    even = "; top band games even" if t.settings.top_band_even else ""
+    session.say(f"Handicap scheme: {scheme_text(t.settings)}{even}")
     ratings = [p.rating for p in players if p.rating is not None]
     for style in (BarStyle.BGA, BarStyle.EGF):
         try:

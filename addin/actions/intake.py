@@ -17,6 +17,7 @@ from datetime import date
 
 from addin.actions.late_arrivals import place_late_arrivals
 from addin.actions.member_list import read_members
+from addin.actions.needs import Needs, screen
 from addin.actions.session import ActionError, Session
 from addin.core.lookup import MemberIndex, fold
 from addin.core.model import Player, Settings
@@ -421,9 +422,14 @@ def rebuilt(b: book.Book, intake: Intake) -> book.Book:
 
 
 def settled_book(
-    session: Session, *, writes_players: bool = False, index: MemberIndex | None = None
+    session: Session,
+    wanted: Needs | Callable[[book.Book], Needs],
+    *,
+    writes_players: bool = False,
+    index: MemberIndex | None = None,
 ) -> book.Book:
-    """The workbook read, with every Players row settled; problems left for the caller.
+    """The workbook read, with every Players row settled, and screened for what the action
+    needs (``addin.actions.needs``): a problem there stops it, the others are warnings.
 
     Asks the TD about new warnings (``Cancelled`` if declined). With ``writes_players``
     the caller writes the Players table from ``players_data`` (one block); otherwise the
@@ -437,10 +443,9 @@ def settled_book(
         problems = [p for p in rebuilt(b, intake).problems if p.sheet != "Players"]
         raise ActionError(f"{gw.source}: fix these problems first", [*intake.problems, *problems])
     b = rebuilt(b, intake)
-    if b.problems:
-        return b  # the caller refuses with every problem
+    ignored = screen(session, b, wanted)
     late, late_notes, placed = place_late_arrivals(b, intake.rows)
-    session.warn([w.shown for w in intake.warnings] + late)
+    session.warn(ignored + [w.shown for w in intake.warnings] + late)
     if placed:
         b = rebuilt(b, intake)
     changed = intake.changed or placed

@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
-from addin.actions import director, intake
+from addin.actions import director, intake, needs
 from addin.actions.bands import rated_players
+from addin.actions.director.lookup import in_tournament
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session
 from addin.core.consistency import even_colours
+from addin.core.handicap import scheme_text
 from addin.core.model import Bye, ByeKind, Color, Player, PlayerId, Round, Status, Tournament
 from addin.core.pairing.engine import PairingInput, PairingResult, pair_round
 from addin.core.pairing.errors import PairingError
@@ -80,13 +82,18 @@ def after_pairing_warnings(t: Tournament, result: PairingResult) -> list[str]:
 
 @action("pair", "Pair next round", "pair a round by the AGA Swiss McMahon rules", ROUND)
 def pair(session: Session, params: Mapping[str, object]) -> None:
-    b = intake.settled_book(session)
-    session.require_no_problems(b.problems, "fix these problems first")
+    b = intake.settled_book(session, lambda b: needs.pairing(b.tournament, _asked(b, params)))
     t = b.tournament
-    number = int(params.get("round") or next_round(t))  # type: ignore[call-overload]
+    number = _asked(b, params)
     if t.round(number) is not None:
         raise ActionError(
             f"round {number} is already paired; unpair it first (unpair --round {number})"
+        )
+    if number < next_round(t) - 1:
+        raise ActionError(
+            f"round {next_round(t) - 1} is paired after round {number}: restore the "
+            f"{round_sheet(number)} sheet, or unpair the rounds after it first "
+            f"(unpair --round {next_round(t) - 1})"
         )
     if number > next_round(t):
         raise ActionError(f"round {next_round(t)} comes before round {number}")
@@ -97,6 +104,11 @@ def pair(session: Session, params: Mapping[str, object]) -> None:
     active = [p for p in rated_players(b) if p.status is Status.ACTIVE]
     _require_bands(b, active)
     playing = {p.aga_id for p in active if number not in p.bye_requests}
+    if not playing:
+        raise ActionError(
+            f"round {number} has nobody to pair: no active player without a bye request "
+            "(register players first: Players sheet)"
+        )
     warnings = pre_pairing_warnings(t, number, playing)
     log = director.log_lines(session.gw)
     warnings += director.edited_round_warnings(t, log)
@@ -114,8 +126,18 @@ def pair(session: Session, params: Mapping[str, object]) -> None:
         f"Paired round {number}: {len(rnd.games)} games, {len(rnd.byes)} byes; "
         f"{s.cross_group_games} games across score groups, sum of squared McMahon "
         f"differences {s.mms_squared_difference:g}, {s.color_breaks} colour and "
-        f"{s.float_breaks} float rule breaks, {s.handicap_games} handicap games"
+        f"{s.float_breaks} float rule breaks, {s.handicap_games} handicap games "
+        f"(handicap: {scheme_text(t.settings)})"
+        + (f". {result.bye_note}" if result.bye_note else "")
     )
+
+
+def _asked(b: book.Book, params: Mapping[str, object]) -> int:
+    """The round to pair: the one asked for (a round of the tournament), else the next."""
+    asked = params.get("round")
+    if asked is None:
+        return next_round(b.tournament)
+    return in_tournament(b.tournament, int(asked))  # type: ignore[call-overload]
 
 
 def _require_bands(b: book.Book, active: list[Player]) -> None:
@@ -158,7 +180,10 @@ def unpair(session: Session, params: Mapping[str, object]) -> None:
     b = book.read_book(session.gw)
     t = b.tournament
     last = next_round(t) - 1
-    number = int(params.get("round") or last)  # type: ignore[call-overload]
+    asked = params.get("round")
+    if asked is None and not last:
+        raise ActionError("no round is paired yet: nothing to unpair")
+    number = last if asked is None else in_tournament(t, int(asked))  # type: ignore[call-overload]
     rnd = t.round(number)
     if rnd is None:
         raise ActionError(f"round {number} is not paired")

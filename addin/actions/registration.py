@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from datetime import date
 from pathlib import Path
 
-from addin.actions import intake
+from addin.actions import intake, needs
 from addin.actions.member_list import member_values, read_members
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session, read_input
@@ -48,6 +48,14 @@ def import_tdlista(session: Session, params: Mapping[str, object]) -> None:
         f"({report.line_count} lines read, {len(report.skipped)} skipped, {report.encoding})"
     )
     session.done(summary)
+    if report.cleaned:
+        lines = ", ".join(map(str, report.cleaned[:10])) + (
+            ", ..." if len(report.cleaned) > 10 else ""
+        )
+        session.done(
+            f"Removed control characters (no Excel cell may hold them) from "
+            f"{len(report.cleaned)} line(s) of {path.name}: {lines}"
+        )
     for skipped in report.skipped[:20]:
         session.say(f"  skipped line {skipped.line}: {skipped.reason}")
     if len(report.skipped) > 20:
@@ -90,8 +98,7 @@ def register(session: Session, params: Mapping[str, object]) -> None:
     if aga is None and not name:
         raise ActionError('register needs --aga N (a member) or --name "Family, Given" --rank R')
     index = read_members(session.gw)
-    b = intake.settled_book(session, writes_players=True, index=index)
-    session.require_no_problems(b.problems, "fix these problems first")
+    b = intake.settled_book(session, needs.every_player(), writes_players=True, index=index)
     start = b.tournament.settings.start_date or date.today()
     end = b.tournament.settings.end_date
     requested = str(rank) if rank else None
@@ -147,8 +154,7 @@ def preregister(session: Session, params: Mapping[str, object]) -> None:
     except PreRegistrationError as err:
         raise ActionError(str(err)) from err
     index = read_members(session.gw)
-    b = intake.settled_book(session, writes_players=True, index=index)
-    session.require_no_problems(b.problems, "fix these problems first")
+    b = intake.settled_book(session, needs.every_player(), writes_players=True, index=index)
     start = b.tournament.settings.start_date or date.today()
     end = b.tournament.settings.end_date
     used = set(b.tournament.players)

@@ -6,10 +6,11 @@ import hashlib
 import re
 from collections.abc import Mapping, Sequence
 
-from addin.actions import director, intake
+from addin.actions import director, intake, needs
 from addin.actions.registry import action
 from addin.actions.session import ActionError, Session
-from addin.core.model import Round, Tournament
+from addin.core.model import Player, Round, Tournament
+from addin.core.ratings import rank_of
 from addin.core.scoring import player_records
 from addin.core.tiebreaks import (
     Standing,
@@ -56,6 +57,15 @@ def changed_earlier_rounds(t: Tournament, before: Mapping[int, str]) -> list[int
     return [n for n, d in sorted(now.items()) if n < last and n in before and before[n] != d]
 
 
+def rank_label(p: Player | None) -> str | None:
+    """The rank a printout shows (3k, 2d), not the raw rating (-3.47)."""
+    if p is None:
+        return None
+    if p.rating is not None:
+        return rank_of(p.rating)
+    return p.rank or None
+
+
 def place_text(line: Standing, lines: list[Standing]) -> str:
     tied = sum(1 for other in lines if other.place == line.place) > 1
     return f"{line.place}=" if tied else str(line.place)
@@ -72,8 +82,7 @@ def extra_columns(t: Tournament, players: Sequence[int]) -> dict[str, dict[int, 
 
 @action("standings", "Update standings", "recompute McMahon scores, tiebreaks, standings")
 def update_standings(session: Session, params: Mapping[str, object]) -> None:
-    b = intake.settled_book(session)
-    session.require_no_problems(b.problems, "fix these problems first")
+    b = intake.settled_book(session, needs.standings())
     t = b.tournament
     try:
         lines = standings(t, t.settings.tiebreaks)
@@ -109,10 +118,10 @@ def update_standings(session: Session, params: Mapping[str, object]) -> None:
         }
         standing_rows.append(
             {
-                "place": place_text(s, lines),
+                "place": s.place,
                 "aga_id": s.player,
                 "name": p.name if p else str(s.player),
-                "rating": p.rating if p else None,
+                "rank": rank_label(p),
                 "band": p.effective_band if p else None,
                 "initial_score": (p.initial_score or 0.0) if p else None,
                 "wins": s.wins,
@@ -125,7 +134,7 @@ def update_standings(session: Session, params: Mapping[str, object]) -> None:
             {
                 "number": numbers[s.player],
                 "name": p.name if p else str(s.player),
-                "rating": p.rating if p else None,
+                "rank": rank_label(p),
                 **cells,
                 "mms": s.score,
                 **tiebreak_values,

@@ -17,6 +17,7 @@ import math
 import re
 from numbers import Real
 
+from addin.core.limits import shown
 from addin.core.model import Player
 
 MAX_KYU = 50
@@ -48,7 +49,7 @@ class RatingError(ValueError):
         self.value = value
         self.reason = reason
         detail = f" ({reason})" if reason else ""
-        super().__init__(f"{value!r} is not a rank or rating{detail}: {_EXPECTED}")
+        super().__init__(f"{shown(value)} is not a rank or rating{detail}: {_EXPECTED}")
 
 
 def is_valid_rating(rating: float) -> bool:

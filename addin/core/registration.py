@@ -17,9 +17,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from datetime import date
 
+from addin.core.limits import MAX_ROUNDS, shown
 from addin.core.lookup import MemberIndex, fold
 from addin.core.model import Player
 from addin.core.ratings import RatingError, parse_rating, rank_of
+from addin.formats import text_input
 from addin.formats.tdlista import Member, split_name
 
 TEMPORARY_IDS = range(90000, 100000)
@@ -364,7 +366,8 @@ def parse_preregistration_csv(
     ("Family, Given") or family name + given name; AGA # (optional); rank; club;
     email; bye requests (rounds, "2;4" or "2,4").
     """
-    rows = [(n, row) for n, row in _numbered_rows(_decode(data), _delimiter(data)) if _filled(row)]
+    text = _decode(data, source)
+    rows = [(n, row) for n, row in _numbered_rows(text, _delimiter(text), source) if _filled(row)]
     if not rows:
         raise PreRegistrationError([f"{source}: the file is empty"])
     (header_line, header), *body = rows
@@ -383,29 +386,52 @@ def parse_preregistration_csv(
     return result
 
 
-def _decode(data: bytes) -> str:
-    """UTF-8 (with or without BOM), else Windows-1252 as Excel writes it, else Latin-1."""
-    for encoding in ("utf-8-sig", "cp1252"):
-        try:
-            return data.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-    return data.decode("latin-1")
+MAX_CELL = 2000
+"""Characters in one CSV cell: a form's answer is short; a longer one is an error, never a
+cell of 32,767 characters nor a message that echoes it."""
 
 
-def _delimiter(data: bytes) -> str:
+def _decode(data: bytes, source: str) -> str:
+    """UTF-8 (with or without BOM), UTF-16 with BOM, else Windows-1252 as Excel writes it."""
+    try:
+        return text_input.decode(data, source, expected="a CSV file").text
+    except text_input.TextInputError as err:
+        raise PreRegistrationError([str(err)]) from None
+
+
+def _delimiter(text: str) -> str:
     """Comma, or the semicolon or tab of European Excel, whichever the header uses most."""
-    first_line = data.split(b"\n", 1)[0]
-    return max((",", ";", "\t"), key=lambda d: first_line.count(d.encode()))
+    first_line = text_input.normalise_line_ends(text[:100_000]).split("\n", 1)[0]
+    return max((",", ";", "\t"), key=first_line.count)
 
 
-def _numbered_rows(text: str, delimiter: str) -> Iterator[tuple[int, list[str]]]:
+def _numbered_rows(text: str, delimiter: str, source: str) -> Iterator[tuple[int, list[str]]]:
     """Rows with the line each starts on (a quoted cell may span lines)."""
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     start = 1
-    for row in reader:
-        yield start, row
-        start = reader.line_num + 1
+    try:
+        for row in reader:
+            _check_cells(row, start, source)
+            yield start, row
+            start = reader.line_num + 1
+    except csv.Error as err:
+        raise PreRegistrationError([f"{source}, line {start}: not a CSV row ({err})"]) from None
+
+
+def _check_cells(row: list[str], line: int, source: str) -> None:
+    """Refuse what no spreadsheet cell can hold: control characters, huge cells."""
+    problems = []
+    for index, cell in enumerate(row):
+        where = f"{source}, line {line}, {_column(index, [])}"
+        if len(cell) > MAX_CELL:
+            problems.append(
+                f"{where}: {len(cell):,} characters; expected at most {MAX_CELL:,} "
+                f"({shown(cell, 40)})"
+            )
+        elif text_input.control_characters(cell.replace("\n", "").replace("\r", "")):
+            problems.append(f"{where}: control characters in {shown(cell)}; expected plain text")
+    if problems:
+        raise PreRegistrationError(problems)
 
 
 def _filled(row: list[str]) -> bool:
@@ -506,7 +532,7 @@ def _row_aga_id(row: _Row) -> int | None:
     if not text:
         return None
     if not (text.isascii() and text.isdigit()):
-        row.problem("aga_id", f"AGA number {text!r} is not a number")
+        row.problem("aga_id", f"AGA number {shown(text)} is not a number")
         return None
     return int(text)
 
@@ -517,8 +543,11 @@ def _row_byes(row: _Row) -> frozenset[int]:
     for part in _BYE_SEPARATORS.split(text):
         if not part:
             continue
-        if not (part.isascii() and part.isdigit()) or int(part) < 1:
-            message = f"bye requests {text!r}: {part!r} is not a round number; write e.g. 2;4"
+        if not (part.isascii() and part.isdigit()) or not 1 <= int(part) <= MAX_ROUNDS:
+            message = (
+                f"bye requests {shown(text)}: {shown(part)} is not a round number "
+                f"(1 to {MAX_ROUNDS}); write e.g. 2;4"
+            )
             row.problem("bye_requests", message)
             return frozenset()
         rounds.add(int(part))

@@ -23,10 +23,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from addin.actions import basic
+from addin.actions.failure import describe
 from addin.actions.registry import Param, ParamKind, load_all
 from addin.actions.session import ActionError, Cancelled, Session
+from addin.core.limits import shown
+from addin.excel import selected
 from addin.excel.buttons import Button, resolve
 from addin.excel.dialogs import CannotAsk, Dialogs, ExcelDialogs
+from addin.excel.report_menu import open_file, report_file, report_preset
+from addin.excel.selected import SelectionError
+from addin.workbook.cell_gate import RefusedValue
+from addin.workbook.saving import SaveRefused
 from addin.workbook.xlwings_gateway import XlwingsGateway
 
 if TYPE_CHECKING:
@@ -79,25 +86,26 @@ def dispatch(
                 f"This add-in does not know the button {control_id!r}. "
                 "Rebuild it with: python -m addin install-excel"
             )
-        values = collect(button.params, params, dialogs, button.label)
-        if values is None:
-            return Outcome("cancelled")
-        if button.action == "new":
-            return _new(book, values, dialogs)
         gw = XlwingsGateway(
             book, confirm=(lambda m: True) if yes else dialogs.confirm, alert=dialogs.alert
         )
+        runs = _parameter_sets(button, gw, params, dialogs, book)
+        if runs is None:
+            return Outcome("cancelled")
+        if button.action == "new":
+            return _new(book, runs[0], dialogs)
         session = Session(gw, button.action)
-        _run(button, session, values)
-        if session.log:
+        for values in runs:  # one run per selected row, each logged as the command line logs it
+            _run(button, session, values)
             gw.append_log(session.log)
+            session.log = []
         written = bool(gw.changes)
         gw.commit()
     except Cancelled as cancelled:
         warnings = "\n".join(f"- {w}" for w in cancelled.warnings)
         dialogs.alert(f"Nothing was written.\n\n{warnings}", title=label)
         return Outcome("cancelled", list(cancelled.warnings))
-    except (ActionError, ParamError) as err:
+    except (ActionError, ParamError, RefusedValue, SaveRefused, SelectionError) as err:
         dialogs.alert(f"{_cut(str(err))}\n\n{book.name} is unchanged.", title=label, error=True)
         return Outcome("error", [str(err)])
     except Exception as err:  # the TD must never see a traceback
@@ -106,15 +114,37 @@ def dispatch(
         state = "may be partly written" if written else "is unchanged"
         with contextlib.suppress(Exception):  # if even the dialog fails, stay quiet
             dialogs.alert(
-                f"Something went wrong: {type(err).__name__}: {err}\n\n{book.name} {state}.\n"
+                f"Something went wrong: {describe(err)}\n\n{book.name} {state}.\n"
                 f"Details for a bug report: {ERROR_LOG}",
                 title=label,
                 error=True,
             )
-        return Outcome("failed", [f"{type(err).__name__}: {err}"])
+        return Outcome("failed", [describe(err)])
+    if button.preset is not None and params is None:
+        open_file(report_file(book, *button.preset), book)
     if session.messages:
         dialogs.alert(_cut("\n".join(session.messages)), title=label)
     return Outcome("done", list(session.messages))
+
+
+def _parameter_sets(
+    button: Button,
+    gw: XlwingsGateway,
+    given: Mapping[str, object] | None,
+    dialogs: Dialogs,
+    book: xw.Book,
+) -> list[dict[str, object]] | None:
+    """One set of parameters per run: given, read from the selection, or asked for."""
+    if given is None and button.preset is not None:
+        given = report_preset(button.preset, book)
+    if given is None and button.action in selected.PLANS:
+        plans = selected.plan(button.action, gw, dialogs, button.label)
+        if plans is None:
+            return None
+        runs = [collect(button.params, p, dialogs, button.label) for p in plans]
+        return [r for r in runs if r is not None]
+    values = collect(button.params, given, dialogs, button.label)
+    return None if values is None else [values]
 
 
 def _run(button: Button, session: Session, values: dict[str, object]) -> None:
@@ -229,7 +259,7 @@ def convert(param: Param, raw: object) -> object:
         except ValueError:
             number = 0.5
         if not number.is_integer():
-            raise ParamError(f"{param.help}: {text!r} is not a whole number")
+            raise ParamError(f"{param.help}: {shown(text)} is not a whole number")
         return int(number)
     if param.kind in (ParamKind.FILE_IN, ParamKind.FILE_OUT):
         return Path(text)
@@ -237,7 +267,7 @@ def convert(param: Param, raw: object) -> object:
         for choice in param.choices:
             if choice.casefold() == text.casefold():
                 return choice
-        raise ParamError(f"{param.help}: {text!r} is not one of {', '.join(param.choices)}")
+        raise ParamError(f"{param.help}: {shown(text)} is not one of {', '.join(param.choices)}")
     return text
 
 

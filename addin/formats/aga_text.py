@@ -59,7 +59,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import date
 
-from addin.core.handicap import aga_text_komi
+from addin.core.handicap import MAX_HANDICAP, aga_text_komi, komi_from_report
+from addin.core.limits import MAX_ROUNDS, komi_problem, shown
 from addin.core.model import (
     Bye,
     ByeKind,
@@ -74,6 +75,7 @@ from addin.core.model import (
     Tournament,
 )
 from addin.core.ratings import RatingError, parse_rating
+from addin.formats import text_input
 
 __all__ = [
     "MEMBERSHIP_UPDATE_FLAG",
@@ -150,16 +152,8 @@ def format_rating(rating: float) -> str:
 
 
 def _model_komi(handicap: int, komi: int, rules: Rules) -> float:
-    """Komi for the model from the report's integer: the inverse of ``aga_text_komi``.
-
-    Under Ing rules the report writes N stones as komi - N and a no-komi game as -1; under
-    the other rules the integer is the komi. The half point is lost either way.
-    """
-    if rules is Rules.ING and handicap >= 2:
-        return float(komi + handicap)
-    if rules is Rules.ING and handicap == 0 and komi == -1:
-        return 0.0
-    return float(komi)
+    """Komi for the model from the report's integer; the half point is lost."""
+    return komi_from_report(handicap, komi, rules, half_point=False)
 
 
 def _clean(text: str) -> str:
@@ -324,16 +318,33 @@ class _Reader:
 
 
 _KEY_VALUE = re.compile(r"(\w+)\s*=\s*(.*)")
-_GAMES = re.compile(r"GAMES\s+(\d+)", re.IGNORECASE)
+_GAMES = re.compile(r"GAMES\s+(\d{1,9})", re.IGNORECASE)
 _PLAYER_SPACED = re.compile(r"(\d+)\s+(.+?)\s+(\S+)")
 _PLACEHOLDER = re.compile(r"\*{3}(.*\*{3})?")
 _RECORD_STARTS = ("aga fee", "aga number", "td")
 
 
+MAX_LINE = 2000
+"""Characters in one line of a report (real ones have under 200)."""
+
+
+def read_aga_text_file(data: bytes, source: str) -> Tournament:
+    """``read_aga_text`` of a file's bytes (UTF-8, UTF-16 with BOM or Windows-1252)."""
+    try:
+        text = text_input.decode(data, source, expected="an AGA text report").text
+    except text_input.TextInputError as err:
+        raise AGAReportError(str(err)) from None
+    return read_aga_text(text, source)
+
+
 def read_aga_text(text: str, source: str) -> Tournament:
     """Players, games per round, settings and membership details of a text report."""
     reader = _Reader(source)
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(text_input.split_lines(text), start=1):
+        if len(line) > MAX_LINE:
+            raise reader.error(number, f"{len(line):,} characters; a line has at most {MAX_LINE:,}")
+        if text_input.control_characters(line):
+            raise reader.error(number, f"control characters in {shown(line)}; expected plain text")
         _read_line(reader, number, line.rstrip())
     if reader.section in ("start", "header"):
         raise AGAReportError(f"{source}: no PLAYERS section (is this an AGA text report?)")
@@ -365,7 +376,7 @@ def _read_line(reader: _Reader, number: int, line: str) -> None:
     elif reader.section == "games":
         _read_game(reader, number, stripped.split(), _READ_CODES)
     else:
-        raise reader.error(number, f"expected TOURNEY, PLAYERS or GAMES, found {stripped!r}")
+        raise reader.error(number, f"expected TOURNEY, PLAYERS or GAMES, found {shown(stripped)}")
 
 
 def _enter_header(reader: _Reader, number: int, line: str) -> None:
@@ -383,7 +394,7 @@ def _read_header(reader: _Reader, number: int, line: str) -> None:
     """``key=value``, quoted or not; unknown keys are ignored (nothing in the model)."""
     match = _KEY_VALUE.fullmatch(line)
     if not match:
-        raise reader.error(number, f"expected key=value in the TOURNEY header, found {line!r}")
+        raise reader.error(number, f"expected key=value in the TOURNEY header, found {shown(line)}")
     key, value = match.group(1).lower(), _unquote(match.group(2))
     if key == "label":
         reader.label = value
@@ -407,7 +418,7 @@ def _parse_rules(reader: _Reader, number: int, text: str) -> Rules:
         if rules.value.casefold() == text.strip().casefold():
             return rules
     names = ", ".join(r.value for r in Rules)
-    raise reader.error(number, f"rules {text!r} is not one of {names}")
+    raise reader.error(number, f"rules {shown(text)} is not one of {names}")
 
 
 def _parse_date(reader: _Reader, number: int, text: str) -> date:
@@ -421,8 +432,8 @@ def _parse_date(reader: _Reader, number: int, text: str) -> date:
         if us:
             return date(int(us[3]), int(us[1]), int(us[2]))
     except ValueError as error:
-        raise reader.error(number, f"{text!r} is not a date: {error}") from None
-    raise reader.error(number, f"{text!r} is not a date (expected YYYY-MM-DD or M/D/YYYY)")
+        raise reader.error(number, f"{shown(text)} is not a date: {error}") from None
+    raise reader.error(number, f"{shown(text)} is not a date (expected YYYY-MM-DD or M/D/YYYY)")
 
 
 def _enter_players(reader: _Reader, number: int) -> None:
@@ -443,7 +454,7 @@ def _split_player(line: str) -> list[str] | None:
 def _read_player(reader: _Reader, number: int, line: str) -> None:
     fields = _split_player(line)
     if fields is None:
-        raise reader.error(number, f"expected AGA number, name and rank or rating: {line!r}")
+        raise reader.error(number, f"expected AGA number, name and rank or rating: {shown(line)}")
     aga_id = _parse_id(reader, number, fields[0])
     if aga_id in reader.players:
         raise reader.error(number, f"player {aga_id} is listed twice")
@@ -458,15 +469,15 @@ def _read_player(reader: _Reader, number: int, line: str) -> None:
 
 def _parse_id(reader: _Reader, number: int, text: str) -> PlayerId:
     if not re.fullmatch(r"\d{1,5}", text):
-        raise reader.error(number, f"{text!r} is not an AGA number (up to five digits)")
+        raise reader.error(number, f"{shown(text)} is not an AGA number (up to five digits)")
     return int(text)
 
 
 def _enter_round(reader: _Reader, number: int, round_number: int) -> None:
     if reader.section not in ("players", "games"):
         raise reader.error(number, "GAMES before PLAYERS")
-    if round_number < 1:
-        raise reader.error(number, "rounds are numbered from 1")
+    if not 1 <= round_number <= MAX_ROUNDS:
+        raise reader.error(number, f"GAMES {round_number}: rounds are numbered 1 to {MAX_ROUNDS}")
     if round_number in reader.rounds:
         raise reader.error(number, f"GAMES {round_number} appears twice")
     reader.section, reader.round = "games", round_number
@@ -487,7 +498,7 @@ def _read_bye(reader: _Reader, number: int, player_text: str, kind_text: str) ->
     player = _known_player(reader, number, player_text)
     kinds = {k.value.casefold(): k for k in ByeKind}
     if kind_text.casefold() not in kinds:
-        raise reader.error(number, f"bye kind {kind_text!r} is not Forced or Voluntary")
+        raise reader.error(number, f"bye kind {shown(kind_text)} is not Forced or Voluntary")
     _take_seat(reader, number, player)
     reader.rounds[reader.round][1].append(Bye(player, kinds[kind_text.casefold()]))
 
@@ -513,8 +524,13 @@ def _read_game(
     white, black = (_known_player(reader, number, f) for f in fields[:2])
     code = fields[2].upper()
     if code not in codes:
-        raise reader.error(number, f"result {fields[2]!r} is not one of {', '.join(codes)}")
+        raise reader.error(number, f"result {shown(fields[2])} is not one of {', '.join(codes)}")
     handicap, komi = (_parse_int(reader, number, f) for f in fields[3:])
+    if not 0 <= handicap <= MAX_HANDICAP:
+        raise reader.error(number, f"handicap {handicap} is not between 0 and {MAX_HANDICAP}")
+    problem = komi_problem(float(komi))
+    if problem:
+        raise reader.error(number, problem)
     if white == black:
         raise reader.error(number, f"player {white} cannot play himself")
     if frozenset((white, black)) in reader.pairs:
@@ -527,8 +543,8 @@ def _read_game(
 
 
 def _parse_int(reader: _Reader, number: int, text: str) -> int:
-    if not re.fullmatch(r"[+-]?\d+", text):
-        raise reader.error(number, f"{text!r} is not a whole number")
+    if not re.fullmatch(r"[+-]?\d{1,6}", text):
+        raise reader.error(number, f"{shown(text)} is not a whole number")
     return int(text)
 
 

@@ -5,7 +5,7 @@ TDListA is tab-separated, without a header, one member a line, 9 fields::
     name ("Family, Given")  AGA number  membership type  rating  expiry (M/D/YYYY)
     chapter  state  sigma  rating date
 
-Real files have CRLF or LF endings, UTF-8 or Latin-1 text, stray spaces around
+Real files have CRLF, LF or (old Mac) CR endings, UTF-8 or Windows-1252 text, stray spaces around
 fields, empty family names (", Eric Yang"), names without a comma ("Danio") and
 short lines whose trailing empty fields are missing.  The parser keeps every
 member it can read and lists every line it could not read, with the reason;
@@ -21,7 +21,9 @@ import math
 from dataclasses import dataclass, field
 from datetime import date
 
+from addin.core.limits import shown
 from addin.core.ratings import RATING_MAX, RATING_MIN, is_valid_rating
+from addin.formats import text_input
 
 FIELD_NAMES: tuple[str, ...] = (
     "name",
@@ -35,6 +37,10 @@ FIELD_NAMES: tuple[str, ...] = (
     "rating date",
 )
 """The 9 fields of a TDListA line, in order."""
+
+MAX_LINE = 2000
+"""Characters in a TDListA line (real ones have under 120); a longer line is skipped, not
+put in a cell (Excel holds at most 32,767 characters) nor echoed whole in a message."""
 
 MIN_FIELDS_IN_FILE = 7
 """A real TDListA has at least one line reaching the state field (the last field
@@ -85,10 +91,12 @@ class SkippedLine:
 class ParseReport:
     source: str
     encoding: str
-    """"utf-8" or "latin-1" (the fallback when the bytes are not UTF-8)."""
+    """"UTF-8", "UTF-8 with BOM", "UTF-16" or "Windows-1252" (see ``text_input``)."""
     line_count: int
     members: list[Member] = field(default_factory=list)
     skipped: list[SkippedLine] = field(default_factory=list)
+    cleaned: list[int] = field(default_factory=list)
+    """Lines whose control characters (no cell may hold them) were removed."""
 
 
 class _LineError(ValueError):
@@ -107,27 +115,18 @@ def split_name(name: str) -> tuple[str, str]:
     return family.strip(), given.strip()
 
 
-def decode_text(data: bytes) -> tuple[str, str]:
-    """The text and the encoding used: UTF-8 (BOM allowed), else Latin-1."""
+def decode_text(data: bytes, source: str = "TDListA") -> tuple[str, str]:
+    """The text and the encoding it was read as (see ``text_input.decode``)."""
     try:
-        text, encoding = data.decode("utf-8"), "utf-8"
-    except UnicodeDecodeError:
-        text, encoding = data.decode("latin-1"), "latin-1"
-    return text.removeprefix("\ufeff"), encoding
+        decoded = text_input.decode(data, source, expected="the AGA TDListA text file")
+    except text_input.TextInputError as err:
+        raise TDListAError(source, err.line, err.problem) from None
+    return decoded.text, decoded.encoding
 
 
 def split_lines(text: str) -> list[str]:
-    """Lines for CRLF, LF or (old Mac) CR endings.
-
-    Not ``str.splitlines``: it also breaks at U+0085, which is what Latin-1 byte
-    0x85 decodes to, and would shift every later line number.
-    """
-    if "\n" not in text:
-        text = text.replace("\r", "\n")
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return [line.removesuffix("\r") for line in lines]
+    """Lines for CRLF, LF or (old Mac) CR endings, in any mix (see ``text_input``)."""
+    return text_input.split_lines(text)
 
 
 def parse_tdlista(data: bytes, source: str = "TDListA") -> ParseReport:
@@ -136,24 +135,14 @@ def parse_tdlista(data: bytes, source: str = "TDListA") -> ParseReport:
     Raises ``TDListAError`` for an empty file, a binary file, a file that is not
     a TDListA, or a line whose AGA number is missing or not a number.
     """
-    _check_not_binary(data, source)
-    text, encoding = decode_text(data)
+    text, encoding = decode_text(data, source)
     lines = split_lines(text)
     if not any(line.strip() for line in lines):
         raise TDListAError(source, None, "the file is empty; expected the AGA TDListA")
     _check_shape(lines, source)
     report = ParseReport(source=source, encoding=encoding, line_count=len(lines))
-    _read_lines(lines, source, report)
+    _read_lines(lines, source, report, text_input.control_characters(text))
     return report
-
-
-def _check_not_binary(data: bytes, source: str) -> None:
-    nul = data.find(b"\x00")
-    if nul >= 0:
-        line = data.count(b"\n", 0, nul) + 1
-        raise TDListAError(
-            source, line, "NUL byte: this is a binary file, not the TDListA text file"
-        )
 
 
 def _check_shape(lines: list[str], source: str) -> None:
@@ -172,10 +161,18 @@ def _check_shape(lines: list[str], source: str) -> None:
     )
 
 
-def _read_lines(lines: list[str], source: str, report: ParseReport) -> None:
+def _read_lines(lines: list[str], source: str, report: ParseReport, dirty: bool) -> None:
+    """``dirty``: the text has control characters somewhere (rarely: looked for per line then)."""
     first_line_of: dict[int, int] = {}
     dates = _DateCache()
     for number, line in enumerate(lines, 1):
+        if len(line) > MAX_LINE:
+            reason = f"{len(line):,} characters long; a TDListA line has at most {MAX_LINE:,}"
+            report.skipped.append(SkippedLine(number, line[:MAX_LINE], reason))
+            continue
+        if dirty and text_input.control_characters(line):
+            line = text_input.without_control_characters(line)
+            report.cleaned.append(number)
         fields = [f.strip() for f in line.split("\t")]
         aga_id = _aga_id(fields, source, number, line)
         if aga_id is None:
@@ -199,10 +196,10 @@ def _aga_id(fields: list[str], source: str, number: int, line: str) -> int | Non
     if len(fields) < 2 or not fields[1]:
         if not any(fields):
             return None
-        raise TDListAError(source, number, f"no AGA number (second field) in {line!r}")
+        raise TDListAError(source, number, f"no AGA number (second field) in {shown(line)}")
     text = fields[1]
     if not (text.isascii() and text.isdigit()):
-        problem = f"AGA number {text!r} of {fields[0]!r} is not a number"
+        problem = f"AGA number {shown(text)} of {shown(fields[0])} is not a number"
         raise TDListAError(source, number, problem)
     return int(text)
 
@@ -236,9 +233,9 @@ def _number(text: str, what: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise _LineError(f"{what} {text!r} is not a number") from None
+        raise _LineError(f"{what} {shown(text)} is not a number") from None
     if not math.isfinite(value):
-        raise _LineError(f"{what} {text!r} is not a finite number")
+        raise _LineError(f"{what} {shown(text)} is not a finite number")
     return value
 
 
@@ -246,7 +243,7 @@ def _rating(text: str) -> float:
     value = _number(text, "rating")
     if not is_valid_rating(value):
         raise _LineError(
-            f"rating {text!r} is not an AGA rating (above {RATING_MIN:g}, below "
+            f"rating {shown(text)} is not an AGA rating (above {RATING_MIN:g}, below "
             f"{RATING_MAX:g}, none between -1 and 1)"
         )
     return value
@@ -255,7 +252,7 @@ def _rating(text: str) -> float:
 def _sigma(text: str) -> float:
     value = _number(text, "sigma")
     if value < 0:
-        raise _LineError(f"sigma {text!r} is negative")
+        raise _LineError(f"sigma {shown(text)} is negative")
     return value
 
 
@@ -276,11 +273,11 @@ class _DateCache:
 def _parse_date(text: str, what: str) -> date:
     parts = text.split("/")
     if len(parts) != 3 or not all(p.isascii() and p.isdigit() for p in parts):
-        raise _LineError(f"{what} {text!r} is not a date M/D/YYYY")
+        raise _LineError(f"{what} {shown(text)} is not a date M/D/YYYY")
     if len(parts[2]) != 4:
-        raise _LineError(f"{what} {text!r} is not a date M/D/YYYY (4-digit year)")
+        raise _LineError(f"{what} {shown(text)} is not a date M/D/YYYY (4-digit year)")
     month, day, year = (int(p) for p in parts)
     try:
         return date(year, month, day)
     except ValueError as error:
-        raise _LineError(f"{what} {text!r} is not a calendar date ({error})") from None
+        raise _LineError(f"{what} {shown(text)} is not a calendar date ({error})") from None

@@ -34,6 +34,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from addin.reports import pdf_text
 from addin.reports.model import (
     Card,
     CardBox,
@@ -123,7 +124,8 @@ class _HeaderCanvas(Canvas):
         width, height = self._pagesize
         top = height - MARGIN + 4
         self.setFillColor(INK)
-        self.setFont(bold, 12)
+        tournament = pdf_text.visual(tournament)
+        self.setFont(pdf_text.font_for(tournament, bold), 12)
         self.drawString(MARGIN, top - 10, tournament)
         self.setFont(regular, 10)
         self.drawRightString(width - MARGIN, top - 10, f"Page {page} of {total}")
@@ -158,7 +160,7 @@ def _esc(text: str) -> str:
 
 def _p(text: str, style: ParagraphStyle, markup: bool = False) -> Paragraph:
     """A paragraph of plain text (escaped), or of reportlab markup (<b>...</b>)."""
-    return Paragraph(text if markup else _esc(text), style)
+    return Paragraph(text if markup else pdf_text.markup(text, style.fontName), style)
 
 
 _NO_SIDE_PAD = ("LEFTPADDING", (0, 0), (-1, -1), 0)
@@ -211,7 +213,8 @@ def _table(report: Report, width: float, size: float) -> list[Flowable]:
         for value, column in zip(row, report.columns, strict=True):
             text = show(value, column.format)
             wide_text = column.format.value == "text" and column.width >= 12
-            cells.append(_p(text, text_style) if wide_text else text)
+            printable = not pdf_text.needs_markup(text, text_style.fontName)
+            cells.append(text if printable and not wide_text else _p(text, text_style))
         body.append(cells)
     regular, bold = fonts()
     style: list[tuple[Any, ...]] = [
@@ -340,7 +343,11 @@ def _slip(slip: Slip, tournament: str, width: float) -> Table:
         return [
             _Box(),
             _p(color, _style(9, color=MUTED)),
-            _p(f"<b>{_esc(p.name)}</b>&nbsp;&nbsp;{_esc(p.rank)}", _style(10.5), markup=True),
+            _p(
+                f"<b>{pdf_text.markup(p.name, fonts()[1])}</b>&nbsp;&nbsp;{_esc(p.rank)}",
+                _style(10.5),
+                markup=True,
+            ),
             _p(f"AGA {p.aga_id}", _style(8.5, color=MUTED, align=2)),
         ]
 

@@ -7,7 +7,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 
-from addin.actions import intake
+from addin.actions import intake, needs
 from addin.actions.session import Session
 from addin.core import consistency
 from addin.core.model import Round, Tournament
@@ -63,8 +63,7 @@ class Desk:
 
 
 def open_desk(session: Session) -> Desk:
-    b = intake.settled_book(session)
-    session.require_no_problems(b.problems, "fix these problems first")
+    b = intake.settled_book(session, needs.director())
     return Desk(b, log_lines(session.gw))
 
 

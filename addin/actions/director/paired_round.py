@@ -13,6 +13,7 @@ from addin.actions.director.lookup import (
     find_active,
     find_player,
     game_of,
+    in_tournament,
     name_of,
     seat,
 )
@@ -21,10 +22,11 @@ from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session
 from addin.core import consistency
 from addin.core.handicap import HANDICAP_KOMI, MAX_HANDICAP, GameConditions, game_conditions
+from addin.core.limits import komi_problem, shown
 from addin.core.model import Game, Player, Result, Round, Tournament
 from addin.core.ratings import RatingError, entry_rating
 from addin.core.results import parse_result
-from addin.core.scoring import last_round
+from addin.core.scoring import last_round, mcmahon_scores
 
 ROUND = Param("round", "round number (default: the latest round paired)", ParamKind.INT)
 
@@ -50,7 +52,7 @@ were paired on the scores of the time and are not asked about."""
 def _round_number(t: Tournament, number: object) -> int:
     """The round asked for, or the latest round paired."""
     if number is not None:
-        return int(number)  # type: ignore[call-overload]
+        return in_tournament(t, int(number))  # type: ignore[call-overload]
     if not t.rounds:
         raise ActionError("no round is paired yet")
     return last_round(t)
@@ -87,7 +89,7 @@ def _number(text: object, option: str) -> float:
     except ValueError:
         value = math.nan
     if not math.isfinite(value):
-        raise ActionError(f"{option} {text!r} is not a number")
+        raise ActionError(f"{option} {shown(text)} is not a number")
     return value
 
 
@@ -173,7 +175,9 @@ def make_pair(session: Session, params: Mapping[str, object]) -> None:
                 f"{name_of(t, p.aga_id)} already plays on {seat(rnd, game)}: "
                 + break_first(rnd, p.aga_id)
             )
-    handicap, komi = _conditions(t, white, black, params.get("handicap"), params.get("komi"))
+    handicap, komi = _conditions(
+        t, white, black, params.get("handicap"), params.get("komi"), rnd.number
+    )
     board = max((g.board or 0 for g in rnd.games), default=0) + 1
     game = Game(white.aga_id, black.aga_id, handicap, komi, None, board, "Paired by the TD")
     cancelled = [b for b in rnd.byes if b.player in game.players]
@@ -198,7 +202,7 @@ def make_pair(session: Session, params: Mapping[str, object]) -> None:
 
 
 def _conditions(
-    t: Tournament, white: Player, black: Player, handicap: object, komi: object
+    t: Tournament, white: Player, black: Player, handicap: object, komi: object, number: int
 ) -> GameConditions:
     """The TD's handicap and komi, or those the ratings and settings give."""
     if handicap is not None:
@@ -208,7 +212,11 @@ def _conditions(
     top = any(p.above_bar or p.effective_band == 1 for p in (white, black))
     try:
         ratings = entry_rating(white), entry_rating(black)
-        conditions = game_conditions(*ratings, t.settings, top_band_game=top)
+        before = mcmahon_scores(
+            replace(t, rounds=[r for r in t.rounds if r.number < number]), number - 1
+        )
+        scores = before.get(white.aga_id, 0.0), before.get(black.aga_id, 0.0)
+        conditions = game_conditions(*ratings, t.settings, top, scores)
     except RatingError as err:
         raise ActionError(f"cannot work out the handicap: {err}; give --handicap") from err
     except ValueError as err:
@@ -255,7 +263,10 @@ def set_game(session: Session, params: Mapping[str, object]) -> None:
         stones = _handicap(handicap)
         new = replace(new, handicap=stones, komi=_standard_komi(t, stones))
     if komi is not None:
-        new = replace(new, komi=_number(komi, "--komi"))
+        value = _number(komi, "--komi")
+        if komi_problem(value):
+            raise ActionError(f"--komi: {komi_problem(value)}")
+        new = replace(new, komi=value)
     if new == game:
         raise ActionError(f"{_where(rnd, game)} already has these conditions: nothing to change")
     new_round = replace(rnd, games=tuple(new if g == game else g for g in rnd.games))

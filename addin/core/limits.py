@@ -1,0 +1,43 @@
+"""The ranges every value from the TD, a file or the command line must lie in.
+
+One place, so that the Settings sheet, the Round sheets, the command line and the file
+readers refuse the same things with the same words. Sizes are bounded before anything is
+allocated from them: a round number of a million in a file must be a message, not a
+MemoryError.
+"""
+
+from __future__ import annotations
+
+import math
+
+MAX_ROUNDS = 30
+"""The most rounds a tournament may have (the Settings sheet's Number of rounds)."""
+
+MAX_KOMI = 50.0
+"""Komi lies within -50..50, in half points."""
+
+MAX_SHOWN = 200
+"""At most this many characters of an offending value are quoted in a message."""
+
+def shown(value: object, limit: int = MAX_SHOWN) -> str:
+    """``repr(value)`` cut to ``limit`` characters: a hostile value is named, never echoed."""
+    if isinstance(value, str) and len(value) > limit:
+        return f"{value[:limit]!r}... ({len(value):,} characters)"
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
+
+
+def komi_problem(komi: float) -> str | None:
+    """Why ``komi`` is not a komi, or ``None`` when it is one."""
+    if not math.isfinite(komi) or abs(komi) > MAX_KOMI:
+        return f"komi {komi:g} is not between {-MAX_KOMI:g} and {MAX_KOMI:g}"
+    if (komi * 2) != int(komi * 2):
+        return f"komi {komi:g} is not in half points (7.5, 0.5, 6, -7.5)"
+    return None
+
+
+def round_problem(number: int, rounds: int) -> str | None:
+    """Why ``number`` is not a round of a tournament of ``rounds`` rounds."""
+    if not 1 <= number <= rounds:
+        return f"round {number} is not between 1 and {rounds} (Tournament sheet, Number of rounds)"
+    return None

@@ -1,0 +1,456 @@
+"""Hostile and unlucky input on the real command line: every command, every input format.
+
+Each case runs ``python -m addin ...`` (in process, the real code) on a real tournament
+workbook and asserts three things: the exit status (1 error, 2 usage), that the message
+names what was wrong (a fragment of it), and that the workbook is byte for byte as it was.
+Every message is checked to be short (no value echoed at length) and no traceback is ever
+printed (``--debug`` is the only way to see one, tested last).
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from tests.helpers import DATA, digest, run
+from tests.workbook_fixtures import simple_tournament, write_workbook
+
+ROUNDS = 4
+"""The workbook has 4 rounds, 2 of them paired with results; players are 10000-10009."""
+
+TDLISTA = (DATA / "tdlista" / "tdlista-snapshot.txt").read_bytes().split(b"\r\n")[:30]
+"""30 real TDListA lines."""
+
+CSV_HEAD = "Name,AGA #,Rank,Bye requests\r\n"
+AGA_TEXT = (DATA / "aga-text" / "eggplant-sample-report.txt").read_bytes()
+XML_HEAD = (
+    b'<?xml version="1.0" encoding="UTF-8"?>\n<TournamentReport><Header>'
+    b"<TournamentName>T</TournamentName></Header>\n"
+    b'<PlayerList><Player ID="1" GivenName="A" FamilyName="Ay" Rating="3K"/>\n'
+    b'<Player ID="2" GivenName="B" FamilyName="Be" Rating="4K"/></PlayerList>\n'
+)
+
+
+def xml_round(number: str = "1", handicap: str = "0", komi: str = "7") -> bytes:
+    return (
+        XML_HEAD
+        + (
+            f'<RoundList><Round RoundNumber="{number}">\n'
+            f'<Game BlackPlayerID="2" WhitePlayerID="1" Komi="{komi}" Handicap="{handicap}" '
+            'GameResult="White Win"/>\n</Round></RoundList></TournamentReport>\n'
+        ).encode()
+    )
+
+
+def aga_text(games: str = "GAMES 1\n99995\t99994\tW\t0\t7\n") -> bytes:
+    return AGA_TEXT.split(b"GAMES 1")[0] + games.encode() + b"END\n"
+
+
+BILLION_LAUGHS = (
+    b'<?xml version="1.0"?>\n<!DOCTYPE lolz [<!ENTITY lol "lol">'
+    b'<!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]>\n'
+    b"<TournamentReport>&lol2;</TournamentReport>\n"
+)
+HUGE = "x" * 100_000
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    args: tuple[str, ...]
+    """``{book}`` is the workbook, ``{file}`` the input file, ``{tmp}`` the test's folder."""
+    message: str
+    """A fragment the error message must hold."""
+    code: int = 1
+    file: bytes | None = None
+    """The content of ``{file}`` (a TDListA, CSV, AGA report...)."""
+
+
+def case(id: str, line: str, message: str, code: int = 1, file: bytes | None = None) -> Case:
+    return Case(id, tuple(line.split()), message, code, file)
+
+
+# --- round numbers -------------------------------------------------------------------------
+
+ROUND_CASES = [
+    case(f"{cmd}-round-{n}", f"{cmd} {{book}} --round {n} {rest}", expect)
+    for cmd, rest in [
+        ("pair", ""),
+        ("unpair", ""),
+        ("result", "--board 1 --result W"),
+        ("set-game", "--board 1 --komi 6.5"),
+        ("break-pair", "--board 1"),
+        ("make-pair", "--white 10000 --black 10001"),
+        ("bye", "--player 10000"),
+        ("volunteer", "--player 10000"),
+        ("force", "--first 10000 --second 10001"),
+        ("prohibit", "--first 10000 --second 10001"),
+        ("report", "pairings --out {tmp}/r.html"),
+    ]
+    for n, expect in [
+        ("0", "round 0 is not a round of this 4-round tournament"),
+        ("-1", "round -1 is not a round"),
+        ("99", "round 99 is not a round"),
+        ("100000000000000000000", "is not a round"),
+    ]
+    if not (cmd == "pair" and n == "99")
+] + [
+    case("pair-round-99", "pair {book} --round 99", "is not a round of this 4-round"),
+    case("pair-round-text", "pair {book} --round two", "invalid int value: 'two'", 2),
+    case("pair-round-float", "pair {book} --round 1.5", "invalid int value", 2),
+    case("pair-round-paired", "pair {book} --round 2", "round 2 is already paired"),
+    case("pair-round-skips", "pair {book} --round 4", "round 3 comes before round 4"),
+    case("unpair-not-last", "unpair {book} --round 1", "unpair round 2 first"),
+    case("unpair-not-paired", "unpair {book} --round 3", "round 3 is not paired"),
+]
+
+# --- numbers the TD types -----------------------------------------------------------------
+
+NUMBER_CASES = [
+    case("komi-1e308", "set-game {book} --board 1 --komi 1e308", "not between -50 and 50"),
+    case("komi-minus-51", "set-game {book} --board 1 --komi -51", "not between -50 and 50"),
+    case("komi-nan", "set-game {book} --board 1 --komi nan", "is not a number"),
+    case("komi-inf", "set-game {book} --board 1 --komi inf", "is not a number"),
+    case("komi-quarter", "set-game {book} --board 1 --komi 7.25", "not in half points"),
+    case("komi-text", "set-game {book} --board 1 --komi seven", "'seven' is not a number"),
+    case("handicap-12", "set-game {book} --board 1 --handicap 12", "not between 0 and 9"),
+    case("handicap-negative", "set-game {book} --board 1 --handicap -1", "not between 0 and 9"),
+    case("board-0", "result {book} --board 0 --result W", "has no board 0"),
+    case("board-99", "result {book} --board 99 --result W", "has no board 99"),
+    case("board-negative", "break-pair {book} --board -3", "has no board -3"),
+    case("result-unknown", "result {book} --board 1 --result maybe", "--result"),
+    case("player-0", "drop {book} --player 0", "AGA # 0 is not in the Players sheet"),
+    case("player-negative", "bye {book} --round 3 --player -5", "is not in the Players sheet"),
+    case("player-huge", "readmit {book} --player 99999999999999999999", "not in the Players"),
+    case("band-0", "set-band {book} --player 10000 --band 0", "band"),
+    case("band-99", "set-band {book} --player 10000 --band 99", "band"),
+    case("rating-1e308", "set-rating {book} --player 10000 --rating 1e308", "is not a rank"),
+    case("rating-nan", "set-rating {book} --player 10000 --rating nan", "is not a rank"),
+    case("rating-99d", "set-rating {book} --player 10000 --rating 99d", "dan ranks run"),
+    case("rating-huge", f"set-rating {{book}} --player 10000 --rating {HUGE}", "characters"),
+    case("register-rank-bad", "register {book} --name Doe,John --rank 99k", "kyu ranks run"),
+    case("register-nothing", "register {book}", ""),
+    case("register-aga-unknown", "register {book} --aga 424242", "424242"),
+    case("make-pair-self", "make-pair {book} --round 3 --white 10000 --black 10000", ""),
+    case("force-self", "force {book} --first 10000 --second 10000", "themself"),
+    case("lookup-no-list", f"lookup {{book}} {HUGE}", "the TDListA sheet is empty"),
+]
+
+# --- commands that create files -----------------------------------------------------------
+
+CREATE_CASES = [
+    case("demo-players-1", "demo {tmp}/new.xlsx --players 1", "not between 2 and", 2),
+    case("demo-players-0", "demo {tmp}/new.xlsx --players 0", "not between 2 and", 2),
+    case("demo-players-huge", "demo {tmp}/new.xlsx --players 10000000", "not between 2", 2),
+    case("demo-rounds-0", "demo {tmp}/new.xlsx --rounds 0", "not between 1 and 30", 2),
+    case("demo-rounds-31", "demo {tmp}/new.xlsx --rounds 31", "not between 1 and 30", 2),
+    case("demo-rounds-negative", "demo {tmp}/new.xlsx --rounds -1", "not between 1 and 30", 2),
+    case("demo-no-folder", "demo {tmp}/none/new.xlsx", "there is no folder", 1),
+    case("demo-exists", "demo {book}", "already exists", 1),
+    case("new-rounds-0", "new {tmp}/new.xlsx --rounds 0", "not between 1 and 30", 2),
+    case("new-rounds-1000", "new {tmp}/new.xlsx --rounds 1000", "not between 1 and 30", 2),
+    case(
+        "new-dates-reversed",
+        "new {tmp}/new.xlsx --start 2026-05-02 --end 2026-05-01",
+        "is before --start",
+        2,
+    ),
+    case("new-date-bad", "new {tmp}/new.xlsx --start 2026-02-30", "not a date", 2),
+    case("new-no-folder", "new {tmp}/none/new.xlsx", "there is no folder", 1),
+    case("new-exists", "new {book}", "already exists", 1),
+    case("new-is-folder", "new {tmp}", "it is a folder", 1),
+    case("template-no-folder", "template {tmp}/none/t.xlsx", "there is no folder", 1),
+    case("unknown-command", "frobnicate {book}", "invalid choice", 2),
+    case("missing-book", "pair", "required", 2),
+]
+
+# --- outputs ------------------------------------------------------------------------------
+
+OUTPUT_CASES = [
+    case("report-no-folder", "report {book} pairings --out {tmp}/none/r.html", "no folder"),
+    case("report-is-folder", "report {book} pairings --out {tmp}", "it is a folder"),
+    case("report-bad-extension", "report {book} pairings --out {tmp}/r.docx", ".docx"),
+    case("report-nowhere", "report {book} pairings", "say where the report goes"),
+    case("export-text-no-folder", "export-aga {book} --text {tmp}/none/a.txt", "no folder"),
+    case("export-xml-no-folder", "export-aga {book} --xml {tmp}/none/a.xml", "no folder"),
+    case("export-is-folder", "export-aga {book} --xml {tmp}", "it is a folder"),
+]
+
+# --- the workbook itself ------------------------------------------------------------------
+
+BOOK_CASES = [
+    case("book-missing", "check {tmp}/missing.xlsx", "missing.xlsx"),
+    case("book-text", "pair {file}", "input", file=b"not a workbook\n"),
+    case("book-empty", "standings {file}", "input", file=b""),
+    case("book-tdlista", "bands {file}", "input", file=b"\r\n".join(TDLISTA)),
+    case("book-folder", "check {tmp}", ""),
+]
+
+# --- TDListA files ------------------------------------------------------------------------
+
+TDLISTA_CASES = [
+    case(f"tdlista-{name}", "import-tdlista {book} {file}", message, file=content)
+    for name, content, message in [
+        ("empty", b"", "empty"),
+        ("blank-lines", b"\r\n\r\n \t \r\n", "empty"),
+        ("binary", b"\x00\x01\x02binary\x00", "NUL byte"),
+        ("zip", b"PK\x03\x04\x14\x00\x06\x00" * 20, "NUL byte"),
+        ("utf16-no-bom", b"\r\n".join(TDLISTA[:3]).decode().encode("utf-16-le"), "UTF-16"),
+        (
+            "undefined-cp1252",
+            b"\r\n".join([TDLISTA[0].replace(b"a", b"\x81", 1), *TDLISTA[1:3]]),
+            "byte 0x81 is neither UTF-8 nor Windows-1252",
+        ),
+        ("csv", b"Name,AGA,Rank\r\nDoe,1,3k\r\n", "no tab at all"),
+        ("three-columns", b"a\tb\tc\r\nd\te\tf\r\n", "9 tab-separated fields"),
+        (
+            "aga-not-number",
+            b"\r\n".join([*TDLISTA[:3], b"Bad, Guy\t12x45\tFull\t\t\t\t\t\t"]),
+            "line 4: AGA number '12x45'",
+        ),
+        (
+            "aga-huge-text",
+            b"\r\n".join([*TDLISTA[:3], b"Bad, Guy\t" + b"7" * 1500 + b"x\t"]),
+            "(1,501 characters)",
+        ),
+        (
+            "no-aga",
+            b"\r\n".join([*TDLISTA[:3], b"Bad, Guy\t\tFull\t\t\t\t\t\t"]),
+            "line 4: no AGA number",
+        ),
+        ("bad-bom-utf16", b"\xff\xfe" + b"\x00\xd8", "is not UTF-16"),
+    ]
+] + [
+    case("tdlista-missing", "import-tdlista {book} {tmp}/none.txt", "cannot read"),
+    case("tdlista-folder", "import-tdlista {book} {tmp}", "cannot read"),
+]
+
+# --- pre-registration CSV files -----------------------------------------------------------
+
+
+def csv_file(*rows: str, encoding: str = "utf-8") -> bytes:
+    return (CSV_HEAD + "".join(r + "\r\n" for r in rows)).encode(encoding)
+
+
+CSV_CASES = [
+    case(f"csv-{name}", "preregister {book} {file}", message, file=content)
+    for name, content, message in [
+        ("empty", b"", "the file is empty"),
+        ("binary", b"\x00\x01\x02\x03binary\x00", "NUL byte"),
+        ("utf16-no-bom", csv_file('"Doe, John",,5k,', encoding="utf-16-le"), "UTF-16 without"),
+        ("utf16-be-no-bom", csv_file('"Doe, John",,5k,', encoding="utf-16-be"), "UTF-16 (big"),
+        ("undefined-cp1252", b"Name,Rank\r\nDo\x81e,5k\r\n", "byte 0x81"),
+        ("no-name-column", b"Rank,Club\r\n5k,SEA\r\n", "no name column"),
+        ("control-characters", csv_file('"Doe\x01, John",,5k,'), "control characters"),
+        (
+            "huge-cell",
+            csv_file(f'"Doe, {HUGE[:5000]}",,5k,'),
+            "5,005 characters; expected at most 2,000",
+        ),
+        ("field-over-csv-limit", csv_file(f'"Doe, {HUGE * 2}",,5k,'), "not a CSV row"),
+        ("bye-round-99", csv_file('"Doe, John",,5k,99'), "'99' is not a round number"),
+        ("bye-round-0", csv_file('"Doe, John",,5k,0'), "'0' is not a round number"),
+        ("bye-round-huge", csv_file('"Doe, John",,5k,' + "9" * 5000), "expected at most 2,000"),
+        ("aga-not-number", csv_file('"Doe, John",12x,5k,'), "AGA number '12x'"),
+        ("rank-1e308", csv_file('"Doe, John",,1e308,'), "is not a rank"),
+        ("rank-huge", csv_file('"Doe, John",,' + "5" * 1500 + "k,"), "characters)"),
+        ("duplicate-aga", csv_file('"Doe, John",123,5k,', '"Roe, Jane",123,4k,'), "already on"),
+    ]
+] + [case("csv-missing", "preregister {book} {tmp}/none.csv", "cannot read")]
+
+# --- AGA text reports ---------------------------------------------------------------------
+
+TEXT_CASES = [
+    case(f"aga-text-{name}", "import-aga-text {book} {file} --yes", message, file=content)
+    for name, content, message in [
+        ("games-99999", aga_text("GAMES 99999\n99995\t99994\tW\t0\t7\n"), "numbered 1 to 30"),
+        ("games-0", aga_text("GAMES 0\n"), "numbered 1 to 30"),
+        ("games-huge", aga_text("GAMES " + "9" * 1500 + "\n"), "(1,506 characters)"),
+        ("handicap-12", aga_text("GAMES 1\n99995\t99994\tW\t12\t0\n"), "handicap 12 is not"),
+        ("komi-999", aga_text("GAMES 1\n99995\t99994\tW\t0\t999\n"), "komi 999 is not"),
+        (
+            "komi-huge",
+            aga_text("GAMES 1\n99995\t99994\tW\t0\t" + "9" * 1500 + "\n"),
+            "is not a whole number",
+        ),
+        ("control-characters", aga_text("GAMES 1\n99995\t99994\tW\t0\t7\x07\n"), "control"),
+        ("long-line", aga_text("GAMES 1\n" + "9" * 10_000 + "\n"), "10,000 characters"),
+        ("binary", b"\x00\x01binary\x00", "NUL byte"),
+        ("utf16-no-bom", AGA_TEXT.decode().encode("utf-16-le"), "UTF-16 without"),
+        ("undefined-cp1252", AGA_TEXT.replace(b"c, c", b"c\x8d, c"), "byte 0x8D"),
+        ("no-players", b"TOURNEY x\n", "no PLAYERS section"),
+        ("unknown-player", aga_text("GAMES 1\n12345\t99994\tW\t0\t7\n"), "not in PLAYERS"),
+        ("bad-result", aga_text("GAMES 1\n99995\t99994\tX\t0\t7\n"), "result 'X'"),
+        (
+            "player-twice",
+            aga_text("GAMES 1\n99995\t99994\tW\t0\t7\n99995\t99996\tW\t0\t7\n"),
+            "appears twice",
+        ),
+        ("not-a-report", b"hello\nworld\n", "expected TOURNEY"),
+    ]
+]
+
+# --- AGA XML reports ----------------------------------------------------------------------
+
+XML_CASES = [
+    case(f"aga-xml-{name}", "import-aga-xml {book} {file} --yes", message, file=content)
+    for name, content, message in [
+        ("round-1000000", xml_round("1000000"), "RoundNumber='1000000' is not a round number"),
+        ("round-0", xml_round("0"), "is not a round number"),
+        ("round-31", xml_round("31"), "(1 to 30)"),
+        ("round-huge", xml_round("9" * 5000), "characters)"),
+        ("handicap-12", xml_round(handicap="12"), "Handicap='12' is not a number of stones"),
+        ("handicap-negative", xml_round(handicap="-1"), "Handicap='-1'"),
+        ("komi-1e308", xml_round(komi="1e308"), "not between -50 and 50"),
+        ("komi-nan", xml_round(komi="nan"), "Komi='nan' is not a number"),
+        ("komi-quarter", xml_round(komi="6.25"), "not in half points"),
+        ("billion-laughs", BILLION_LAUGHS, "entit"),
+        ("not-xml", b"this is not xml", "not well-formed"),
+        ("binary", b"\x00\x01\x02", ""),
+        ("wrong-root", b"<html><body/></html>", "expected <TournamentReport>"),
+        ("truncated", xml_round()[:-40], "not well-formed"),
+    ]
+] + [case("aga-xml-missing", "import-aga-xml {book} {tmp}/none.xml", "cannot read")]
+
+ALL_CASES = [
+    *ROUND_CASES,
+    *NUMBER_CASES,
+    *CREATE_CASES,
+    *OUTPUT_CASES,
+    *BOOK_CASES,
+    *TDLISTA_CASES,
+    *CSV_CASES,
+    *TEXT_CASES,
+    *XML_CASES,
+]
+
+MAX_MESSAGE_LINE = 600
+"""No line of a message is longer: values are quoted at most 200 characters."""
+
+
+@pytest.fixture(scope="module")
+def original(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("hostile") / "tournament.xlsx"
+    return write_workbook(path, simple_tournament(10, 2), rounds=ROUNDS)
+
+
+@pytest.fixture
+def book(original: Path, tmp_path: Path) -> Path:
+    path = tmp_path / "tournament.xlsx"
+    shutil.copyfile(original, path)
+    return path
+
+
+def expand(c: Case, book: Path, tmp_path: Path) -> list[str]:
+    file = tmp_path / "input.dat"
+    if c.file is not None:
+        file.write_bytes(c.file)
+    values = {"book": str(book), "file": str(file), "tmp": str(tmp_path)}
+    return [a.format(**values) for a in c.args]
+
+
+def folder_state(folder: Path) -> dict[str, str]:
+    return {p.name: digest(p) for p in folder.iterdir() if p.is_file() and p.name != "input.dat"}
+
+
+@pytest.mark.parametrize("c", ALL_CASES, ids=lambda c: c.id)
+def test_hostile_input_is_one_short_message_and_the_workbook_is_unchanged(
+    c: Case, book: Path, tmp_path: Path
+) -> None:
+    before = folder_state(tmp_path)
+    result = run(*expand(c, book, tmp_path))
+    output = result.stdout + result.stderr
+    assert result.returncode == c.code, output
+    assert c.message in result.stderr, output
+    assert "Traceback" not in output
+    assert all(len(line) <= MAX_MESSAGE_LINE for line in output.splitlines()), output[:2000]
+    assert folder_state(tmp_path) == before  # the workbook and nothing else written
+
+
+def test_there_are_at_least_100_cases_covering_every_command() -> None:
+    from addin.cli import build_parser
+
+    parser = build_parser()
+    commands = set(parser._subparsers._group_actions[0].choices)  # type: ignore[union-attr]
+    covered = {c.args[0] for c in ALL_CASES} | set(HAND_EDITED) | {"build-excel"}
+    covered |= {"install-excel"}  # Windows/macOS Excel only: no input beyond flags
+    assert len(ALL_CASES) + len(HAND_EDITED) >= 100
+    assert commands <= covered, sorted(commands - covered)
+
+
+# --- a workbook edited by hand ------------------------------------------------------------
+
+
+def set_cell(path: Path, sheet: str, header: str, value: object, row: int = 2) -> None:
+    wb = openpyxl.load_workbook(path)
+    ws = wb[sheet]
+    headers = [c.value for c in ws[1]]
+    ws.cell(row=row, column=headers.index(header) + 1, value=value)
+    wb.save(path)
+
+
+def set_setting(path: Path, label: str, value: object) -> None:
+    wb = openpyxl.load_workbook(path)
+    ws = wb["Tournament"]
+    for row in ws.iter_rows():
+        for cell in row:
+            if cell.value == label:
+                ws.cell(row=cell.row, column=cell.column + 1, value=value)
+    wb.save(path)
+
+
+HAND_EDITED: dict[str, tuple[Callable[[Path], None], str]] = {
+    "check": (lambda p: set_cell(p, "Round 1", "Handicap", 12), "handicap 12 is not between"),
+    "standings": (lambda p: set_cell(p, "Round 2", "Komi", 1e308), "is not between -50 and 50"),
+    "bands": (lambda p: set_setting(p, "Komi (even games)", 1e308), "Komi (even games)"),
+    "pair": (lambda p: set_setting(p, "Komi (even games)", 7.3), "not in half points"),
+    "export-aga": (lambda p: set_cell(p, "Round 1", "Komi", -7.25), "not in half points"),
+}
+
+
+@pytest.mark.parametrize("command", sorted(HAND_EDITED))
+def test_a_hand_edited_value_out_of_range_is_a_problem_named_by_sheet(
+    command: str, book: Path, tmp_path: Path
+) -> None:
+    edit, message = HAND_EDITED[command]
+    edit(book)
+    before = digest(book)
+    extra = {
+        "export-aga": ["--xml", str(tmp_path / "a.xml")],
+    }.get(command, [])
+    result = run(command, book, *extra)
+    output = result.stdout + result.stderr
+    assert "Traceback" not in output
+    assert result.returncode == 1, output
+    assert message in output
+    assert digest(book) == before
+
+
+def test_debug_shows_the_traceback_of_an_unexpected_failure(book: Path, tmp_path: Path) -> None:
+    """``--debug`` (anywhere on the line) lets an unexpected failure raise as it is."""
+    import addin.actions.standings as standings
+
+    def broken(*_: object) -> None:
+        raise ZeroDivisionError("a bug")
+
+    saved = standings.update_standings
+    from addin.actions.registry import ACTIONS
+
+    spec = ACTIONS["standings"]
+    ACTIONS["standings"] = type(spec)(spec.id, spec.label, spec.help, broken, spec.params)
+    try:
+        plain = run("standings", book)
+        assert plain.returncode == 1
+        assert "error: standings: ZeroDivisionError: a bug" in plain.stderr
+        assert "--debug" in plain.stderr
+        assert "tournament.xlsx is unchanged" in plain.stderr
+        with pytest.raises(ZeroDivisionError):
+            run("standings", book, "--debug")
+    finally:
+        ACTIONS["standings"] = spec
+        assert standings.update_standings is saved

@@ -1,0 +1,68 @@
+"""Every name prints in the PDFs: CJK through a fallback font, Arabic and Hebrew shaped."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from addin.reports import pdf_text
+from addin.reports.render_pdf import fonts
+from tests.helpers import run
+from tests.workbook_fixtures import simple_tournament, write_workbook
+
+NAMES = [
+    ("王", "小明"),
+    ("山田", "太郎"),
+    ("김", "민준"),
+    ("محمد", "علي"),
+    ("כהן", "דוד"),
+    ("Ōta", "Jürgen"),
+]
+
+
+@pytest.fixture(scope="module")
+def international(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    t = simple_tournament(len(NAMES), 1)
+    for pid, (family, given) in zip(list(t.players), NAMES, strict=True):
+        t.players[pid] = replace(t.players[pid], family_name=family, given_name=given)
+    return write_workbook(tmp_path_factory.mktemp("scripts") / "intl.xlsx", t, rounds=3)
+
+
+def test_a_fallback_font_with_cjk_and_hangul_is_installed() -> None:
+    """CI installs Debian's fonts-wqy-microhei (.ci/run); without it CJK names are boxes."""
+    fallback = pdf_text.fallback_font()
+    assert fallback, "no CJK font: apt-get install fonts-wqy-microhei"
+    for char in "王山田太郎김민준":
+        assert not pdf_text.needs_markup(char, fallback), char
+
+
+@pytest.mark.parametrize("kind", ["registration", "slips"])
+def test_cjk_names_are_set_in_the_fallback_font_and_extract_as_text(
+    international: Path, tmp_path: Path, kind: str
+) -> None:
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext (poppler-utils) is not installed")
+    out = tmp_path / f"{kind}.pdf"
+    assert run("report", international, kind, "--out", out).returncode == 0
+    text = subprocess.run(["pdftotext", str(out), "-"], capture_output=True, text=True).stdout
+    for family, given in NAMES[:3]:
+        assert family in text and given in text, (family, given)
+    assert b"WenQuanYi" in out.read_bytes() or b"Droid" in out.read_bytes()
+
+
+def test_arabic_is_joined_and_hebrew_in_drawing_order() -> None:
+    arabic = pdf_text.visual("محمد")
+    assert all(0xFE70 <= ord(c) <= 0xFEFF for c in arabic)  # joined presentation forms
+    assert pdf_text.visual("כהן, דוד") == "דוד ,ןהכ"
+    assert pdf_text.visual("Ōta, Jürgen") == "Ōta, Jürgen"
+
+
+def test_markup_escapes_and_switches_font_only_where_needed() -> None:
+    regular, _ = fonts()
+    assert pdf_text.markup("A & <B>", regular) == "A &amp; &lt;B&gt;"
+    marked = pdf_text.markup("Wang 王", regular)
+    assert marked.startswith("Wang ") and f'<font name="{pdf_text.FALLBACK}">王</font>' in marked
