@@ -64,3 +64,14 @@ def test_a_late_arrival_registered_from_excel_joins_the_bands(tmp_path: Path) ->
         r for r in sheet_rows(tmp_path / "by-excel.xlsx", "Players") if r["Family name"] == "Late"
     )
     assert late["Band"] is not None and late["Initial score"] is not None
+
+
+def test_the_pair_button_without_bands_says_to_run_bands_and_writes_nothing(
+    tmp_path: Path,
+) -> None:
+    path = prepared_file(tmp_path, 20)
+    remote = open_remote(path)
+    outcome = dispatch("pair", remote, {}, yes=True)
+    assert outcome.status == "error"
+    assert "run bands first" in alerts(remote)[-1][0]
+    assert not writes(remote)
