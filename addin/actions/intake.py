@@ -18,7 +18,7 @@ from datetime import date
 from addin.actions.late_arrivals import place_late_arrivals
 from addin.actions.member_list import read_members
 from addin.actions.needs import Needs, screen
-from addin.actions.session import ActionError, Session
+from addin.actions.session import Session
 from addin.core.lookup import MemberIndex, fold
 from addin.core.model import Player, Settings
 from addin.core.ratings import RatingError, parse_rating, rank_of
@@ -31,7 +31,7 @@ from addin.core.registration import (
     next_temporary_id,
 )
 from addin.formats.tdlista import Member
-from addin.workbook import book
+from addin.workbook import book, parts
 from addin.workbook.gateway import Gateway, LogEntry, Problem, Row, TableData
 from addin.workbook.layout import LOG, players_table
 
@@ -66,6 +66,11 @@ class Intake:
     resolved: set[str] = field(default_factory=set)
     """Cells whose blank-value problem from ``read_book`` this intake answers."""
     digest: str = ""
+
+
+def copy_row(r: Row) -> Row:
+    """A row to change without touching the one read (what the TD typed travels with it)."""
+    return Row(dict(r.values), r.number, dict(r.extra), dict(r.cells), dict(r.unread))
 
 
 # --- the Log --------------------------------------------------------------------------
@@ -129,9 +134,7 @@ class _Examiner:
         self.start = start
         self.end = end
         self.accepted = accepted
-        self.intake = Intake(
-            [Row(dict(r.values), r.number, dict(r.extra), dict(r.cells)) for r in data.rows]
-        )
+        self.intake = Intake([copy_row(r) for r in data.rows])
         self.used = {int(v) for r in data.rows if (v := r.values.get("aga_id")) is not None}  # type: ignore[call-overload]
         self.rows_of = {
             int(v): r.number  # type: ignore[call-overload]
@@ -395,9 +398,7 @@ def examine(
     start = settings.start_date or date.today()
     digest = registration_digest(data.rows, settings)
     if digest == last_stamp(log):
-        intake = Intake(
-            [Row(dict(r.values), r.number, dict(r.extra), dict(r.cells)) for r in data.rows]
-        )
+        intake = Intake([copy_row(r) for r in data.rows])
     else:
         index = index if index is not None else read_members(gw)
         intake = _Examiner(
@@ -439,10 +440,7 @@ def settled_book(
     b = book.read_book(gw)
     log = _log(gw)
     intake = examine(b, gw, log, index)
-    if intake.problems:
-        problems = [p for p in rebuilt(b, intake).problems if p.sheet != "Players"]
-        raise ActionError(f"{gw.source}: fix these problems first", [*intake.problems, *problems])
-    b = rebuilt(b, intake)
+    b = with_intake_problems(rebuilt(b, intake), intake)
     ignored = screen(session, b, wanted)
     late, late_notes, placed = place_late_arrivals(b, intake.rows)
     session.warn(ignored + [w.shown for w in intake.warnings] + late)
@@ -452,9 +450,18 @@ def settled_book(
     if changed and not writes_players:
         gw.write_table(players_table(b.tournament.settings.rounds), intake.rows)
     session.log += [LogEntry("Action", session.action, n) for n in intake.notes + late_notes]
-    if intake.digest != last_stamp(log):
+    if intake.digest != last_stamp(log) and not intake.problems:
         session.log.append(LogEntry("Action", session.action, STAMP + intake.digest))
     return b
+
+
+def with_intake_problems(b: book.Book, intake: Intake) -> book.Book:
+    """The rows that cannot be completed, as problems screened like any other: a row that is
+    not yet a player stops what reads every row (pairing, bands), not what prints around it."""
+    if not intake.problems:
+        return b
+    placed = parts.with_parts(intake.problems, b.tables, b.settings.data.table.sheet)
+    return replace(b, problems=[*placed, *b.problems])
 
 
 def stamp_rows(session: Session, rows: Sequence[Row], settings: Settings) -> None:
@@ -477,7 +484,7 @@ def check_report(gw: Gateway, b: book.Book) -> tuple[list[Problem], list[str], l
     if not problems:
         late, _, _ = place_late_arrivals(
             settled,
-            [Row(dict(r.values), r.number, dict(r.extra), dict(r.cells)) for r in intake.rows],
+            [copy_row(r) for r in intake.rows],
         )
         warnings += late
     return problems, warnings, notes
