@@ -46,7 +46,7 @@ REGISTRATION_KEYS = (
 
 
 @dataclass(frozen=True)
-class Warning_:
+class PendingWarning:
     """A warning to ask about: ``core`` is what the Log must show for it to count as
     accepted (the same text ``register`` logs); ``shown`` adds where it is."""
 
@@ -61,7 +61,7 @@ class Intake:
     rows: list[Row]
     changed: bool = False
     problems: list[Problem] = field(default_factory=list)
-    warnings: list[Warning_] = field(default_factory=list)
+    warnings: list[PendingWarning] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     resolved: set[str] = field(default_factory=set)
     """Cells whose blank-value problem from ``read_book`` this intake answers."""
@@ -148,7 +148,9 @@ class _Examiner:
     def warn(self, row: Row, warnings: Sequence[RegistrationWarning]) -> None:
         for w in warnings:
             if not self.accepted(w.message):
-                self.intake.warnings.append(Warning_(w.message, f"{_where(row)}: {w.message}"))
+                self.intake.warnings.append(
+                    PendingWarning(w.message, f"{_where(row)}: {w.message}")
+                )
 
     def fill(self, row: Row, values: dict[str, object], why: str) -> None:
         filled = []
@@ -238,7 +240,7 @@ class _Examiner:
                 f"({describe(member)}); type another AGA # if this is someone else"
             )
             if not self.accepted(core):
-                self.intake.warnings.append(Warning_(core, f"{_where(row)}: {core}"))
+                self.intake.warnings.append(PendingWarning(core, f"{_where(row)}: {core}"))
             self.warn(row, self.registration(member.aga_id, name, row))
             return
         if not rank:
@@ -345,7 +347,7 @@ class _Examiner:
             )
             if not self.accepted(core):
                 shown = f"Players rows {first.number} and {row.number}: {core}"
-                self.intake.warnings.append(Warning_(core, shown))
+                self.intake.warnings.append(PendingWarning(core, shown))
 
 
 def _identity(row: Row) -> tuple[str, str, str] | None:
