@@ -55,7 +55,7 @@ def test_read_only_commands_work_and_leave_the_workbook_as_it_was(
     before = digest(book)
     check = run("check", book)
     assert check.returncode == 0, check.stderr
-    assert check.stdout.endswith("t.xlsx: 0 problem(s), 0 note(s)\n")
+    assert check.stdout.endswith("t.xlsx: 0 problem(s), 0 warning(s) to confirm, 0 note(s)\n")
 
     page = book.parent / "registration.html"
     report = run("report", book, "registration", "--out", page)
