@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Collection, Mapping, Sequence
 
 from addin.actions import director
 from addin.actions.registry import action
@@ -51,9 +52,9 @@ def changed_earlier_rounds(t: Tournament, before: Mapping[int, str]) -> list[int
     return [n for n, d in sorted(now.items()) if n < last and n in before and before[n] != d]
 
 
-def place_text(line: Standing, lines: list[Standing]) -> str:
-    tied = sum(1 for other in lines if other.place == line.place) > 1
-    return f"{line.place}=" if tied else str(line.place)
+def place_text(line: Standing, shared: Collection[int]) -> str:
+    """ "3=" when others share the place (``shared``: places held by two or more)."""
+    return f"{line.place}=" if line.place in shared else str(line.place)
 
 
 @action("standings", "Update standings", "recompute McMahon scores, tiebreaks, standings")
@@ -82,6 +83,7 @@ def update_standings(session: Session, params: Mapping[str, object]) -> None:
     numbers = {s.player: i for i, s in enumerate(lines, start=1)}
     records = player_records(t)
     rounds = t.settings.rounds
+    shared = {place for place, n in Counter(s.place for s in lines).items() if n > 1}
     standing_rows = []
     cross_rows = []
     for s in lines:
@@ -92,7 +94,7 @@ def update_standings(session: Session, params: Mapping[str, object]) -> None:
         }
         standing_rows.append(
             {
-                "place": place_text(s, lines),
+                "place": place_text(s, shared),
                 "aga_id": s.player,
                 "name": p.name if p else str(s.player),
                 "rating": p.rating if p else None,
