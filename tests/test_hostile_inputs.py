@@ -17,6 +17,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 
+from addin.workbook.open_elsewhere import turn_lock
 from tests.helpers import DATA, digest, run
 from tests.workbook_fixtures import simple_tournament, write_workbook
 
@@ -355,7 +356,13 @@ def expand(c: Case, book: Path, tmp_path: Path) -> list[str]:
 
 
 def folder_state(folder: Path) -> dict[str, str]:
-    return {p.name: digest(p) for p in folder.iterdir() if p.is_file() and p.name != "input.dat"}
+    """Every file but the input and the empty turn lock kept beside the workbook."""
+    lock = turn_lock(folder / "tournament.xlsx").name
+    return {
+        p.name: digest(p)
+        for p in folder.iterdir()
+        if p.is_file() and p.name not in ("input.dat", lock)
+    }
 
 
 @pytest.mark.parametrize("c", ALL_CASES, ids=lambda c: c.id)
