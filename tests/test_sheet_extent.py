@@ -75,9 +75,15 @@ def test_blank_rows_inside_a_table_are_still_read(book: Path) -> None:
     assert f"note: Players!{last + 1}:{last + 1}: blank row skipped" in check.stdout.splitlines()
 
 
-@pytest.mark.parametrize(("sheet", "cells"), [("Players", "B3:C3"), ("Round 1", "A2:A3")])
+REGISTER = ("register", "--name", "Late, Pat", "--rank", "5k", "--yes")
+
+
+@pytest.mark.parametrize(
+    ("sheet", "cells", "writer"),
+    [("Players", "B3:C3", REGISTER), ("Round 1", "A2:A3", ("standings", "--yes"))],
+)
 def test_merged_cells_in_a_table_are_a_problem_named_by_range(
-    book: Path, sheet: str, cells: str
+    book: Path, sheet: str, cells: str, writer: tuple[str, ...]
 ) -> None:
     edit(book, sheet, cells)
     before = digest(book)
@@ -87,10 +93,10 @@ def test_merged_cells_in_a_table_are_a_problem_named_by_range(
         f"problem: {sheet}!{cells}: merged cells in a table; unmerge them so that each value "
         "has a cell of its own"
     ) in check.stdout.splitlines()
-    register = run("register", book, "--name", "Late, Pat", "--rank", "5k", "--yes")
-    assert register.returncode == 1
-    assert "Traceback" not in register.stderr
-    assert f"{sheet}!{cells}: merged cells in a table" in register.stderr
+    refused = run(writer[0], book, *writer[1:])
+    assert refused.returncode == 1
+    assert "Traceback" not in refused.stderr
+    assert f"{sheet}!{cells}: merged cells in a table" in refused.stderr
     assert digest(book) == before
 
 
