@@ -7,12 +7,15 @@ confirmed simply never saves, so the file stays as it was.
 
 from __future__ import annotations
 
+import errno
 import io
+import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
 import openpyxl
+from lxml import etree
 from openpyxl.cell.cell import Cell, MergedCell
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
@@ -288,7 +291,10 @@ class OpenpyxlGateway:
         """The whole package is made in memory and written with one ``write``: a full disk
         is one clean OSError here, never a half-closed zip complaining later."""
         buffer = io.BytesIO()
-        self.wb.save(buffer)
+        try:
+            self.wb.save(buffer)
+        except etree.SerialisationError as err:  # openpyxl streams sheets via temporary files
+            raise _os_error(err) from err
         data = buffer.getvalue()
         for bulk in self.bulk.values():
             if bulk.sheet in self.wb.sheetnames:
@@ -296,6 +302,12 @@ class OpenpyxlGateway:
                 data = bulk_sheet.splice_bytes(data, bulk, ws.max_column)
         with open(path, "wb") as f:
             f.write(data)
+
+
+def _os_error(err: etree.SerialisationError) -> OSError:
+    """lxml's ``IO_EFBIG``, ``IO_ENOSPC``... as the OSError a direct write would raise."""
+    code = getattr(errno, str(err).removeprefix("IO_"), errno.EIO)
+    return OSError(code, os.strerror(code))
 
 
 def _ref(col: int, row: int) -> str:
