@@ -51,7 +51,7 @@ def test_the_holder_is_named_with_the_user(held: tuple[Path, str]) -> None:
 def test_read_only_commands_work_and_leave_the_workbook_as_it_was(
     held: tuple[Path, str],
 ) -> None:
-    book, holder = held
+    book, _ = held
     before = digest(book)
     check = run("check", book)
     assert check.returncode == 0, check.stderr
