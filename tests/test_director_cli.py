@@ -507,7 +507,10 @@ def test_a_player_twice_in_a_round_is_named_and_nothing_is_written(
         (("make-pair", "--white", 101, "--black", 103, "--handicap", 12), "not between 0 and 9"),
         (("make-pair", "--white", 101, "--black", 103, "--komi", "lots"), "is not a number"),
         (("result", "--board", 1, "--result", "maybe"), "'maybe' is not a result"),
-        (("result", "--round", 5, "--board", 1, "--result", "W"), "round 5 is not paired"),
+        (
+            ("result", "--round", 5, "--board", 1, "--result", "W"),
+            "round 5 is not a round of this 4-round tournament",
+        ),
         (("set-game", "--board", 1), "nothing to change"),
         (("bye", "--player", 107, "--round", 3), "plays on board 1 of round 3"),
         (("bye", "--player", 101, "--round", 9), "not a round of this 4-round tournament"),

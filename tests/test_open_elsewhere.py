@@ -8,13 +8,6 @@ bytes, then the name again in UTF-16) and LibreOffice's ``.~lock.NAME.xlsx#``
 
 from __future__ import annotations
 
-import contextlib
-import getpass
-import os
-import shutil
-import signal
-import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -58,24 +51,21 @@ def test_the_holder_is_named_with_the_user(held: tuple[Path, str]) -> None:
 def test_read_only_commands_work_and_leave_the_workbook_as_it_was(
     held: tuple[Path, str],
 ) -> None:
-    book, holder = held
+    book, _ = held
     before = digest(book)
     check = run("check", book)
     assert check.returncode == 0, check.stderr
-    assert check.stdout.startswith("t.xlsx: 0 problem(s)")
+    assert check.stdout.endswith("t.xlsx: 0 problem(s), 0 warning(s) to confirm, 0 note(s)\n")
 
     page = book.parent / "registration.html"
     report = run("report", book, "registration", "--out", page)
     assert report.returncode == 0, report.stderr
     assert page.exists()
-    assert report.stdout.startswith("Registration (alphabetical) written to ")
+    assert report.stdout.splitlines()[-1].endswith("registration.html")  # reading never logs
 
     text = book.parent / "aga.txt"
     export = run("export-aga", book, "--text", text, "--yes")
     assert export.returncode == 0, export.stderr
-    assert export.stdout.splitlines()[-1] == (
-        f"note: not noted in the Log, t.xlsx is open in {holder}"
-    )
     assert text.read_text(encoding="utf-8").startswith("TOURNEY")
     assert digest(book) == before
 
@@ -119,44 +109,3 @@ def test_a_lock_file_without_a_readable_user_still_names_the_program(tmp_path: P
     )
     long.with_name("~$ringfield Open.xlsx").write_bytes(b"")
     assert held_by(long) == "Excel (lock file ~$ringfield Open.xlsx)"
-
-
-SOFFICE = shutil.which("soffice") or shutil.which("libreoffice")
-
-
-@pytest.mark.skipif(SOFFICE is None, reason="LibreOffice is not installed")
-def test_a_workbook_opened_by_libreoffice_itself_refuses_writes(tmp_path: Path) -> None:
-    """LibreOffice (headless) opens the workbook and writes its own lock file."""
-    book = write_workbook(tmp_path / "t.xlsx", simple_tournament(players=8, rounds=1), rounds=1)
-    lock = book.with_name(".~lock.t.xlsx#")
-    office = subprocess.Popen(
-        [
-            str(SOFFICE),
-            "--headless",
-            "--norestore",
-            f"-env:UserInstallation=file://{tmp_path / 'profile'}",
-            str(book),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    try:
-        deadline = time.monotonic() + 90
-        while not lock.exists() and time.monotonic() < deadline:
-            time.sleep(0.2)
-        if not lock.exists():
-            pytest.skip("LibreOffice did not open the workbook here")
-        before = digest(book)
-        done = run("register", book, "--name", "Late, Pat", "--rank", "5k", "--yes")
-        assert done.returncode == 1
-        user = getpass.getuser()
-        assert done.stderr.startswith(
-            f"error: t.xlsx is open in LibreOffice (lock file .~lock.t.xlsx#, user {user}"
-        ), done.stderr
-        assert digest(book) == before
-        assert run("check", book).returncode == 0
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(office.pid, signal.SIGTERM)
-        office.wait(timeout=30)

@@ -75,16 +75,17 @@ def test_blank_rows_inside_a_table_are_still_read(book: Path) -> None:
     assert f"note: Players!{last + 1}:{last + 1}: blank row skipped" in check.stdout.splitlines()
 
 
-REGISTER = ("register", "--name", "Late, Pat", "--rank", "5k", "--yes")
-
-
 @pytest.mark.parametrize(
-    ("sheet", "cells", "writer"),
-    [("Players", "B3:C3", REGISTER), ("Round 1", "A2:A3", ("standings", "--yes"))],
+    ("sheet", "cells", "reader"),
+    [
+        ("Players", "B3:C3", ("register", "--name", "Late, Pat", "--rank", "5k", "--yes")),
+        ("Round 1", "A2:A3", ("standings", "--yes")),
+    ],
 )
 def test_merged_cells_in_a_table_are_a_problem_named_by_range(
-    book: Path, sheet: str, cells: str, writer: tuple[str, ...]
+    book: Path, sheet: str, cells: str, reader: tuple[str, ...]
 ) -> None:
+    """``check`` names the range; an action that reads that table stops on it."""
     edit(book, sheet, cells)
     before = digest(book)
     check = run("check", book)
@@ -93,10 +94,10 @@ def test_merged_cells_in_a_table_are_a_problem_named_by_range(
         f"problem: {sheet}!{cells}: merged cells in a table; unmerge them so that each value "
         "has a cell of its own"
     ) in check.stdout.splitlines()
-    refused = run(writer[0], book, *writer[1:])
-    assert refused.returncode == 1
-    assert "Traceback" not in refused.stderr
-    assert f"{sheet}!{cells}: merged cells in a table" in refused.stderr
+    action = run(reader[0], book, *reader[1:])
+    assert action.returncode == 1
+    assert "Traceback" not in action.stderr
+    assert f"{sheet}!{cells}: merged cells in a table" in action.stderr
     assert digest(book) == before
 
 

@@ -462,7 +462,9 @@ def with_intake_problems(b: book.Book, intake: Intake) -> book.Book:
     not yet a player stops what reads every row (pairing, bands), not what prints around it."""
     if not intake.problems:
         return b
-    placed = parts.with_parts(intake.problems, b.tables, b.settings.data.table.sheet)
+    placed = parts.with_parts(
+        intake.problems, b.tables, b.settings.data.table.sheet, b.tournament.players
+    )
     return replace(b, problems=[*placed, *b.problems])
 
 

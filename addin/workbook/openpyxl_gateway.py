@@ -305,12 +305,9 @@ class OpenpyxlGateway:
 
 
 def _os_error(err: etree.SerialisationError) -> OSError:
-    """lxml's ``IO_ENOSPC`` (a full disk under openpyxl's temporary files) as the OSError
-    it stands for."""
-    code = getattr(errno, str(err).removeprefix("IO_"), None)
-    if isinstance(code, int):
-        return OSError(code, os.strerror(code))
-    return OSError(f"could not write the workbook ({err})")
+    """lxml's ``IO_EFBIG``, ``IO_ENOSPC``... as the OSError a direct write would raise."""
+    code = getattr(errno, str(err).removeprefix("IO_"), errno.EIO)
+    return OSError(code, os.strerror(code))
 
 
 def _ref(col: int, row: int) -> str:
