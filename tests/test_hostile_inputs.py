@@ -138,6 +138,10 @@ NUMBER_CASES = [
     case("register-aga-unknown", "register {book} --aga 424242", "424242"),
     case("make-pair-self", "make-pair {book} --round 3 --white 10000 --black 10000", ""),
     case("force-self", "force {book} --first 10000 --second 10000", "themself"),
+    case("register-name-control", "register {book} --name Bad\x01,Name --rank 3k", "control"),
+    case("register-name-long", f"register {{book}} --name {HUGE[:300]},B --rank 3k", "at most 200"),
+    case("register-name-empty", "register {book} --name ,Given --rank 3k", "is not a name"),
+    case("new-name-control", "new {tmp}/new.xlsx --name Evil\x07Open", "control characters"),
     case("lookup-no-list", f"lookup {{book}} {HUGE}", "the TDListA sheet is empty"),
 ]
 
@@ -370,6 +374,19 @@ def test_hostile_input_is_one_short_message_and_the_workbook_is_unchanged(
     assert "Traceback" not in output
     assert all(len(line) <= MAX_MESSAGE_LINE for line in output.splitlines()), output[:2000]
     assert folder_state(tmp_path) == before  # the workbook and nothing else written
+
+
+def test_an_input_file_far_too_large_is_refused_before_it_is_read(
+    book: Path, tmp_path: Path
+) -> None:
+    huge = tmp_path / "huge.txt"
+    with huge.open("wb") as f:
+        f.truncate(101 * 2**20)  # sparse: costs no disk
+    before = digest(book)
+    result = run("import-tdlista", book, huge)
+    assert result.returncode == 1
+    assert "105,906,176 bytes is more than the 100 MB" in result.stderr
+    assert digest(book) == before
 
 
 def test_there_are_at_least_100_cases_covering_every_command() -> None:

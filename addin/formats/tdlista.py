@@ -279,5 +279,5 @@ def _parse_date(text: str, what: str) -> date:
     month, day, year = (int(p) for p in parts)
     try:
         return date(year, month, day)
-    except ValueError as error:
+    except (ValueError, OverflowError) as error:
         raise _LineError(f"{what} {shown(text)} is not a calendar date ({error})") from None
