@@ -296,6 +296,11 @@ TEXT_CASES = [
             "appears twice",
         ),
         ("not-a-report", b"hello\nworld\n", "expected TOURNEY"),
+        (
+            "dates-reversed",
+            AGA_TEXT.replace(b"finish=10/29/2013", b"finish=10/28/2013"),
+            "End date 2013-10-28 is before Start date 2013-10-29",
+        ),
     ]
 ]
 
@@ -318,6 +323,14 @@ XML_CASES = [
         ("binary", b"\x00\x01\x02", ""),
         ("wrong-root", b"<html><body/></html>", "expected <TournamentReport>"),
         ("truncated", xml_round()[:-40], "not well-formed"),
+        (
+            "dates-reversed",
+            xml_round().replace(
+                b"</Header>",
+                b"<StartDate>2024-05-02</StartDate><EndDate>2024-05-01</EndDate></Header>",
+            ),
+            "End date 2024-05-01 is before Start date 2024-05-02",
+        ),
     ]
 ] + [case("aga-xml-missing", "import-aga-xml {book} {tmp}/none.xml", "cannot read")]
 
