@@ -134,9 +134,14 @@ NUMBER_CASES = [
     case("rating-99d", "set-rating {book} --player 10000 --rating 99d", "dan ranks run"),
     case("rating-huge", f"set-rating {{book}} --player 10000 --rating {HUGE}", "characters"),
     case("register-rank-bad", "register {book} --name Doe,John --rank 99k", "kyu ranks run"),
-    case("register-nothing", "register {book}", ""),
+    case("register-nothing", "register {book}", "register needs --aga N"),
     case("register-aga-unknown", "register {book} --aga 424242", "424242"),
-    case("make-pair-self", "make-pair {book} --round 3 --white 10000 --black 10000", ""),
+    case("make-pair-self", "make-pair {book} --round 2 --white 10000 --black 10000", "themself"),
+    case(
+        "make-pair-unpaired",
+        "make-pair {book} --round 3 --white 10000 --black 10001",
+        "round 3 is not paired",
+    ),
     case("force-self", "force {book} --first 10000 --second 10000", "themself"),
     case("register-name-control", "register {book} --name Bad\x01,Name --rank 3k", "control"),
     case("register-name-long", f"register {{book}} --name {HUGE[:300]},B --rank 3k", "at most 200"),
@@ -189,10 +194,10 @@ OUTPUT_CASES = [
 
 BOOK_CASES = [
     case("book-missing", "check {tmp}/missing.xlsx", "missing.xlsx"),
-    case("book-text", "pair {file}", "input", file=b"not a workbook\n"),
-    case("book-empty", "standings {file}", "input", file=b""),
-    case("book-tdlista", "bands {file}", "input", file=b"\r\n".join(TDLISTA)),
-    case("book-folder", "check {tmp}", ""),
+    case("book-text", "pair {file}", "not an Excel .xlsx workbook", file=b"not a workbook\n"),
+    case("book-empty", "standings {file}", "not an Excel .xlsx workbook", file=b""),
+    case("book-tdlista", "bands {file}", "not an Excel .xlsx workbook", file=b"\r\n".join(TDLISTA)),
+    case("book-folder", "check {tmp}", "not an Excel .xlsx workbook"),
 ]
 
 # --- TDListA files ------------------------------------------------------------------------
@@ -320,7 +325,7 @@ XML_CASES = [
         ("komi-quarter", xml_round(komi="6.25"), "not in half points"),
         ("billion-laughs", BILLION_LAUGHS, "entit"),
         ("not-xml", b"this is not xml", "not well-formed"),
-        ("binary", b"\x00\x01\x02", ""),
+        ("binary", b"\x00\x01\x02", "not well-formed XML"),
         ("wrong-root", b"<html><body/></html>", "expected <TournamentReport>"),
         ("truncated", xml_round()[:-40], "not well-formed"),
         (
