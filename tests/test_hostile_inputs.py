@@ -490,3 +490,21 @@ def test_debug_shows_the_traceback_of_an_unexpected_failure(book: Path, tmp_path
     finally:
         ACTIONS["standings"] = spec
         assert standings.update_standings is saved
+
+
+def test_an_unforeseen_failure_is_described_in_one_short_line_at_both_doors() -> None:
+    """``describe`` is what the command line prints and Excel's dialog shows."""
+    from openpyxl.utils.exceptions import IllegalCharacterError
+
+    from addin.actions.failure import describe
+
+    assert (
+        describe(MemoryError()) == "out of memory: an input is far larger than a tournament needs"
+    )
+    assert describe(FileNotFoundError(2, "No such file or directory", "/x/y.txt")) == (
+        "/x/y.txt: No such file or directory"
+    )
+    illegal = describe(IllegalCharacterError("Bad\x01Name cannot be used in worksheets."))
+    assert illegal == "'Bad\\x01Name' holds control characters, which no Excel cell may hold"
+    long = describe(ValueError("v" * 100_000 + "\nsecond line"))
+    assert "\n" not in long and len(long) < 400 and "(100,012 characters)" in long
