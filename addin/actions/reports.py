@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from addin.actions.director.lookup import in_tournament
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session
 from addin.reports.kinds import KINDS, SORTS, build_report
@@ -44,8 +43,6 @@ def report(session: Session, params: Mapping[str, object]) -> None:
     book = read_book(session.gw)
     session.require_no_problems(book.problems, "has problems to fix first")
     number = params.get("round")
-    if number is not None:
-        in_tournament(book.tournament, int(number))  # type: ignore[call-overload]
     try:
         if out is not None:
             renderer(out)  # refuse a bad extension before any work

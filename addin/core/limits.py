@@ -19,6 +19,7 @@ MAX_KOMI = 50.0
 MAX_SHOWN = 200
 """At most this many characters of an offending value are quoted in a message."""
 
+
 def shown(value: object, limit: int = MAX_SHOWN) -> str:
     """``repr(value)`` cut to ``limit`` characters: a hostile value is named, never echoed."""
     if isinstance(value, str) and len(value) > limit:
@@ -33,11 +34,4 @@ def komi_problem(komi: float) -> str | None:
         return f"komi {komi:g} is not between {-MAX_KOMI:g} and {MAX_KOMI:g}"
     if (komi * 2) != int(komi * 2):
         return f"komi {komi:g} is not in half points (7.5, 0.5, 6, -7.5)"
-    return None
-
-
-def round_problem(number: int, rounds: int) -> str | None:
-    """Why ``number`` is not a round of a tournament of ``rounds`` rounds."""
-    if not 1 <= number <= rounds:
-        return f"round {number} is not between 1 and {rounds} (Tournament sheet, Number of rounds)"
     return None
