@@ -24,8 +24,10 @@ from addin.actions.registry import Action, ParamKind, load_all
 from addin.actions.session import ActionError, Cancelled, Session
 from addin.core.limits import MAX_ROUNDS, shown
 from addin.workbook import template
+from addin.workbook.cell_gate import RefusedValue
+from addin.workbook.open_elsewhere import WorkbookBusy, WorkbookLocked, one_at_a_time
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway, WorkbookError
-from addin.workbook.saving import WorkbookLocked
+from addin.workbook.saving import SaveRefused, target_of
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_CONFIRM = 0, 1, 2, 3
 
@@ -36,14 +38,26 @@ FileAction = Callable[[Session, argparse.Namespace], None]
 
 
 def run_on_file(path: Path, name: str, action: FileAction, args: argparse.Namespace) -> int:
-    """Open the workbook, run ``action``, and save only if it succeeded."""
+    """Open the workbook, run ``action``, and save only if it succeeded.
+
+    One command at a time per workbook: a second waits for the first, then reads afresh.
+    """
+    try:
+        with one_at_a_time(target_of(path)):
+            return _run_on_file(path, name, action, args)
+    except WorkbookBusy as err:
+        print(f"error: {err}", file=sys.stderr)
+        return EXIT_ERROR
+
+
+def _run_on_file(path: Path, name: str, action: FileAction, args: argparse.Namespace) -> int:
     yes = getattr(args, "yes", False)
     try:
         gw = OpenpyxlGateway.open(path, force=getattr(args, "force", False), confirm=lambda m: yes)
-    except (WorkbookError, WorkbookLocked) as err:
+    except WorkbookError as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_ERROR
-    session = Session(gw, name)
+    session = Session(gw, name, force=gw.force)
     try:
         action(session, args)
     except Cancelled as cancelled:
@@ -52,19 +66,31 @@ def run_on_file(path: Path, name: str, action: FileAction, args: argparse.Namesp
             print(f"  warning: {w}", file=sys.stderr)
         print("Run again with --yes to go ahead.", file=sys.stderr)
         return EXIT_CONFIRM
-    except ActionError as err:
+    except (ActionError, RefusedValue, SaveRefused) as err:
         print(f"error: {err}", file=sys.stderr)
         print(f"{path.name} is unchanged.", file=sys.stderr)
         return EXIT_ERROR
-    for message in session.messages:
+    notes = []
+    if session.log or session.wrote_sheet:
+        holder = None if gw.force else gw.held_by()
+        if holder and not gw.changed:  # only the Log would change: the output is what counts
+            notes.append(f"note: not noted in the Log, {path.name} is open in {holder}")
+        else:
+            gw.append_log(session.log)
+            try:
+                gw.save(**({} if session.log else {"keep": 0}))  # a report sheet keeps backups
+            except (RefusedValue, SaveRefused, WorkbookLocked) as err:
+                print(f"error: {err}", file=sys.stderr)
+                return EXIT_ERROR
+            except OSError as err:
+                reason = err.strerror or err
+                print(
+                    f"error: could not save {path}: {reason}; {path.name} is unchanged",
+                    file=sys.stderr,
+                )
+                return EXIT_ERROR
+    for message in [*session.messages, *notes]:
         print(message)
-    if session.log:
-        gw.append_log(session.log)
-        try:
-            gw.save()
-        except OSError as err:
-            print(f"error: could not save {path}: {err}; the file is unchanged", file=sys.stderr)
-            return EXIT_ERROR
     return EXIT_OK
 
 
@@ -87,8 +113,11 @@ def cmd_new(args: argparse.Namespace) -> int:
     try:
         gw = basic.new_tournament(args.book, values, force=args.force)
         gw.save()
-    except ActionError as err:
+    except (ActionError, SaveRefused) as err:
         print(f"error: {err}", file=sys.stderr)
+        return EXIT_ERROR
+    except OSError as err:
+        print(f"error: could not write {args.book}: {err.strerror or err}", file=sys.stderr)
         return EXIT_ERROR
     print(f"Created {args.book}")
     return EXIT_OK
@@ -127,7 +156,11 @@ def cmd_build_excel(args: argparse.Namespace) -> int:
 
 
 def cmd_template(args: argparse.Namespace) -> int:
-    template.write_template(args.out)
+    try:
+        template.write_template(args.out, force=args.force)
+    except (SaveRefused, OSError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return EXIT_ERROR
     print(f"Wrote {args.out}")
     return EXIT_OK
 
@@ -136,12 +169,17 @@ def cmd_check(args: argparse.Namespace) -> int:
     found: list[int] = []
 
     def action(session: Session, _: argparse.Namespace) -> None:
-        problems, notices = basic.check(session)
+        problems, notices, warnings = basic.check(session)
         for p in problems:
             print(f"problem: {p}")
+        for w in warnings:
+            print(f"warning: {w}")
         for n in notices:
             print(f"note: {n}")
-        print(f"{session.gw.source}: {len(problems)} problem(s), {len(notices)} note(s)")
+        print(
+            f"{session.gw.source}: {len(problems)} problem(s), {len(warnings)} warning(s) "
+            f"to confirm, {len(notices)} note(s)"
+        )
         found.append(len(problems))
 
     code = run_on_file(args.book, "check", action, args)
@@ -191,7 +229,12 @@ def _add_registered(sub: argparse._SubParsersAction, spec: Action) -> None:
                 **kwargs,
             )  # type: ignore[arg-type]
     p.add_argument("--yes", action="store_true", help="accept the warnings and go ahead")
-    p.add_argument("--force", action="store_true", help="ignore Excel's lock file")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="write although Excel or LibreOffice has the workbook open; "
+        "let an output replace a tournament workbook (a backup is kept)",
+    )
 
 
 def _bounded(low: int, high: int) -> Callable[[str], int]:
@@ -216,6 +259,12 @@ def _date(text: str) -> date:
         raise argparse.ArgumentTypeError(f"{text!r} is not a date in YYYY-MM-DD form") from err
 
 
+def _program_name() -> str:
+    """``mcmahon`` when started by the console command, else ``python -m addin``."""
+    started_as = Path(sys.argv[0]).stem if sys.argv and sys.argv[0] else ""
+    return started_as if started_as in ("mcmahon", "aga-mcmahon") else "python -m addin"
+
+
 class OneLineParser(argparse.ArgumentParser):
     """Usage errors as one line (what is wrong, and where to read more), exit status 2."""
 
@@ -225,7 +274,7 @@ class OneLineParser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(
-        prog="python -m addin",
+        prog=_program_name(),
         description="AGA Swiss McMahon tournaments in an Excel workbook.",
         epilog="Exit codes: 0 done, 1 error (workbook unchanged), 2 usage, "
         "3 a warning needs confirmation (--yes gives it).",
@@ -277,10 +326,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("template", cmd_template, "write the blank workbook template")
     p.add_argument("out", type=Path, nargs="?", default=Path("workbook_template.xlsx"))
+    p.add_argument("--force", action="store_true", help="replace a tournament (a backup is kept)")
 
     p = command("check", cmd_check, "check every sheet; list each problem with its cell")
     p.add_argument("book", type=Path)
-    p.add_argument("--force", action="store_true", help="ignore Excel's lock file")
+    p.add_argument("--force", action="store_true", help="(no effect: check only reads)")
     for spec in load_all().values():
         _add_registered(sub, spec)
     return parser

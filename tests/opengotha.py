@@ -1,6 +1,7 @@
 """Test helper: read an OpenGotha tournament file (.xml) into a ``model.Tournament``.
 
-Only what scoring and tiebreak tests need: players, games, byes, participation.
+Only what scoring, tiebreak and pairing-quality checks need: players (with club and
+country), games, byes, participation.
 
 * Player ids: the ``agaId`` when it is a number, else a synthetic 1, 2, 3... in file order.
 * Games refer to players by OpenGotha's key string: family + given name, blanks removed,
@@ -10,8 +11,10 @@ Only what scoring and tiebreak tests need: players, games, byes, participation.
   RESULT_EQUAL_BYDEF (no result), RESULT_BOTHLOSE(_BYDEF) (double forfeit),
   RESULT_UNKNOWN (not played yet).  RESULT_BOTHWIN has no AGA equivalent: rejected.
 * ``<ByePlayer player=... roundNumber=...>``: OpenGotha's odd-player bye, a forced bye.
-* Initial McMahon score as OpenGotha's ``Player.smms``: the rank (30k = -30 ... 1d = 0,
-  9d = 8) clamped between genMMFloor and genMMBar, minus genMMZero, plus smmsCorrection.
+* A Swiss event (first placement criterion NBW, number of wins) starts everyone at 0.
+* Otherwise the initial McMahon score is OpenGotha's ``Player.smms``: the rank
+  (30k = -30 ... 1d = 0, 9d = 8) clamped between genMMFloor and genMMBar, minus genMMZero,
+  plus smmsCorrection.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ from addin.core.model import (
     Bye,
     ByeKind,
     Game,
+    HandicapBasis,
+    HandicapPolicy,
     Player,
     PlayerId,
     Result,
@@ -31,6 +36,7 @@ from addin.core.model import (
     Settings,
     Tournament,
 )
+from addin.core.ratings import rank_floor
 
 RESULTS: dict[str, Result | None] = {
     "RESULT_UNKNOWN": None,
@@ -81,6 +87,8 @@ def read_opengotha(path: str | Path) -> Tournament:
     assert gps is not None, "no GeneralParameterSet"
     floor, bar, zero = (rank_value(gps.get(k, "")) for k in ("genMMFloor", "genMMBar", "genMMZero"))
     rounds = int(gps.get("numberOfRounds", "0"))
+    first = root.find(".//PlacementCriterion[@number='1']")
+    swiss = first is not None and first.get("name") == "NBW"
     players: dict[PlayerId, Player] = {}
     ids: dict[str, PlayerId] = {}
     for n, el in enumerate(root.iterfind("Players/Player"), start=1):
@@ -92,7 +100,9 @@ def read_opengotha(path: str | Path) -> Tournament:
             family_name=el.get("name", ""),
             given_name=el.get("firstName", ""),
             rank=el.get("rank", ""),
-            initial_score=float(_smms(el, floor, bar, zero)),
+            initial_score=0.0 if swiss else float(_smms(el, floor, bar, zero)),
+            chapter=el.get("club", ""),
+            country=el.get("country", ""),
         )
     games: dict[int, list[Game]] = {r: [] for r in range(1, rounds + 1)}
     for el in root.iterfind("Games/Game"):
@@ -110,3 +120,23 @@ def read_opengotha(path: str | Path) -> Tournament:
             for r in sorted(games)
         ],
     )
+
+
+def handicap_settings(path: str | Path) -> dict[str, object]:
+    """``Settings`` fields for the handicap scheme the file's HandicapParameterSet asks for:
+    basis (hdBasedOnMMS), correction (hdCorrection 0-3), ceiling (hdCeiling) and the rank
+    from which games are even (hdNoHdRankThreshold)."""
+    hps = etree.parse(str(path)).getroot().find("TournamentParameterSet/HandicapParameterSet")
+    if hps is None:
+        return {}
+    correction = int(hps.get("hdCorrection", "1"))
+    return {
+        "handicap_basis": HandicapBasis.MMS
+        if hps.get("hdBasedOnMMS", "true") == "true"
+        else HandicapBasis.RATING,
+        "handicap_policy": HandicapPolicy.FULL
+        if correction == 0
+        else HandicapPolicy(f"Minus {correction}"),
+        "handicap_ceiling": int(hps.get("hdCeiling", "9")),
+        "handicap_even_from": rank_floor(hps.get("hdNoHdRankThreshold", "1D").lower()),
+    }

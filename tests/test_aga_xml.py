@@ -7,7 +7,9 @@ from dataclasses import replace
 import pytest
 from lxml import etree
 
+from addin.core.handicap import aga_text_komi
 from addin.core.model import Bye, ByeKind, Result, Rules, Settings
+from addin.core.ratings import rank_of
 from addin.formats.aga_xml import (
     MAX_BYTES,
     SCHEMA_LOCATION,
@@ -80,7 +82,7 @@ def test_import_restores_players_games_byes_and_settings(seed: int) -> None:
         ]
     for mine, theirs in zip(t.rounds, back.rounds, strict=True):
         assert theirs.games == tuple(replace(g, board=None) for g in mine.games)
-        assert theirs.byes == mine.byes
+        assert set(theirs.byes) == set(mine.byes)  # forced byes are games, voluntary absences
     keep = "name venue venue_address start_date end_date director sponsor convener rules komi"
     for name in [*keep.split(), "rounds", "basic_time_minutes", "tiebreaks", "handicap_policy"]:
         assert getattr(back.settings, name) == getattr(t.settings, name), name
@@ -114,28 +116,36 @@ def test_document_shape() -> None:
 
 
 def test_byes_are_written_as_eggplant_writes_them() -> None:
-    """A self-game after the round's games, Komi 0, Handicap 0 (Eggplant XmlEncoderAGA)."""
+    """Forced: a self-game after the round's games, Komi 0, Handicap 0 (Eggplant XmlEncoderAGA).
+
+    Voluntary: Eggplant holds one bye player a round, so an ABSENT in eggplantparticipation.
+    """
     t = make_tournament(0)
-    round4 = etree.fromstring(write_aga_xml(t)).find("RoundList/Round[@RoundNumber='4']")
-    byes = [g for g in round4 if g.get("BlackPlayerID") == g.get("WhitePlayerID")]
-    assert list(round4)[-len(byes) :] == byes
-    assert {(b.get("Komi"), b.get("Handicap")) for b in byes} == {("0", "0")}
-    expected = {
-        (str(b.player), "Voluntary Bye" if b.kind is ByeKind.VOLUNTARY else "Involuntary Bye")
-        for b in t.round(4).byes
-    }
-    assert {(b.get("BlackPlayerID"), b.get("GameResult")) for b in byes} == expected
+    root = etree.fromstring(write_aga_xml(t))
+    for rnd in t.rounds:
+        element = root.find(f"RoundList/Round[@RoundNumber='{rnd.number}']")
+        byes = [g for g in element if g.get("BlackPlayerID") == g.get("WhitePlayerID")]
+        assert list(element)[len(element) - len(byes) :] == byes
+        assert {(b.get("Komi"), b.get("Handicap")) for b in byes} <= {("0", "0")}
+        forced = {str(b.player) for b in rnd.byes if b.kind is ByeKind.FORCED}
+        assert {b.get("BlackPlayerID") for b in byes} == forced
+        assert {b.get("GameResult") for b in byes} <= {"Involuntary Bye"}
+        for bye in rnd.byes:
+            player = root.find(f"PlayerList/Player[@ID='{bye.player}']")
+            entry = player.get("eggplantparticipation").split(",")[rnd.number - 1]
+            assert entry == ("BYE" if bye.kind is ByeKind.FORCED else "ABSENT")
+    assert any(b.kind is ByeKind.VOLUNTARY for r in t.rounds for b in r.byes)
 
 
-RESULTS_WRITTEN = {
-    Result.WHITE_WINS: "White win",
-    Result.BLACK_WINS: "Black win",
-    Result.WHITE_WINS_BY_FORFEIT: "Black forfeit",
-    Result.BLACK_WINS_BY_FORFEIT: "White forfeit",
-    Result.JIGO: "Draw",
-    Result.NO_RESULT: "Void",
-    Result.DOUBLE_FORFEIT: "Double forfeit",
-    None: "Unknown",
+RESULTS_WRITTEN = {  # (GameResult as the AGA sample spells it, Eggplant's eggplantresult)
+    Result.WHITE_WINS: ("White Win", "WHITE"),
+    Result.BLACK_WINS: ("Black Win", "BLACK"),
+    Result.WHITE_WINS_BY_FORFEIT: ("Black forfeit", "WHITE_BY_DEFAULT"),
+    Result.BLACK_WINS_BY_FORFEIT: ("White forfeit", "BLACK_BY_DEFAULT"),
+    Result.JIGO: ("Draw", "DRAW"),
+    Result.NO_RESULT: ("Void", "DRAW"),
+    Result.DOUBLE_FORFEIT: ("Double forfeit", "BOTH_LOSE_BY_DEFAULT"),
+    None: ("Unknown", "UNKNOWN"),
 }
 
 
@@ -144,8 +154,28 @@ def test_every_result_is_written_as_documented() -> None:
     root = etree.fromstring(write_aga_xml(t))
     for rnd in t.rounds:
         element = root.find(f"RoundList/Round[@RoundNumber='{rnd.number}']")
-        written = [g.get("GameResult") for g in element][: len(rnd.games)]
-        assert written == [RESULTS_WRITTEN[g.result] for g in rnd.games]
+        written = [(g.get("GameResult"), g.get("eggplantresult")) for g in element]
+        assert written[: len(rnd.games)] == [RESULTS_WRITTEN[g.result] for g in rnd.games]
+
+
+def test_games_and_players_as_the_aga_sample_and_eggplant_write_them() -> None:
+    """Komi an integer by the text report's rule; Rating a rank; the exact rating beside it."""
+    t = make_tournament(0, Rules.ING)
+    root = etree.fromstring(write_aga_xml(t))
+    for rnd in t.rounds:
+        element = root.find(f"RoundList/Round[@RoundNumber='{rnd.number}']")
+        for g, written in zip(rnd.games, element, strict=False):
+            assert written.get("Komi") == str(aga_text_komi(g.handicap, g.komi, Rules.ING)[1])
+            assert written.get("Handicap") == str(g.handicap)
+    for p in t.players.values():
+        element = root.find(f"PlayerList/Player[@ID='{p.aga_id}']")
+        assert element.get("Rating") == rank_of(p.rating).upper()
+        assert float(element.get("eggplantagarating")) == p.rating
+    assert root.get("eggplant-version") == "1.0.46"
+    block = {child.tag: child.text for child in root.find("eggplant")}
+    assert block["numberofrounds"] == str(t.settings.rounds)
+    assert block["defaultkomi"] == str(int(t.settings.komi))
+    assert (block["byemmsx2"], block["absentmmsx2"]) == ("2", "0")
 
 
 @pytest.mark.parametrize(
@@ -155,6 +185,7 @@ def test_every_result_is_written_as_documented() -> None:
         ("white win", Result.WHITE_WINS),
         ("WHITE  WINS", Result.WHITE_WINS),
         ("Black win", Result.BLACK_WINS),
+        ("Black Win", Result.BLACK_WINS),
         ("Black forfeit", Result.WHITE_WINS_BY_FORFEIT),
         ("white forfeit", Result.BLACK_WINS_BY_FORFEIT),
         ("Draw", Result.JIGO),
@@ -254,7 +285,8 @@ def test_real_eggplant_files_import() -> None:
       sometimes disagrees with that rank (SCHMITTEN 8K vs -9.03/-9.07, NIEDERMEYER 13K vs
       -14.28) and is -30.50 for players without an AGA rating (new member 99999, PARK 20K).
     * Komi is an integer: 6 for even games (Japanese rules, so 6.5 really) and 0 for
-      handicap games; one-stone games are Handicap="1" Komi="0".
+      handicap games; one-stone games are Handicap="1" Komi="0". The half point is implied
+      (the AGA's and Eggplant's convention), so they read as 6.5 and 0.5.
     * InitialTournamentScore is 35..38: Eggplant counts McMahon scores up from a floor.
     * Upper-case enum names: Rules "JAPANESE", PairingFormat "MCMAHON"; tiebreak methods
       MMS/SOSM/SOSOSM, padded with Method="NULL" for tiers 4-6.
@@ -276,7 +308,7 @@ def test_real_eggplant_files_import() -> None:
     assert [len(r.games) for r in december.rounds] == [7, 0, 0]
     assert {g.result for g in december.rounds[0].games} == {None}
     first = december.rounds[0].games[0]
-    assert (first.white, first.black, first.handicap, first.komi) == (20550, 20631, 1, 0.0)
+    assert (first.white, first.black, first.handicap, first.komi) == (20550, 20631, 1, 0.5)
     for game in december.rounds[0].games:
         assert game.handicap == 0 or december.players[game.white].rating > (
             december.players[game.black].rating
@@ -359,10 +391,34 @@ def test_interface_document_sample() -> None:
     )
     assert t.settings.tiebreaks == ("SOS", "SODOS")
     assert [(g.white, g.black, g.komi, g.result) for g in t.rounds[1].games] == [
-        (11018, 10297, 6.0, Result.BLACK_WINS),
-        (11891, 6016, 6.0, Result.WHITE_WINS),
+        (11018, 10297, 6.5, Result.BLACK_WINS),  # integer komi k means k.5 (AGA convention)
+        (11891, 6016, 6.5, Result.WHITE_WINS),
     ]
     assert t.players[10297].rating == 7.5
+
+
+@pytest.mark.parametrize("name", ["2013-12.xml", "2014-02.xml"])
+def test_eggplant_komi_is_read_with_its_implied_half_point(name: str) -> None:
+    """Komi="0" and "6" with <defaultkomi>6</defaultkomi>: 0.5 and 6.5, as Eggplant means them."""
+    data = (REAL / name).read_bytes()
+    root = etree.fromstring(data)
+    assert root.findtext("eggplant/defaultkomi") == "6"
+    t = read_aga_xml(data, name)
+    games = [g for r in t.rounds for g in r.games]
+    assert {g.komi for g in games if g.handicap} == {0.5}
+    assert {g.komi for g in games if not g.handicap} == {6.5}
+    assert any(g.handicap for g in games) and any(not g.handicap for g in games)
+    assert t.settings.komi == 6.5
+
+
+def test_a_komi_with_a_fraction_anywhere_is_read_as_written() -> None:
+    seven = _game(2, 1).replace('Komi="7.5"', 'Komi="7"')
+    four = '\n    <Player ID="4" GivenName="D" FamilyName="Four" Rating="2k"/>'
+    both = _doc(seven + "\n" + _game(3, 4), players=four)
+    assert [g.komi for g in read_aga_xml(both, "x").rounds[0].games] == [7.0, 7.5]
+    zero = _game(3, 4).replace('Komi="7.5"', 'Komi="0"')
+    whole = _doc(seven + "\n" + zero, players=four)
+    assert [g.komi for g in read_aga_xml(whole, "x").rounds[0].games] == [7.5, 0.5]
 
 
 @pytest.mark.parametrize("name", ["2013-12.xml", "2014-02.xml"])

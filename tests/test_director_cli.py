@@ -15,7 +15,7 @@ import pytest
 from openpyxl.worksheet.worksheet import Worksheet
 
 from addin.core import consistency
-from addin.core.model import Bye, ByeKind, Game, Player, Result, Round, Tournament
+from addin.core.model import Bye, ByeKind, Game, Player, Result, Round, Settings, Tournament
 from tests.helpers import digest, log_messages, run, sheet_rows
 from tests.workbook_fixtures import write_workbook
 
@@ -307,7 +307,7 @@ def test_a_dropped_player_can_be_readmitted(tmp_path: Path) -> None:
 @pytest.fixture
 def banded(tmp_path: Path) -> Path:
     """Four 5-dan, four 2-dan and eleven 3-kyu players, banded: bands of 4, 4 and 11."""
-    t = Tournament()
+    t = Tournament(settings=Settings(bar=5.0))  # the 5-dan alone above the bar
     ratings = [5.5, 5.4, 5.3, 5.2, 2.5, 2.4, 2.3, 2.2] + [-3.1 - i / 20 for i in range(11)]
     for pid, rating in enumerate(ratings, start=201):
         t.players[pid] = Player(pid, f"Family{pid}", "Pat", rating=round(rating, 2))

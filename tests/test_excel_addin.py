@@ -92,27 +92,80 @@ def public_subs(source: str) -> dict[str, str]:
 # --- the ribbon --------------------------------------------------------------------------
 
 
+def ribbon_controls(path: Path) -> list[etree._Element]:
+    """The controls the groups show: buttons and the Reports menu (not the menu's items)."""
+    with zipfile.ZipFile(path) as z:
+        root = etree.fromstring(z.read(build.CUSTOM_UI))
+    return [c for g in root.iter(f"{CUSTOM_UI}group") for c in g]
+
+
 def test_the_ribbon_lists_a_button_for_every_action_that_wants_one(xlam: Path) -> None:
-    ids = [b.get("id") for b in ribbon_buttons(xlam)]
+    ids = [b.get("id") for b in ribbon_controls(xlam)]
     registered = {a.id for a in load_all().values() if a.button}
     expected = {CONTROL_PREFIX + a for a in registered | (set(BUILTIN) - set(ACTIONS))}
     assert len(ids) == len(set(ids)), "control ids must be unique"
     assert set(ids) == expected
     assert {CONTROL_PREFIX + a for a in ISSUE_BUTTONS} <= set(ids)
     assert [b.control_id for b in buttons()] == ids
+    every = [b.get("id") for b in ribbon_buttons(xlam)]
+    assert len(every) == len(set(every))
 
 
-def test_each_button_shows_its_action_label_and_help(xlam: Path) -> None:
-    for element in ribbon_buttons(xlam):
+def test_the_groups_follow_a_tds_day(xlam: Path) -> None:
+    with zipfile.ZipFile(xlam) as z:
+        root = etree.fromstring(z.read(build.CUSTOM_UI))
+    labels = [g.get("label") for g in root.iter(f"{CUSTOM_UI}group")]
+    assert labels == ["Before", "Desk", "Round", "After"]
+
+
+def test_each_control_has_its_own_icon_and_a_plain_words_tooltip(xlam: Path) -> None:
+    controls = ribbon_controls(xlam)
+    icons = [c.get("imageMso") for c in controls]
+    assert all(icons) and len(set(icons)) == len(icons), "one distinct built-in icon each"
+    for element in controls:
         button = resolve(element.get("id"))
         assert button is not None
         assert element.get("label") == button.label
-        assert element.get("supertip") == button.help
+        assert element.get("supertip") == button.tip
         assert element.get("size") == button.size
-        if button.size == "large":
-            assert element.get("imageMso"), "a large button needs an icon"
-        else:
-            assert element.get("showImage") == "false"
+    for element in ribbon_buttons(xlam):
+        tip = element.get("supertip")
+        assert tip and "--" not in tip and not re.search(r"\b(aga|player|board)\s*=", tip)
+        assert tip[0].isupper() and tip.endswith(".")
+
+
+def test_the_reports_menu_has_one_item_per_report_and_sort_the_wall_list_first(
+    xlam: Path,
+) -> None:
+    from addin.reports.kinds import KINDS
+
+    (menu,) = [c for c in ribbon_controls(xlam) if c.tag == f"{CUSTOM_UI}menu"]
+    items = [resolve(b.get("id")) for b in menu]
+    presets = [b.preset for b in items if b is not None]
+    assert presets[0] == ("pairings", "alphabetical")
+    assert sorted(presets) == sorted((k, s) for k in KINDS for s in KINDS[k].sorts)
+    assert all(b.get("onAction") == build.ON_ACTION for b in menu)
+
+
+def vba_prompts(source: str) -> list[str]:
+    """The text of every MsgBox/InputBox prompt: string literals joined by & on its line."""
+    prompts = []
+    for line in source.splitlines():
+        for call in re.finditer(r"\b(MsgBox|InputBox)\b\s*\(?(.*)", line, re.I):
+            literals = re.findall(r'"((?:[^"]|"")*)"', call.group(2))
+            prompts.append("".join(literals).replace('""', '"'))
+    return prompts
+
+
+def test_every_vba_prompt_fits_excels_255_characters(xlam: Path) -> None:
+    prompts = [p for source in vba_modules(xlam).values() for p in vba_prompts(source)]
+    assert prompts, "the xlwings VBA shows messages; the reader must find them"
+    assert max(map(len, prompts)) <= 255
+
+
+def test_our_vba_asks_nothing_itself(xlam: Path) -> None:
+    """Every question is asked by the dispatcher, which asks only typed values."""
+    assert not vba_prompts(vba_modules(xlam)[build.MODULE])
 
 
 def test_ribbon_ids_and_texts_are_within_office_limits(xlam: Path) -> None:

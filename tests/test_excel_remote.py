@@ -336,8 +336,11 @@ def test_check_names_the_cell_of_a_bad_result(tmp_path: Path) -> None:
     assert not writes(remote)
 
 
-READS_THE_ROUNDS = ("register", "bands", "pair", "standings", "export-aga")
-"""Actions that read every Round sheet first, so refuse a workbook with a bad result."""
+READS_THE_ROUNDS = ("pair", "standings")
+"""Actions whose input is every Round sheet, so refuse a workbook with a bad result."""
+
+GOES_ON = ("register", "bands", "export-aga")
+"""Actions that do not read the results: a bad one is a warning naming the cell."""
 
 
 @pytest.mark.parametrize("action", [a for a in READS_THE_ROUNDS if a in load_all()])
@@ -354,6 +357,19 @@ def test_a_bad_result_is_a_dialog_naming_the_cell_and_nothing_changes(
     assert f"{where} (Result): 'xyz'" in prompt and "is unchanged" in prompt
     assert not writes(remote)
     assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("action", [a for a in GOES_ON if a in load_all()])
+def test_a_bad_result_is_a_warning_naming_the_cell_where_it_is_no_input(
+    action: str, tmp_path: Path
+) -> None:
+    path, where = bad_result_file(tmp_path)
+    remote = open_remote(path)
+    params = sample_params(action, tmp_path, simple_tournament(20, 2, seed=20))
+    outcome = dispatch(action, remote, params, yes=True)
+    assert outcome.status == "done"
+    logged = [a for a in writes(remote) if sheet_of(remote, a) == "Log"]
+    assert any(f"{where} (Result): 'xyz'" in str(a) for a in logged)
 
 
 def test_lookup_answers_in_a_dialog_and_writes_nothing(tmp_path: Path) -> None:
@@ -424,16 +440,17 @@ class ScriptedTD:
 
 
 def test_the_td_is_asked_for_each_parameter_in_turn(tmp_path: Path) -> None:
+    """A button that takes typed values and no selection (here Look up) asks for each."""
     path = prepared_file(tmp_path, 20)
     remote = open_remote(path)
-    td = ScriptedTD(["", "Doe, Jane", "2k"])
-    outcome = dispatch("register", remote, dialogs=td)
+    td = ScriptedTD(["Member1"])
+    outcome = dispatch("lookup", remote, dialogs=td)
     assert outcome.status == "done"
     assert [q.splitlines()[0] for q in td.asked] == [
-        p.help[:1].upper() + p.help[1:] for p in load_all()["register"].params
+        p.help[:1].upper() + p.help[1:] for p in load_all()["lookup"].params
     ]
-    assert "Registered Doe, Jane" in td.told[-1]
-    assert [sheet_of(remote, a) for a in actions(remote, "setValues")] == ["Players", "Log"]
+    assert "Member1, Pat" in td.told[-1]
+    assert not writes(remote)
 
 
 def test_cancelling_a_question_does_nothing(tmp_path: Path) -> None:

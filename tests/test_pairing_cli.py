@@ -23,7 +23,7 @@ def book(tmp_path: Path) -> Path:
         rating = rating if abs(rating) >= 1 else 1.5
         t.players[30000 + i] = Player(30000 + i, f"Family{i:02d}", "Pat", rating=rating)
     path = write_workbook(tmp_path / "t.xlsx", t, rounds=4)
-    assert run("bands", path).returncode == 0
+    assert run("bands", path, "--yes").returncode == 0  # accepts the proposed bar
     return path
 
 
@@ -113,6 +113,7 @@ def test_prohibitions_that_make_pairing_impossible_are_named_and_nothing_written
     for i in range(2):
         t.players[100 + i] = Player(100 + i, f"Only{i}", "Pat", rating=2.5)
     path = write_workbook(tmp_path / "two.xlsx", t, rounds=2)
+    assert run("bands", path).returncode == 0
     add_request(path, "Prohibit", 100, 101)
     before = digest(path)
     result = run("pair", path)

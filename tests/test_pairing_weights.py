@@ -70,7 +70,7 @@ def test_tier_order_follows_the_protocol() -> None:
         "color_rule",
         "floater_choice",
         "avoidance",
-        "handicap_game",
+        "handicap_and_colour",
         "switch",
         "shift",
     )

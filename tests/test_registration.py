@@ -75,10 +75,13 @@ OHMART = (6068, 20266)
 # --- entry rating ---------------------------------------------------------------------
 
 
-def test_entry_rating_is_the_published_rating(index: MemberIndex) -> None:
+def test_entry_rating_is_the_published_rating_unless_another_rank_was_accepted(
+    index: MemberIndex,
+) -> None:
     small = index.by_id(SMALL)
     assert entry_rating(small, None) == -1.05678
-    assert entry_rating(small, "5d") == -1.05678  # a request does not change it (TD may)
+    assert entry_rating(small, "1k") == -1.05678  # the published rank: the precise rating
+    assert entry_rating(small, "5d") == 5.5  # the rank the TD accepted (issue 16)
 
 
 def test_entry_rating_without_a_rating_is_the_rank_midpoint(index: MemberIndex) -> None:
@@ -127,6 +130,7 @@ def test_member_to_player(index: MemberIndex) -> None:
         given_name="Haskell",
         rank="1k",
         rating=-1.05678,
+        aga_rating=-1.05678,
         membership_type="Life",
         membership_expiry=date(2199, 12, 31),
         chapter="GWGC",
@@ -134,11 +138,11 @@ def test_member_to_player(index: MemberIndex) -> None:
     )
 
 
-def test_member_to_player_records_the_request_but_enters_at_the_rating(
+def test_member_to_player_enters_at_the_accepted_request_keeping_the_published_rating(
     index: MemberIndex,
 ) -> None:
     player = member_to_player(index.by_id(SMALL), "2k")
-    assert (player.rank, player.rating) == ("2k", -1.05678)
+    assert (player.rank, player.rating, player.aga_rating) == ("2k", -2.5, -1.05678)
 
 
 def test_unrated_member_enters_at_the_requested_rank_or_not_at_all(index: MemberIndex) -> None:

@@ -157,7 +157,10 @@ def test_typed_players_get_derived_values_without_overwriting_the_td(book: Path)
     ws.cell(row=3, column=header.index("Rank or rating") + 1, value="4d")
     wb.save(book)
 
-    assert run("register", book, "--name", "Other, Olga", "--rank", "1k").returncode == 0
+    asked = run("register", book, "--name", "Other, Olga", "--rank", "1k")
+    assert asked.returncode == 3, "a typed row gets register's warnings"
+    assert f"Typed was entered with AGA number {aga}" in asked.stderr
+    assert run("register", book, "--name", "Other, Olga", "--rank", "1k", "--yes").returncode == 0
 
     rows = players(book)
     assert rows[aga]["Chapter"] == "MINE", "what the TD typed is kept"

@@ -79,7 +79,24 @@ def test_cross_table_html_and_sheet(
     ws = wb["Report - Cross table"]
     assert [ws.cell(row=r, column=3).value for r in range(2, 62)] == names
     log = [row[3] for row in wb["Log"].iter_rows(min_row=2, values_only=True)]
-    assert any("Cross table" in str(m) for m in log)
+    assert not any("Cross table" in str(m) for m in log)  # a report changes no tournament data
+    assert not list(tmp_path.glob("open.bak*"))  # and leaves the undo backups alone
+
+
+def test_a_report_to_a_file_leaves_the_workbook_byte_identical(
+    book: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = book.read_bytes()
+    for kind, out in (("pairings", "p.pdf"), ("winloss", "w.txt"), ("crosstable", "c.html")):
+        code, said, err = run(capsys, "report", book, kind, "--out", tmp_path / out)
+        assert code == 0, err
+        assert "written to" in said and (tmp_path / out).stat().st_size > 0
+    assert book.read_bytes() == before
+    assert not list(tmp_path.glob("open.bak*"))
+    code, _, _ = run(capsys, "check", book)
+    assert code == 0 and book.read_bytes() == before
+    code, _, _ = run(capsys, "lookup", book, "Smith")
+    assert book.read_bytes() == before
 
 
 def test_win_loss_text_defaults_to_the_last_round(
@@ -116,7 +133,7 @@ def test_bad_input_is_refused_with_a_clear_message(
     assert not list(tmp_path.glob("x.*"))
 
 
-def test_a_workbook_with_problems_is_refused(
+def test_a_bad_cell_is_a_warning_and_the_report_goes_on(
     book: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     wb = openpyxl.load_workbook(book)
@@ -124,5 +141,8 @@ def test_a_workbook_with_problems_is_refused(
     column = next(c.column for c in ws[1] if c.value == "Entry rating")
     ws.cell(row=2, column=column, value="abc")
     wb.save(book)
-    code, _, err = run(capsys, "report", book, "registration", "--out", tmp_path / "r.txt")
-    assert code == 1 and "problems to fix first" in err and "Entry rating" in err
+    out = tmp_path / "r.txt"
+    code, _, err = run(capsys, "report", book, "registration", "--out", out)
+    assert code == 3 and "Entry rating" in err and "'abc'" in err and not out.exists()
+    code, _, err = run(capsys, "report", book, "registration", "--out", out, "--yes")
+    assert code == 0 and out.exists(), err

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from addin.workbook.open_elsewhere import WorkbookLocked, excel_lock_files
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
-from addin.workbook.saving import BACKUPS_KEPT, WorkbookLocked, backup_path, lock_file
+from addin.workbook.saving import BACKUPS_KEPT, backup_path
 from tests.helpers import digest, run
 from tests.workbook_fixtures import simple_tournament, write_workbook
 
@@ -55,12 +56,18 @@ def test_backups_roll_and_only_a_few_are_kept(book_path: Path) -> None:
     assert not backup_path(book_path, BACKUPS_KEPT + 1).exists()
 
 
-def test_a_workbook_open_in_excel_is_refused_unless_forced(book_path: Path) -> None:
-    lock_file(book_path).write_bytes(b"owner")
+def test_a_workbook_open_in_excel_is_read_but_not_saved_unless_forced(book_path: Path) -> None:
+    before = digest(book_path)
+    excel_lock_files(book_path)[0].write_bytes(b"owner")
+    gw = OpenpyxlGateway.open(book_path)
+    gw.wb["Players"]["B2"] = "Changed"
     with pytest.raises(WorkbookLocked, match="open in Excel"):
-        OpenpyxlGateway.open(book_path)
-    assert OpenpyxlGateway.open(book_path, force=True).wb is not None
+        gw.save()
+    assert digest(book_path) == before
+    forced = OpenpyxlGateway.open(book_path, force=True)
+    forced.wb["Players"]["B2"] = "Changed"
+    forced.save()
+    assert digest(book_path) != before
 
     result = run("check", book_path)
-    assert result.returncode == 1
-    assert "is open in Excel" in result.stderr
+    assert result.returncode == 0, result.stderr

@@ -61,7 +61,9 @@ def test_standings_follow_mcmahon_score_then_the_configured_tiebreaks(tmp_path: 
     scores = {r["AGA #"]: r["McMahon score"] for r in rows}
     # Derived by hand: Eng won twice; Ayers, Baker, Cole, Dunn won once (byes count).
     assert scores == {5: 2, 1: 1, 2: 1, 3: 1, 4: 1}
-    assert rows[0]["AGA #"] == 5 and rows[0]["Place"] == "1"
+    assert rows[0]["AGA #"] == 5 and rows[0]["Place"] == 1
+    assert all(isinstance(r["Place"], int) for r in rows)
+    assert all(r["Rank"][-1] in "kdp" for r in rows)  # ranks (3k), not raw ratings
     sos = {r["AGA #"]: r["SOS"] for r in rows}
     # Ayers met Baker (1) and Eng (2): SOS 3. Baker met Ayers (1) and Cole (1): SOS 2.
     assert sos[1] == 3 and sos[2] == 2

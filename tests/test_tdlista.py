@@ -1,6 +1,6 @@
 """TDListA import: the AGA membership list as the AGA publishes it, warts and all.
 
-Expected rows are copied from the real files in ../shared/data/tdlista/; counts and
+Expected rows are copied from the real files in tests/data/tdlista/; counts and
 cross-checks are derived from those files' own bytes.
 """
 

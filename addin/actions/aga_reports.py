@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from addin.actions import director
+from addin.actions import director, needs
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session, read_input
 from addin.core.limits import MAX_ROUNDS
-from addin.core.model import Settings, Tournament
+from addin.core.model import Round, Settings, Tournament
 from addin.core.tiebreaks import TiebreakError, resolve
 from addin.formats.aga_text import AGAReportError, read_aga_text_file, write_aga_text
-from addin.formats.aga_xml import read_aga_xml, validate_aga_xml, write_aga_xml
+from addin.formats.aga_xml import read_aga_xml_report, validate_aga_xml, write_aga_xml
+from addin.formats.eggplant import eggplant_limits
 from addin.workbook import book
+from addin.workbook.gateway import LogEntry
 from addin.workbook.layout import SETTINGS, players_table, round_number_of
 
 SOFTWARE = "addin (AGA Swiss McMahon for Excel)"
@@ -31,18 +31,6 @@ def missing_tournament_data(b: book.Book) -> list[str]:
     ]
 
 
-def write_file(path: Path, content: bytes) -> None:
-    """Atomically, so a failed export never leaves half a report."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(content)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 @action(
     "export-aga",
     "Export AGA reports",
@@ -54,8 +42,7 @@ def export_aga(session: Session, params: Mapping[str, object]) -> None:
     text_path, xml_path = params.get("text"), params.get("xml")
     if not text_path and not xml_path:
         raise ActionError("export-aga needs --text FILE.txt and/or --xml FILE.xml")
-    b = book.read_book(session.gw)
-    session.require_no_problems(b.problems, "fix these problems first")
+    b = needs.read_for(session, needs.NOTHING)
     t = b.tournament
     missing = missing_tournament_data(b)
     unplayed = sum(1 for r in t.rounds for g in r.games if g.result is None)
@@ -66,6 +53,8 @@ def export_aga(session: Session, params: Mapping[str, object]) -> None:
         )
     if unplayed:
         warnings.append(f"{unplayed} game(s) have no result yet; they are reported as unplayed")
+    if xml_path:
+        warnings += [f"XML report for Eggplant: {w}" for w in eggplant_limits(t)]
     session.warn(warnings)
     try:
         outputs: list[tuple[Path, bytes]] = []
@@ -80,7 +69,7 @@ def export_aga(session: Session, params: Mapping[str, object]) -> None:
     except (AGAReportError, ValueError) as err:
         raise ActionError(f"cannot write the AGA report: {err}") from err
     for path, content in outputs:
-        write_file(path, content)
+        session.write_output(path, content)
     games = sum(len(r.games) for r in t.rounds)
     names = " and ".join(str(p) for p, _ in outputs)
     session.done(f"Exported {len(t.players)} players and {games} games to {names}")
@@ -89,9 +78,11 @@ def export_aga(session: Session, params: Mapping[str, object]) -> None:
 def _import(session: Session, params: Mapping[str, object], kind: str) -> None:
     path = Path(str(params["report"]))
     data = read_input(path)
+    notes: tuple[str, ...] = ()
     try:
         if kind == "xml":
-            imported = read_aga_xml(data, path.name)
+            report = read_aga_xml_report(data, path.name)
+            imported, notes = report.tournament, report.notes
         else:
             imported = read_aga_text_file(data, path.name)
     except AGAReportError as err:
@@ -106,7 +97,11 @@ def _import(session: Session, params: Mapping[str, object], kind: str) -> None:
             ]
         )
     imported.settings = _known_tiebreaks(session, imported.settings)
+    imported.rounds = with_boards(played_rounds(imported.rounds))
     fill_workbook(session, b, imported)
+    for note in notes:
+        session.say(note)
+        session.log.append(LogEntry("Note", session.action, note))
     # The imported rounds are history as reported, not hand edits.
     director.stamp_pairings(session, imported.rounds, director.log_lines(session.gw))
     games = sum(len(r.games) for r in imported.rounds)
@@ -129,15 +124,49 @@ def _known_tiebreaks(session: Session, settings: Settings) -> Settings:
     return replace(settings, tiebreaks=tuple(kept) or Settings().tiebreaks)
 
 
+def played_rounds(rounds: Sequence[Round]) -> list[Round]:
+    """Without the empty rounds at the end (Eggplant writes every round, paired or not)."""
+    kept = list(rounds)
+    while kept and not (kept[-1].games or kept[-1].byes):
+        kept.pop()
+    return kept
+
+
+def with_boards(rounds: Iterable[Round]) -> list[Round]:
+    """Board numbers in file order (reports list the top score first) where none are given."""
+    return [
+        replace(
+            rnd,
+            games=tuple(
+                g if g.board is not None else replace(g, board=n)
+                for n, g in enumerate(rnd.games, start=1)
+            ),
+        )
+        for rnd in rounds
+    ]
+
+
 def fill_workbook(session: Session, b: book.Book, t: Tournament) -> None:
-    """Replace the book's settings, players and rounds with ``t``'s."""
+    """Replace the book's settings, players and rounds with ``t``'s.
+
+    Number of rounds is never lowered below the workbook's: the TD's 10 stays 10 when the
+    report was written after round 3.
+    """
     gw = session.gw
     played = max((r.number for r in t.rounds), default=0)
     values = {**b.settings.values, **book.settings_values(t.settings)}
-    rounds = max(int(values.get("rounds") or 0), played, 1)  # type: ignore[call-overload]
+    workbook_rounds = _whole(b.settings.values.get("rounds"))
+    values["rounds"] = max(workbook_rounds, t.settings.rounds, played, 1)
+    if values["rounds"] != t.settings.rounds:
+        note = (
+            f"Number of rounds: {values['rounds']} (the workbook said {workbook_rounds}, "
+            f"the report {t.settings.rounds}, rounds played {played}); never lowered by an import"
+        )
+        session.say(note)
+        session.log.append(LogEntry("Note", session.action, note))
+    rounds = int(values["rounds"])
     if rounds > MAX_ROUNDS:
         raise ActionError(f"the report has {rounds} rounds; a tournament has at most {MAX_ROUNDS}")
-    values["rounds"] = rounds
     try:
         book.settings_from_values(values)  # komi, dates in order: what the Settings sheet allows
     except ValueError as err:
@@ -151,6 +180,13 @@ def fill_workbook(session: Session, b: book.Book, t: Tournament) -> None:
             gw.remove_sheet(sheet)
     for rnd in t.rounds:
         book.write_round(gw, rnd, t.players)
+
+
+def _whole(value: object) -> int:
+    try:
+        return int(value)  # type: ignore[call-overload]
+    except (TypeError, ValueError):
+        return 0
 
 
 REPORT = Param("report", "the AGA report file", ParamKind.FILE_IN, True, positional=True)

@@ -5,14 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
+from addin.actions import intake, needs
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session
 from addin.core.bands import BandError, Banding, BarStyle, build_bands, rebuild_bands, suggest_bar
+from addin.core.handicap import scheme_text
 from addin.core.model import Band, Player, Status
-from addin.core.ratings import RatingError, parse_rating
+from addin.core.ratings import RatingError, parse_rating, rank_of
 from addin.workbook import book
-from addin.workbook.gateway import Problem
-from addin.workbook.layout import BANDS, players_table
+from addin.workbook.gateway import LogEntry, Problem, Row
+from addin.workbook.layout import BANDS, SETTINGS, SETTINGS_TABLE, players_table
 
 
 def rated_players(b: book.Book) -> list[Player]:
@@ -77,13 +79,17 @@ def compute_banding(b: book.Book, players: list[Player], *, fresh: bool) -> Band
     ),
 )
 def bands(session: Session, params: Mapping[str, object]) -> None:
-    b = book.read_book(session.gw)
-    session.require_no_problems(b.problems, "fix these problems first")
-    t = b.tournament
+    b = intake.settled_book(session, needs.every_player(), writes_players=True)
     players = rated_players(b)
-    banding = compute_banding(b, players, fresh=bool(params.get("fresh")))
-
+    fresh = bool(params.get("fresh"))
     warnings = []
+    proposal = proposed_bar(b, players, fresh=fresh)
+    if proposal is not None:
+        b, message = proposal
+        warnings.append(message)
+    t = b.tournament
+    banding = compute_banding(b, players, fresh=fresh)
+
     if t.rounds:
         warnings.append(
             f"round {max(r.number for r in t.rounds)} is already paired: new bands change "
@@ -98,6 +104,8 @@ def bands(session: Session, params: Mapping[str, object]) -> None:
         warnings.append(f"the band override of {t.players[pid].name} is discarded (--fresh)")
     session.warn(warnings)
 
+    if proposal is not None:
+        write_bar(session, b)
     session.gw.write_table(BANDS, [band_values(band, banding) for band in banding.bands])
     updates = {
         pid: {
@@ -112,6 +120,8 @@ def bands(session: Session, params: Mapping[str, object]) -> None:
 
     sizes = ", ".join(f"{banding.counts.get(band.number, 0)}" for band in banding.bands)
     session.done(f"{len(banding.bands)} bands of {sizes} players")
+    even = "; top band games even" if t.settings.top_band_even else ""
+    session.say(f"Handicap scheme: {scheme_text(t.settings)}{even}")
     ratings = [p.rating for p in players if p.rating is not None]
     for style in (BarStyle.BGA, BarStyle.EGF):
         try:
@@ -122,6 +132,56 @@ def bands(session: Session, params: Mapping[str, object]) -> None:
             f"{style.value} table suggests a bar of {suggestion.rank}: {suggestion.population} "
             f"players at or above it (the table asks for {suggestion.low}-{suggestion.high})"
         )
+
+
+def proposed_bar(
+    b: book.Book, players: list[Player], *, fresh: bool
+) -> tuple[book.Book, str] | None:
+    """With no bar set, a new build proposes one (the BGA population table) and asks.
+
+    An ordinary AGA event has a bar: without one the strongest rank alone is band 1 and
+    the top boards see large handicaps. The proposal is written to the Tournament sheet
+    once the TD accepts it. None when a bar is set, the bands exist, or no table fits.
+    """
+    t = b.tournament
+    settings = t.settings
+    if settings.bar is not None or (t.bands and not fresh) or settings.pairing_format != "McMahon":
+        return None
+    ratings = [p.rating for p in players if p.rating is not None]
+    try:
+        bar = suggest_bar(ratings, settings.rounds, style=BarStyle.BGA)
+    except BandError:
+        return None
+    new = replace(b, tournament=replace(t, settings=replace(settings, bar=bar.bar)))
+    cell = b.settings.cell("bar")
+    message = (
+        f"no bar is set (Tournament{'!' + cell if cell else ''}, Bar): bands proposes a bar of "
+        f"{bar.rank}, from the field: {bar.population} players at or above it (the BGA table "
+        f"asks for {bar.low}-{bar.high} for {settings.rounds} rounds); accepting writes it to "
+        "the Tournament sheet, or type a bar there yourself"
+    )
+    return new, message
+
+
+def write_bar(session: Session, b: book.Book) -> None:
+    """The accepted bar into the Tournament sheet's Bar row (added if the TD deleted it)."""
+    rank = rank_of(b.tournament.settings.bar)  # type: ignore[arg-type]
+    rows = [
+        Row(dict(r.values), r.number, dict(r.extra), dict(r.cells)) for r in b.settings.data.rows
+    ]
+    label = next(s.label for s in SETTINGS if s.key == "bar")
+    row = next((r for r in rows if _setting_key(r) == "bar"), None)
+    if row is None:
+        row = Row({"setting": label})
+        rows.append(row)
+    row.values["value"] = rank
+    session.gw.write_table(SETTINGS_TABLE, rows)
+    session.log.append(LogEntry("Action", session.action, f"Bar set to {rank} (Tournament sheet)"))
+
+
+def _setting_key(row: Row) -> str | None:
+    setting = book.SETTING_BY_LABEL.get(" ".join(str(row.get("setting", "")).split()).casefold())
+    return setting.key if setting else None
 
 
 def band_values(band: Band, banding: Banding) -> dict[str, object]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+from addin.actions import intake
 from addin.actions.session import ActionError, Session
 from addin.workbook import book, template
 from addin.workbook.gateway import Gateway, Problem
@@ -31,12 +32,15 @@ def new_tournament(
     return gw
 
 
-def check(session: Session) -> tuple[list[Problem], list[Problem]]:
-    """Every problem in the workbook (first) and every tolerated oddity (second)."""
+def check(session: Session) -> tuple[list[Problem], list[Problem], list[str]]:
+    """Every problem in the workbook, every tolerated oddity (with what the next action
+    fills in), and the warnings the next action will ask about (``addin.actions.intake``)."""
     b = book.read_book(session.gw)
+    problems, warnings, fills = intake.check_report(session.gw, b)
     notices = [n for data in b.tables.values() for n in data.notices]
     notices += [n for n in b.settings.data.notices]
-    return b.problems, notices
+    notices += [Problem("Players", fill) for fill in fills]
+    return problems, notices, warnings
 
 
 def read_checked(gw: Gateway) -> book.Book:

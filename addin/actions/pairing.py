@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
-from addin.actions import director
+from addin.actions import director, intake, needs
 from addin.actions.bands import rated_players
 from addin.actions.director.lookup import in_tournament
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session
 from addin.core.consistency import even_colours
+from addin.core.handicap import scheme_text
 from addin.core.model import Bye, ByeKind, Color, Player, PlayerId, Round, Status, Tournament
 from addin.core.pairing.engine import PairingInput, PairingResult, pair_round
 from addin.core.pairing.errors import PairingError
@@ -81,14 +82,18 @@ def after_pairing_warnings(t: Tournament, result: PairingResult) -> list[str]:
 
 @action("pair", "Pair next round", "pair a round by the AGA Swiss McMahon rules", ROUND)
 def pair(session: Session, params: Mapping[str, object]) -> None:
-    b = book.read_book(session.gw)
-    session.require_no_problems(b.problems, "fix these problems first")
+    b = intake.settled_book(session, lambda b: needs.pairing(b.tournament, _asked(b, params)))
     t = b.tournament
-    asked = params.get("round")
-    number = next_round(t) if asked is None else in_tournament(t, int(asked))  # type: ignore[call-overload]
+    number = _asked(b, params)
     if t.round(number) is not None:
         raise ActionError(
             f"round {number} is already paired; unpair it first (unpair --round {number})"
+        )
+    if number < next_round(t) - 1:
+        raise ActionError(
+            f"round {next_round(t) - 1} is paired after round {number}: restore the "
+            f"{round_sheet(number)} sheet, or unpair the rounds after it first "
+            f"(unpair --round {next_round(t) - 1})"
         )
     if number > next_round(t):
         raise ActionError(f"round {next_round(t)} comes before round {number}")
@@ -97,6 +102,7 @@ def pair(session: Session, params: Mapping[str, object]) -> None:
             f"the tournament has {t.settings.rounds} rounds (Tournament sheet, Number of rounds)"
         )
     active = [p for p in rated_players(b) if p.status is Status.ACTIVE]
+    _require_bands(b, active)
     playing = {p.aga_id for p in active if number not in p.bye_requests}
     if not playing:
         raise ActionError(
@@ -120,8 +126,42 @@ def pair(session: Session, params: Mapping[str, object]) -> None:
         f"Paired round {number}: {len(rnd.games)} games, {len(rnd.byes)} byes; "
         f"{s.cross_group_games} games across score groups, sum of squared McMahon "
         f"differences {s.mms_squared_difference:g}, {s.color_breaks} colour and "
-        f"{s.float_breaks} float rule breaks, {s.handicap_games} handicap games"
+        f"{s.float_breaks} float rule breaks, {s.handicap_games} handicap games "
+        f"(handicap: {scheme_text(t.settings)})"
+        + (f". {result.bye_note}" if result.bye_note else "")
     )
+
+
+def _asked(b: book.Book, params: Mapping[str, object]) -> int:
+    """The round to pair: the one asked for (a round of the tournament), else the next."""
+    asked = params.get("round")
+    if asked is None:
+        return next_round(b.tournament)
+    return in_tournament(b.tournament, int(asked))  # type: ignore[call-overload]
+
+
+def _require_bands(b: book.Book, active: list[Player]) -> None:
+    """McMahon pairing needs every player's initial score: no bands, no silent pairing."""
+    t = b.tournament
+    if t.settings.pairing_format != "McMahon":
+        return
+    if not t.bands:
+        raise ActionError(
+            f"{b.settings.data.table.sheet}: Pairing format is McMahon and there are no bands "
+            "yet: run bands first (it proposes the bands and initial McMahon scores), then pair"
+        )
+    rows = {r.get("aga_id"): r for r in b.players_data.rows}
+    blank = [
+        b.players_data.problem(
+            rows[p.aga_id],
+            "initial_score" if p.band is not None else "band",
+            f"{p.name} has no band or initial McMahon score; run bands, or set-band",
+        )
+        for p in active
+        if (p.band is None and p.band_override is None) or p.initial_score is None
+    ]
+    if blank:
+        raise ActionError("these players cannot be paired yet", blank)
 
 
 def _byes(result: PairingResult, active: list[Player], number: int) -> tuple[Bye, ...]:

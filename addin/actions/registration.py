@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
+from addin.actions import intake, needs
+from addin.actions.member_list import member_values, read_members
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session, read_input
 from addin.core.limits import shown
-from addin.core.lookup import MemberIndex
 from addin.core.model import Player, PlayerId
 from addin.core.ratings import RatingError, parse_rating
 from addin.core.registration import (
@@ -23,54 +23,10 @@ from addin.core.registration import (
     register_preregistration,
 )
 from addin.formats import text_input
-from addin.formats.tdlista import Member, TDListAError, parse_tdlista, split_name
+from addin.formats.tdlista import TDListAError, parse_tdlista, split_name
 from addin.workbook import book
-from addin.workbook.gateway import Gateway, Row
+from addin.workbook.gateway import LogEntry
 from addin.workbook.layout import TDLISTA, players_table
-
-# --- the membership list in the workbook ----------------------------------------------
-
-
-def member_values(m: Member) -> dict[str, object]:
-    return {
-        "name": m.name,
-        "aga_id": m.aga_id,
-        "membership_type": m.membership_type,
-        "rating": m.rating,
-        "expiry": m.expiry,
-        "chapter": m.chapter,
-        "state": m.state,
-        "sigma": m.sigma,
-        "rating_date": m.rating_date,
-    }
-
-
-def member_from_row(row: Row) -> Member | None:
-    if row.get("aga_id") is None or row.get("name") is None:
-        return None
-    name = str(row["name"])
-    family, given = split_name(name)
-    return Member(
-        name=name,
-        family_name=family,
-        given_name=given,
-        aga_id=int(row["aga_id"]),  # type: ignore[call-overload]
-        membership_type=str(row.get("membership_type", "")),
-        rating=row.get("rating"),  # type: ignore[arg-type]
-        expiry=row.get("expiry"),  # type: ignore[arg-type]
-        chapter=str(row.get("chapter", "")),
-        state=str(row.get("state", "")),
-        sigma=row.get("sigma"),  # type: ignore[arg-type]
-        rating_date=row.get("rating_date"),  # type: ignore[arg-type]
-    )
-
-
-def read_members(gw: Gateway) -> MemberIndex:
-    data = gw.read_table(TDLISTA)
-    if data.problems and data.present:
-        raise ActionError(f"{gw.source}: the TDListA sheet has problems", data.problems)
-    return MemberIndex(m for m in map(member_from_row, data.rows) if m is not None)
-
 
 # --- actions ----------------------------------------------------------------------------
 
@@ -143,9 +99,8 @@ def register(session: Session, params: Mapping[str, object]) -> None:
     aga, name, rank = params.get("aga"), params.get("name"), params.get("rank")
     if aga is None and not name:
         raise ActionError('register needs --aga N (a member) or --name "Family, Given" --rank R')
-    b = book.read_book(session.gw)
-    session.require_no_problems(b.problems, "fix these problems first")
     index = read_members(session.gw)
+    b = intake.settled_book(session, needs.every_player(), writes_players=True, index=index)
     start = b.tournament.settings.start_date or date.today()
     requested = str(rank) if rank else None
     if requested:
@@ -158,7 +113,10 @@ def register(session: Session, params: Mapping[str, object]) -> None:
     if aga is not None:
         aga_id = int(aga)  # type: ignore[call-overload]
         if aga_id in players:
-            raise ActionError(f"AGA # {aga_id} is already registered: {players[aga_id].name}")
+            raise ActionError(
+                f"AGA # {aga_id} is already registered: {players[aga_id].name} "
+                f"(Players row {_row_of(b, aga_id)})"
+            )
         member = index.by_id(aga_id)
         warnings = check_registration(
             index, start, aga_id=aga_id, name=str(name or ""), requested=requested
@@ -180,8 +138,7 @@ def register(session: Session, params: Mapping[str, object]) -> None:
         player = _new_player(aga_id, str(name), requested)
     if player.rating is None:
         raise ActionError(f"{player.name} (AGA # {player.aga_id}) has no AGA rating; give --rank")
-    session.warn([w.message for w in warnings])
-    _add_players(session, b, index, [player])
+    _add_players(session, b, [player], [w.message for w in warnings])
     session.done(f"Registered {player.name}, AGA # {player.aga_id}, entry rating {player.rating}")
 
 
@@ -197,16 +154,18 @@ def preregister(session: Session, params: Mapping[str, object]) -> None:
         rows = parse_preregistration_csv(read_input(path), path.name)
     except PreRegistrationError as err:
         raise ActionError(str(err)) from err
-    b = book.read_book(session.gw)
-    session.require_no_problems(b.problems, "fix these problems first")
     index = read_members(session.gw)
+    b = intake.settled_book(session, needs.every_player(), writes_players=True, index=index)
     start = b.tournament.settings.start_date or date.today()
     used = set(b.tournament.players)
     added: list[Player] = []
     warnings: list[str] = []
     for pre in rows:
         if pre.aga_id is not None and pre.aga_id in b.tournament.players:
-            session.say(f"line {pre.line}: {pre.name} (AGA # {pre.aga_id}) already registered")
+            warnings.append(
+                f"{path.name}, line {pre.line}: {pre.name} (AGA # {pre.aga_id}) is already "
+                f"registered in Players row {_row_of(b, pre.aga_id)}; not added again"
+            )
             continue
         try:
             player, found = register_preregistration(pre, index, start, used)
@@ -215,8 +174,7 @@ def preregister(session: Session, params: Mapping[str, object]) -> None:
         used.add(player.aga_id)
         added.append(player)
         warnings += [f"{path.name}, line {pre.line}: {w.message}" for w in found]
-    session.warn(warnings)
-    _add_players(session, b, index, added)
+    _add_players(session, b, added, warnings)
     session.done(f"Registered {len(added)} pre-registered players from {path.name}")
 
 
@@ -237,36 +195,20 @@ MAX_NAME = 200
 """Characters in a name typed for a new player."""
 
 
-DERIVED = ("rating", "membership_type", "membership_expiry", "chapter", "state", "status")
-"""Players columns an action fills in when the TD left them blank."""
+def _row_of(b: book.Book, aga_id: PlayerId) -> object:
+    return next((r.number for r in b.players_data.rows if r.get("aga_id") == aga_id), "?")
 
 
-def derived_values(b: book.Book, index: MemberIndex | None) -> dict[PlayerId, dict[str, object]]:
-    """What can be filled into rows the TD typed: entry rating from the rank or the
-    list, membership data from the list. Only blank cells are filled (``merge_rows``)."""
-    updates: dict[PlayerId, dict[str, object]] = {}
-    for pid, p in b.tournament.players.items():
-        member = index.by_id(pid) if index is not None else None
-        values: dict[str, object] = {"status": p.status.value}
-        if p.rating is None:
-            if p.rank:
-                values["rating"] = parse_rating(p.rank)
-            elif member is not None and member.rating is not None:
-                values["rating"] = member.rating
-        if member is not None:
-            values |= {
-                "membership_type": member.membership_type or None,
-                "membership_expiry": member.expiry,
-                "chapter": member.chapter or None,
-                "state": member.state or None,
-            }
-        updates[pid] = values
-    return updates
-
-
-def _add_players(session: Session, b: book.Book, index: MemberIndex, new: list[Player]) -> None:
+def _add_players(session: Session, b: book.Book, new: list[Player], warnings: list[str]) -> None:
+    """Ask about ``warnings``, duplicates and late arrivals' bands at once; write one block."""
     rounds = b.tournament.settings.rounds
-    rows = book.merge_rows(b.players_data, "aga_id", derived_values(b, index), fill_only=DERIVED)
-    data = replace(b.players_data, rows=rows)
+    existing = list(b.tournament.players.values())
+    warnings = warnings + intake.duplicate_warnings(existing, new)
     updates = {p.aga_id: book.player_values(p, rounds) for p in new}
-    session.gw.write_table(players_table(rounds), book.merge_rows(data, "aga_id", updates))
+    rows = book.merge_rows(b.players_data, "aga_id", updates)
+    late_book = intake.rebuilt(b, intake.Intake(rows))
+    late, notes, _ = intake.place_late_arrivals(late_book, rows)
+    session.warn(warnings + late)
+    session.gw.write_table(players_table(rounds), rows)
+    session.log += [LogEntry("Action", session.action, n) for n in notes]
+    intake.stamp_rows(session, rows, b.tournament.settings.start_date)

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+from addin.actions.needs import NOTHING, read_for
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session
 from addin.reports.kinds import KINDS, SORTS, build_report
 from addin.reports.model import ReportError
-from addin.reports.output import renderer, write_report
+from addin.reports.output import render_bytes, renderer
 from addin.reports.to_sheet import write_sheet
-from addin.workbook.book import read_book
 
 _KINDS_HELP = "; ".join(f"{k.name} ({', '.join(k.sorts)})" for k in KINDS.values())
 
@@ -40,8 +40,7 @@ def report(session: Session, params: Mapping[str, object]) -> None:
     to_sheet = bool(params.get("sheet"))
     if out is None and not to_sheet:
         raise ActionError("say where the report goes: --out FILE (.html, .pdf, .txt) or --sheet")
-    book = read_book(session.gw)
-    session.require_no_problems(book.problems, "has problems to fix first")
+    book = read_for(session, NOTHING)
     number = params.get("round")
     try:
         if out is not None:
@@ -52,13 +51,16 @@ def report(session: Session, params: Mapping[str, object]) -> None:
             str(params["sort"]) if params.get("sort") else None,
             int(number) if number is not None else None,  # type: ignore[call-overload]
         )
-        if out is not None:
-            write_report(rep, out)
+        data = render_bytes(rep, out) if out is not None else b""
     except ReportError as err:
         raise ActionError(f"cannot make the report: {err}") from err
-    except OSError as err:
-        raise ActionError(f"could not write {out}: {err}") from err
     where = [str(out)] if out is not None else []
+    if out is not None:
+        session.write_output(out, data)
     if to_sheet:
         where.append(f"sheet '{write_sheet(session.gw, rep)}'")
-    session.done(f"{rep.title} ({rep.subtitle}) written to {' and '.join(where)}")
+    message = f"{rep.title} ({rep.subtitle}) written to {' and '.join(where)}"
+    if to_sheet:
+        session.wrote(message)
+    else:
+        session.say(message)  # reading never writes: the workbook stays byte-identical

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from addin.workbook.gateway import Gateway, LogEntry, Problem
+from addin.workbook.saving import SaveRefused, write_bytes_safely
 
 
 class ActionError(Exception):
@@ -62,6 +63,11 @@ class Session:
     log: list[LogEntry] = field(default_factory=list)
     messages: list[str] = field(default_factory=list)
     """What the action reports to the TD when it is done."""
+    force: bool = False
+    """``--force``: an output may replace another tournament workbook (a backup is kept)."""
+    wrote_sheet: bool = False
+    """The action wrote a sheet that is not tournament data (a report sheet): the workbook
+    is saved, but nothing goes to the Log and the undo backups are left alone."""
 
     def warn(self, warnings: Sequence[str]) -> None:
         """Ask the TD to accept ``warnings``; raise ``Cancelled`` if they do not."""
@@ -78,9 +84,25 @@ class Session:
         self.messages.append(message)
         self.log.append(LogEntry("Action", self.action, message))
 
+    def wrote(self, message: str) -> None:
+        """Tell the TD a report sheet was written; it changes no tournament data, so no Log."""
+        self.messages.append(message)
+        self.wrote_sheet = True
+
     def say(self, message: str) -> None:
         """Tell the TD something without logging it (lookup results, for instance)."""
         self.messages.append(message)
+
+    def write_output(self, path: Path, data: bytes) -> None:
+        """Write an output file safely; never over the workbook itself, and over another
+        tournament workbook only with ``force``. Refusals are ``ActionError``."""
+        workbook = getattr(self.gw, "path", None)
+        try:
+            write_bytes_safely(path, data, workbook=workbook, force=self.force)
+        except SaveRefused as err:
+            raise ActionError(str(err)) from err
+        except OSError as err:
+            raise ActionError(f"could not write {path}: {err.strerror or err}") from err
 
     def require_no_problems(self, problems: Sequence[Problem], what: str) -> None:
         if problems:

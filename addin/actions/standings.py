@@ -6,14 +6,20 @@ import hashlib
 import re
 from collections.abc import Mapping, Sequence
 
-from addin.actions import director
+from addin.actions import director, intake, needs
 from addin.actions.registry import action
 from addin.actions.session import ActionError, Session
-from addin.core.model import Round, Tournament
+from addin.core.model import Player, Round, Tournament
+from addin.core.ratings import rank_of
 from addin.core.scoring import player_records
-from addin.core.tiebreaks import Standing, TiebreakError, standings
+from addin.core.tiebreaks import (
+    Standing,
+    TiebreakContext,
+    TiebreakError,
+    resolve,
+    standings,
+)
 from addin.reports.builders import game_cell
-from addin.workbook import book
 from addin.workbook.layout import cross_table, standings_table
 
 DIGEST = re.compile(r"results digest ((?:\d+:[0-9a-f]{8} ?)+)")
@@ -51,15 +57,32 @@ def changed_earlier_rounds(t: Tournament, before: Mapping[int, str]) -> list[int
     return [n for n, d in sorted(now.items()) if n < last and n in before and before[n] != d]
 
 
+def rank_label(p: Player | None) -> str | None:
+    """The rank a printout shows (3k, 2d), not the raw rating (-3.47)."""
+    if p is None:
+        return None
+    if p.rating is not None:
+        return rank_of(p.rating)
+    return p.rank or None
+
+
 def place_text(line: Standing, lines: list[Standing]) -> str:
     tied = sum(1 for other in lines if other.place == line.place) > 1
     return f"{line.place}=" if tied else str(line.place)
 
 
+def extra_columns(t: Tournament, players: Sequence[int]) -> dict[str, dict[int, float | None]]:
+    """The TD's extra columns ("(CUSP)" in the Tiebreak order), labelled as breaking no tie."""
+    ctx = TiebreakContext(t)
+    return {
+        f"{resolve(name).name} (not a tiebreak)": dict(resolve(name).compute(ctx, list(players)))
+        for name in t.settings.extra_columns
+    }
+
+
 @action("standings", "Update standings", "recompute McMahon scores, tiebreaks, standings")
 def update_standings(session: Session, params: Mapping[str, object]) -> None:
-    b = book.read_book(session.gw)
-    session.require_no_problems(b.problems, "fix these problems first")
+    b = intake.settled_book(session, needs.standings())
     t = b.tournament
     try:
         lines = standings(t, t.settings.tiebreaks)
@@ -79,6 +102,8 @@ def update_standings(session: Session, params: Mapping[str, object]) -> None:
     )
 
     criteria = lines[0].criteria if lines else tuple(t.settings.tiebreaks)
+    extras = extra_columns(t, [s.player for s in lines])
+    criteria = (*criteria, *extras)
     numbers = {s.player: i for i, s in enumerate(lines, start=1)}
     records = player_records(t)
     rounds = t.settings.rounds
@@ -86,16 +111,17 @@ def update_standings(session: Session, params: Mapping[str, object]) -> None:
     cross_rows = []
     for s in lines:
         p = t.players.get(s.player)
+        values = (*s.tiebreaks, *(column[s.player] for column in extras.values()))
         tiebreak_values = {
             f"tb{i}": round(v, 4) if isinstance(v, float) else v
-            for i, v in enumerate(s.tiebreaks, start=1)
+            for i, v in enumerate(values, start=1)
         }
         standing_rows.append(
             {
-                "place": place_text(s, lines),
+                "place": s.place,
                 "aga_id": s.player,
                 "name": p.name if p else str(s.player),
-                "rating": p.rating if p else None,
+                "rank": rank_label(p),
                 "band": p.effective_band if p else None,
                 "initial_score": (p.initial_score or 0.0) if p else None,
                 "wins": s.wins,
@@ -108,7 +134,7 @@ def update_standings(session: Session, params: Mapping[str, object]) -> None:
             {
                 "number": numbers[s.player],
                 "name": p.name if p else str(s.player),
-                "rating": p.rating if p else None,
+                "rank": rank_label(p),
                 **cells,
                 "mms": s.score,
                 **tiebreak_values,

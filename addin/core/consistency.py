@@ -276,6 +276,8 @@ def warnings_to_confirm(
     """
     current = before if before is not None else after
     edited = edited_rounds(current.rounds, last_stamp(m for _, m in log))
+    if before is None and not edited:
+        return []  # nothing new and nothing edited by hand: no finding can be unconfirmed
     accepted = {m for level, m in log if level == ACCEPTED_LEVEL}
     existing = {f.message for f in findings(before)} if before is not None else None
     return [

@@ -17,8 +17,8 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from addin.core.model import HandicapPolicy, Rules, Settings
-from addin.core.ratings import rating_gap
+from addin.core.model import HandicapBasis, HandicapPolicy, Rules, Settings
+from addin.core.ratings import rank_of, rating_gap
 
 MAX_HANDICAP = 9
 HANDICAP_KOMI = 0.5
@@ -60,28 +60,87 @@ def handicap_stones(stronger: float, weaker: float, policy: HandicapPolicy) -> i
     return _reduce(full, policy.reduction)
 
 
+def scheme_stones(
+    a: float,
+    b: float,
+    settings: Settings,
+    top_band_game: bool = False,
+    scores: tuple[float, float] | None = None,
+) -> int:
+    """Stones for a game between entry ratings ``a`` and ``b`` under the handicap scheme
+    of ``settings`` (the order does not matter).
+
+    The basis is the rating difference (AGA, the default) or the McMahon score difference
+    (``scores``, BGA spec 6.2 and OpenGotha's hdBasedOnMMS); the policy takes 0 to 3 stones
+    off. ``handicap_even_from``: ratings above it count as that rating (OpenGotha's
+    hdNoHdRankThreshold), so games between two such players are even; with the score
+    basis a game between two players rated at or above it is even (BGA 6.2: games above
+    the bar). ``handicap_ceiling`` caps the stones; with
+    ``top_band_even`` a game with a top band player is even.
+    """
+    if top_band_game and settings.top_band_even:
+        return 0
+    threshold = settings.handicap_even_from
+    if settings.handicap_basis is HandicapBasis.MMS:
+        if scores is None:
+            raise ValueError("a handicap from the McMahon score difference needs the scores")
+        if threshold is not None and min(a, b) >= threshold:
+            return 0
+        stones = handicap_from_mms(max(scores), min(scores), settings.handicap_policy)
+    else:
+        if threshold is not None:
+            a, b = min(a, threshold), min(b, threshold)
+        stones = handicap_stones(a, b, settings.handicap_policy)
+    return max(0, min(stones, settings.handicap_ceiling))
+
+
+def scheme_text(settings: Settings) -> str:
+    """The handicap scheme in words, for notes: "rating difference minus 1", ..."""
+    policy = settings.handicap_policy
+    if policy.reduction is None or settings.handicap_ceiling <= 0:
+        return "no handicap (all games even)"
+    basis = (
+        "McMahon score difference"
+        if settings.handicap_basis is HandicapBasis.MMS
+        else "rating difference"
+    )
+    text = f"{basis} {'in full' if policy.reduction == 0 else f'minus {policy.reduction}'}"
+    if settings.handicap_ceiling < MAX_HANDICAP:
+        text += f", at most {settings.handicap_ceiling}"
+    if settings.handicap_even_from is not None:
+        text += f", even from {rank_of(settings.handicap_even_from)}"
+    return text
+
+
 def game_conditions(
     white_rating: float,
     black_rating: float,
     settings: Settings,
     top_band_game: bool = False,
+    scores: tuple[float, float] | None = None,
 ) -> GameConditions:
     """Handicap and komi for the round sheet.
 
     ``top_band_game``: a player of the top band is in the game; with
     ``settings.top_band_even`` such games are even whatever the handicap policy.
-    In a handicap game White must be the stronger player: choose colours first with
-    :func:`handicap_stones`; a ``ValueError`` here means the colours are the wrong way round.
+    ``scores``: (White's, Black's) McMahon scores, needed when the handicap comes from them.
+    In a handicap game White must be the stronger player (higher rating, or higher score
+    when the handicap comes from the scores): choose colours first with
+    :func:`scheme_stones`; a ``ValueError`` here means the colours are the wrong way round.
     """
-    if top_band_game and settings.top_band_even:
-        return GameConditions(0, settings.komi)
-    stones = handicap_stones(white_rating, black_rating, settings.handicap_policy)
+    stones = scheme_stones(white_rating, black_rating, settings, top_band_game, scores)
     if stones == 0:
         return GameConditions(0, settings.komi)
-    if rating_gap(white_rating, black_rating) < 0:
+    if settings.handicap_basis is HandicapBasis.MMS and scores is not None:
+        what, (mine, theirs) = "McMahon score", scores
+        wrong = mine < theirs
+    else:
+        what, mine, theirs = "rating", white_rating, black_rating
+        wrong = rating_gap(white_rating, black_rating) < 0
+    if wrong:
         raise ValueError(
             f"a {stones}-stone handicap game needs the stronger player as White, "
-            f"but White is rated {white_rating} and Black {black_rating}"
+            f"but White's {what} is {mine} and Black's {theirs}"
         )
     return GameConditions(stones, HANDICAP_KOMI)
 
@@ -135,3 +194,21 @@ def aga_text_komi(handicap: int, komi: float, rules: Rules) -> tuple[int, int]:
     if handicap == 1 or whole == 0:
         return 0, whole - 1
     return 0, whole
+
+
+def komi_from_report(handicap: int, komi: int, rules: Rules, half_point: bool) -> float:
+    """The model's komi for a report's (handicap, integer komi): inverse of ``aga_text_komi``.
+
+    Under Ing rules N stones are written as komi - N and a no-komi game as -1; under the other
+    rules the integer is the komi. ``half_point``: the AGA convention that an integer k means
+    k.5 away from zero (6 -> 6.5, 0 -> 0.5, -7 -> -7.5), as Eggplant and the AGA read it;
+    without it the integer is taken as it stands (the text report loses the half point).
+    """
+    whole = komi
+    if rules is Rules.ING and handicap >= 1:
+        whole = komi + handicap
+    elif rules is Rules.ING and handicap == 0 and komi == -1:
+        whole = 0
+    if not half_point:
+        return float(whole)
+    return whole + 0.5 if whole >= 0 else whole - 0.5

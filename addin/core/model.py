@@ -86,12 +86,20 @@ class HandicapPolicy(enum.Enum):
     FULL = "Full"
     MINUS_1 = "Minus 1"
     MINUS_2 = "Minus 2"
+    MINUS_3 = "Minus 3"
     NONE = "None (all even)"
 
     @property
     def reduction(self) -> int | None:
         """Stones taken off the full handicap; ``None`` means every game is even."""
-        return {"Full": 0, "Minus 1": 1, "Minus 2": 2}.get(self.value)
+        return {"Full": 0, "Minus 1": 1, "Minus 2": 2, "Minus 3": 3}.get(self.value)
+
+
+class HandicapBasis(enum.Enum):
+    """What the handicap is the difference of (BGA spec 6.2; OpenGotha's hdBasedOnMMS)."""
+
+    RATING = "Rating difference"
+    MMS = "McMahon score difference"
 
 
 class Rules(enum.Enum):
@@ -142,6 +150,10 @@ class Settings:
     score_origin: ScoreOrigin = ScoreOrigin.TOP
     bottom_score_offset: float = 0.0
     handicap_policy: HandicapPolicy = HandicapPolicy.MINUS_1
+    handicap_basis: HandicapBasis = HandicapBasis.RATING
+    handicap_even_from: float | None = None
+    """Rating from which a player's games are even (OpenGotha's hdNoHdRankThreshold)."""
+    handicap_ceiling: int = 9
     top_band_even: bool = False
     color_policy: ColorPolicy = ColorPolicy.RESTRICTED
     avoid_same_family: bool = False
@@ -150,7 +162,11 @@ class Settings:
     avoid_same_state: bool = False
     avoid_same_country: bool = False
     avoid_handicap_games: bool = False
+    avoidance_points: int = 0
+    """EGF style: avoidance may cost up to this many McMahon points (0: the AGA rule)."""
     tiebreaks: tuple[str, ...] = ("SOS", "SODOS", "Face to face", "Random")
+    extra_columns: tuple[str, ...] = ()
+    """Tiebreak-like columns shown in the standings that break no tie ("(CUSP)")."""
     seed: int = 0
 
 
@@ -163,6 +179,8 @@ class Player:
     """Rank or rating as entered ("3k", "4d", "-3.45"); informational once ``rating`` is set."""
     rating: float | None = None
     """Entry rating: drives ordering, bands and handicaps."""
+    aga_rating: float | None = None
+    """The published AGA rating (TDListA) at registration; ``rating`` may differ from it."""
     membership_type: str = ""
     membership_expiry: date | None = None
     chapter: str = ""

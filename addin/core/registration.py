@@ -49,15 +49,19 @@ class RegistrationWarning:
 
 
 def entry_rating(member: Member | None, requested: str | None) -> float:
-    """The published AGA rating when known, else the requested rank's midpoint.
+    """The rating a player enters at: the requested rank when it differs from the published
+    rating (the TD was warned and accepted it), else the published rating, else the request.
 
     Raises ``RatingError`` for an unreadable request and ``RegistrationError``
     when neither gives a rating.
     """
+    text = (requested or "").strip()
     if member is not None and member.rating is not None:
+        if text and any(w.code == RATING_MISMATCH for w in rating_warnings(member, text)):
+            return parse_rating(text)
         return member.rating
-    if requested and requested.strip():
-        return parse_rating(requested)
+    if text:
+        return parse_rating(text)
     who = f"AGA {member.aga_id} {member.name} has no published rating" if member else "no member"
     raise RegistrationError(f"no entry rating: {who} and no rank was requested")
 
@@ -81,7 +85,8 @@ def member_to_player(member: Member, requested: str | None = None) -> Player:
     """A tournament player from a list member, entering at ``entry_rating``.
 
     ``rank`` records what the player asked for, else the published rank; an unrated
-    member who asked for nothing gets no rating (the TD must enter one).
+    member who asked for nothing gets no rating (the TD must enter one). The published
+    rating stays beside the entry rating (``aga_rating``).
     """
     requested = (requested or "").strip()
     published = rank_of(member.rating) if member.rating is not None else ""
@@ -92,6 +97,7 @@ def member_to_player(member: Member, requested: str | None = None) -> Player:
         given_name=member.given_name,
         rank=requested or published,
         rating=rating,
+        aga_rating=member.rating,
         membership_type=member.membership_type,
         membership_expiry=member.expiry,
         chapter=member.chapter,

@@ -27,7 +27,7 @@ from xml.sax.saxutils import quoteattr
 from lxml import etree
 
 from addin.excel import vba
-from addin.excel.buttons import GROUPS, Button, buttons
+from addin.excel.buttons import GROUPS, Button, buttons, report_items
 
 ADDIN_FILE = "aga_mcmahon.xlam"
 TITLE = "AGA Swiss McMahon"
@@ -88,15 +88,28 @@ def ribbon_xml(items: Sequence[Button]) -> bytes:
             continue
         lines.append(f'        <group id="agaGroup_{key}" label={quoteattr(label)}>')
         for b in members:
-            image = f' imageMso="{b.image}"' if b.image else ' showImage="false"'
+            tips = f"screentip={quoteattr(b.label)} supertip={quoteattr(b.tip)}"
+            head = f'id="{b.control_id}" label={quoteattr(b.label)} size="{b.size}"'
+            if b.action == "report":
+                lines.append(f'          <menu {head} imageMso="{b.image}" {tips}>')
+                lines += [_menu_item(item) for item in report_items()]
+                lines.append("          </menu>")
+                continue
             lines.append(
-                f'          <button id="{b.control_id}" label={quoteattr(b.label)}'
-                f' size="{b.size}"{image} screentip={quoteattr(b.label)}'
-                f' supertip={quoteattr(b.help)} onAction="{ON_ACTION}" />'
+                f'          <button {head} imageMso="{b.image}" {tips} onAction="{ON_ACTION}" />'
             )
         lines.append("        </group>")
     lines += ["      </tab>", "    </tabs>", "  </ribbon>", "</customUI>", ""]
     return "\n".join(lines).encode("utf-8")
+
+
+def _menu_item(b: Button) -> str:
+    """A report menu item: a text entry, as Excel's own menus list their commands."""
+    return (
+        f'            <button id="{b.control_id}" label={quoteattr(b.label)}'
+        f" screentip={quoteattr(b.label)} supertip={quoteattr(b.tip)}"
+        f' onAction="{ON_ACTION}" />'
+    )
 
 
 def _shared_strings(data: bytes) -> list[str]:

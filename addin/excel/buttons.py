@@ -13,50 +13,82 @@ from addin.actions.registry import ACTIONS, Param, ParamKind, load_all
 
 CONTROL_PREFIX = "aga_"
 """Ribbon control ids must be unique across every add-in Excel has loaded."""
+MENU_SEPARATOR = "__"
+"""A report menu item's id: ``aga_report__pairings__alphabetical``."""
 
 GROUPS: dict[str, str] = {
-    "setup": "Tournament",
-    "players": "Players",
-    "rounds": "Rounds",
-    "adjust": "Adjust a round",
-    "results": "Results and reports",
-    "workbook": "Workbook",
+    "before": "Before",
+    "desk": "Desk",
+    "round": "Round",
+    "after": "After",
     "more": "More",
 }
+"""The ribbon's groups follow a TD's day: set up, the registration desk, each round, the end."""
 
 LARGE = "large"
 SMALL = "normal"
 PLACES: dict[str, tuple[str, str, str]] = {
     # action id: (group, size, imageMso); this order is the order on the ribbon
-    "new": ("setup", LARGE, "FileNew"),
-    "import-tdlista": ("setup", LARGE, "ImportTextFile"),
-    "register": ("setup", LARGE, "FindDialog"),
-    "lookup": ("setup", LARGE, "FindDialog"),
-    "preregister": ("setup", SMALL, ""),
-    "drop": ("players", SMALL, ""),
-    "readmit": ("players", SMALL, ""),
-    "bye": ("players", SMALL, ""),
-    "volunteer": ("players", SMALL, ""),
-    "set-rating": ("players", SMALL, ""),
-    "set-band": ("players", SMALL, ""),
-    "bands": ("rounds", LARGE, "MacroPlay"),
-    "pair": ("rounds", LARGE, "MacroPlay"),
-    "unpair": ("rounds", LARGE, "Undo"),
-    "result": ("adjust", SMALL, ""),
-    "make-pair": ("adjust", SMALL, ""),
-    "break-pair": ("adjust", SMALL, ""),
-    "set-game": ("adjust", SMALL, ""),
-    "force": ("adjust", SMALL, ""),
-    "prohibit": ("adjust", SMALL, ""),
-    "standings": ("results", LARGE, "Refresh"),
-    "report": ("results", LARGE, "FilePrintPreview"),
-    "export-aga": ("results", LARGE, "ExportTextFile"),
-    "import-aga-xml": ("results", LARGE, "FileOpen"),
-    "import-aga-text": ("results", SMALL, ""),
-    "check": ("workbook", LARGE, "MacroPlay"),
+    "new": ("before", LARGE, "FileNew"),
+    "import-tdlista": ("before", LARGE, "ImportTextFile"),
+    "preregister": ("before", SMALL, "ImportExcel"),
+    "import-aga-xml": ("before", SMALL, "XmlImport"),
+    "import-aga-text": ("before", SMALL, "FileOpen"),
+    "bands": ("before", LARGE, "SortDialog"),
+    "lookup": ("desk", LARGE, "FindDialog"),
+    "register": ("desk", LARGE, "AcceptInvitation"),
+    "drop": ("desk", SMALL, "DeclineInvitation"),
+    "readmit": ("desk", SMALL, "Redo"),
+    "bye": ("desk", SMALL, "HappyFace"),
+    "volunteer": ("desk", SMALL, "ReviewNewComment"),
+    "set-rating": ("desk", SMALL, "SortAscendingExcel"),
+    "set-band": ("desk", SMALL, "TableSelect"),
+    "pair": ("round", LARGE, "MacroPlay"),
+    "result": ("round", LARGE, "ReviewAcceptChange"),
+    "unpair": ("round", SMALL, "Undo"),
+    "break-pair": ("round", SMALL, "CellsDelete"),
+    "make-pair": ("round", SMALL, "CellsInsertDialog"),
+    "set-game": ("round", SMALL, "DataValidation"),
+    "force": ("round", SMALL, "HyperlinkInsert"),
+    "prohibit": ("round", SMALL, "Delete"),
+    "standings": ("after", LARGE, "Refresh"),
+    "report": ("after", LARGE, "FilePrintPreview"),
+    "export-aga": ("after", LARGE, "ExportTextFile"),
+    "check": ("after", LARGE, "TraceError"),
 }
-DEFAULT_PLACE = ("more", SMALL, "")
+DEFAULT_PLACE = ("more", SMALL, "MacroRecord")
 """A newly registered action lands in "More" until it is given a place here."""
+
+TIPS: dict[str, str] = {
+    "new": "Start a new tournament workbook from the template and open it.",
+    "import-tdlista": "Fill the TDListA sheet from the AGA membership list you downloaded.",
+    "preregister": "Add the players of a pre-registration CSV file to the Players sheet.",
+    "import-aga-xml": "Fill this workbook from an AGA XML tournament report.",
+    "import-aga-text": "Fill this workbook from an AGA text tournament report.",
+    "bands": "Propose McMahon bands and initial scores; your edits in the Bands sheet are kept.",
+    "lookup": "Find members in the TDListA sheet by family name or AGA number.",
+    "register": "Select members' rows in the TDListA sheet (filter it to find them), then click "
+    "to add them to Players. With nothing selected there, type a new player.",
+    "drop": "Select player rows on the Players sheet, then click: they are not paired again.",
+    "readmit": "Select dropped players' rows on the Players sheet, then click to bring them back.",
+    "bye": "Select player rows on the Players sheet, then click and say which round.",
+    "volunteer": "Select player rows, then click: they take the bye of that round if needed.",
+    "set-rating": "Select player rows, then click and type each new entry rating.",
+    "set-band": "Select player rows, then click and type the band to place each one in.",
+    "pair": "Pair the next round by the AGA Swiss McMahon rules and write its Round sheet.",
+    "result": "Select board rows on a Round sheet, then click and type each result.",
+    "unpair": "Remove the pairing of the last round paired.",
+    "break-pair": "Select board rows on a Round sheet, then click: both players become unpaired.",
+    "make-pair": "Select two unpaired players' rows (White first), then click to pair them.",
+    "set-game": "Select board rows, then click to change handicap, komi or colours.",
+    "force": "Select two players' rows, then click: the next pairing pairs them.",
+    "prohibit": "Select two players' rows, then click: they are never paired together.",
+    "standings": "Recompute scores, tiebreaks and the Standings and Cross Table sheets.",
+    "report": "Print-ready reports: each writes a sheet and a PDF beside the workbook.",
+    "export-aga": "Write the AGA results report (text and XML) to send to the AGA.",
+    "check": "Read every sheet and list each problem with its cell; changes nothing.",
+}
+"""What each button does, in a TD's words (the ribbon's tooltip)."""
 
 
 @dataclass(frozen=True)
@@ -67,9 +99,20 @@ class Button:
     help: str
     params: tuple[Param, ...] = ()
     builtin: bool = False
+    preset: tuple[str, str] | None = None
+    """A report menu item: the report kind and sort order it writes, with nothing asked."""
+
+    @property
+    def tip(self) -> str:
+        """The tooltip: plain words, never command-line options."""
+        if self.preset:
+            return self.help[:1].upper() + self.help[1:] + "; a sheet and a PDF, opened."
+        return TIPS.get(self.action, self.help[:1].upper() + self.help[1:])
 
     @property
     def control_id(self) -> str:
+        if self.preset:
+            return CONTROL_PREFIX + MENU_SEPARATOR.join((self.action, *self.preset))
         return CONTROL_PREFIX + self.action
 
     @property
@@ -128,10 +171,30 @@ def buttons() -> list[Button]:
     )
 
 
+def report_items() -> list[Button]:
+    """The Reports menu: one item per report and sort order, the wall pairing list first."""
+    from addin.reports.kinds import KINDS
+
+    spec = load_all()["report"]
+    order = ["pairings", *(k for k in KINDS if k != "pairings")]
+    items = []
+    for name in order:
+        kind = KINDS[name]
+        for sort in kind.sorts:
+            by = "by name" if sort == "alphabetical" else f"by {sort}"
+            label = f"{kind.title} {by}" if len(kind.sorts) > 1 else kind.title
+            if name == "pairings" and sort == "alphabetical":
+                label = "Wall pairing list (by name)"
+            items.append(Button("report", label, kind.help, spec.params, preset=(name, sort)))
+    return items
+
+
 def resolve(control_id: str) -> Button | None:
     """What a ribbon control id (or a bare action id) runs: any registered action,
-    shown on the ribbon or not, else one of the add-in's own."""
+    shown on the ribbon or not, a report menu item, else one of the add-in's own."""
     action = control_id.removeprefix(CONTROL_PREFIX)
+    if MENU_SEPARATOR in action:
+        return next((b for b in report_items() if b.control_id == control_id), None)
     spec = load_all().get(action)
     if spec is not None:
         return Button(spec.id, spec.label, spec.help, spec.params)
@@ -141,13 +204,24 @@ def resolve(control_id: str) -> Button | None:
 def buttons_table() -> str:
     """The buttons table of docs/excel-install.md; ``python -m addin.excel.buttons`` prints it."""
     lines = ["| group | button | what it does | asks for |", "|---|---|---|---|"]
+    from addin.excel.selected import ASKS, PLANS
+
     for b in buttons():
+        if b.action in PLANS:
+            lines.append(
+                f"| {GROUPS[b.group]} | **{b.label}** | {b.tip} | {ASKS[PLANS[b.action]]} |"
+            )
+            continue
+        if b.action == "report":
+            lines.append(
+                f"| {GROUPS[b.group]} | **{b.label}** | {b.tip} | the menu item: nothing |"
+            )
+            continue
         asks = "; ".join(
             p.help + ("" if p.required or p.kind is ParamKind.FLAG else " (optional)")
             for p in b.params
         )
-        help_ = b.help[:1].upper() + b.help[1:]
-        lines.append(f"| {GROUPS[b.group]} | **{b.label}** | {help_} | {asks or '-'} |")
+        lines.append(f"| {GROUPS[b.group]} | **{b.label}** | {b.tip} | {asks or '-'} |")
     return "\n".join(lines)
 
 

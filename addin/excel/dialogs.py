@@ -53,7 +53,15 @@ class ExcelDialogs:
         self.app.alert(message, title=title, buttons="ok", mode="critical" if error else "info")
 
     def confirm(self, message: str, *, title: str = TITLE) -> bool:
-        answer = self.app.alert(message, title=title, buttons="ok_cancel", mode="critical")
+        """A question, with the question icon where Windows offers one (xlwings' alert has
+        only the information and warning icons); elsewhere the information icon."""
+        if self.engine == "excel" and sys.platform.startswith("win"):
+            import win32api  # type: ignore[import-not-found]  # pywin32 comes with xlwings
+            import win32con  # type: ignore[import-not-found]
+
+            style = win32con.MB_OKCANCEL | win32con.MB_ICONQUESTION
+            return bool(win32api.MessageBox(self.app.hwnd, message, title, style) == 1)
+        answer = self.app.alert(message, title=title, buttons="ok_cancel", mode="info")
         return answer == "ok"  # the remote engine cannot answer: None, not confirmed
 
     def ask_text(self, prompt: str, default: str = "", *, title: str = TITLE) -> str | None:

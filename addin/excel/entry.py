@@ -27,8 +27,13 @@ from addin.actions.failure import describe
 from addin.actions.registry import Param, ParamKind, load_all
 from addin.actions.session import ActionError, Cancelled, Session
 from addin.core.limits import shown
+from addin.excel import selected
 from addin.excel.buttons import Button, resolve
 from addin.excel.dialogs import CannotAsk, Dialogs, ExcelDialogs
+from addin.excel.report_menu import open_file, report_file, report_preset
+from addin.excel.selected import SelectionError
+from addin.workbook.cell_gate import RefusedValue
+from addin.workbook.saving import SaveRefused
 from addin.workbook.xlwings_gateway import XlwingsGateway
 
 if TYPE_CHECKING:
@@ -81,25 +86,26 @@ def dispatch(
                 f"This add-in does not know the button {control_id!r}. "
                 "Rebuild it with: python -m addin install-excel"
             )
-        values = collect(button.params, params, dialogs, button.label)
-        if values is None:
-            return Outcome("cancelled")
-        if button.action == "new":
-            return _new(book, values, dialogs)
         gw = XlwingsGateway(
             book, confirm=(lambda m: True) if yes else dialogs.confirm, alert=dialogs.alert
         )
+        runs = _parameter_sets(button, gw, params, dialogs, book)
+        if runs is None:
+            return Outcome("cancelled")
+        if button.action == "new":
+            return _new(book, runs[0], dialogs)
         session = Session(gw, button.action)
-        _run(button, session, values)
-        if session.log:
+        for values in runs:  # one run per selected row, each logged as the command line logs it
+            _run(button, session, values)
             gw.append_log(session.log)
+            session.log = []
         written = bool(gw.changes)
         gw.commit()
     except Cancelled as cancelled:
         warnings = "\n".join(f"- {w}" for w in cancelled.warnings)
         dialogs.alert(f"Nothing was written.\n\n{warnings}", title=label)
         return Outcome("cancelled", list(cancelled.warnings))
-    except (ActionError, ParamError) as err:
+    except (ActionError, ParamError, RefusedValue, SaveRefused, SelectionError) as err:
         dialogs.alert(f"{_cut(str(err))}\n\n{book.name} is unchanged.", title=label, error=True)
         return Outcome("error", [str(err)])
     except Exception as err:  # the TD must never see a traceback
@@ -114,16 +120,42 @@ def dispatch(
                 error=True,
             )
         return Outcome("failed", [describe(err)])
+    if button.preset is not None and params is None:
+        open_file(report_file(book, *button.preset), book)
     if session.messages:
         dialogs.alert(_cut("\n".join(session.messages)), title=label)
     return Outcome("done", list(session.messages))
 
 
+def _parameter_sets(
+    button: Button,
+    gw: XlwingsGateway,
+    given: Mapping[str, object] | None,
+    dialogs: Dialogs,
+    book: xw.Book,
+) -> list[dict[str, object]] | None:
+    """One set of parameters per run: given, read from the selection, or asked for."""
+    if given is None and button.preset is not None:
+        given = report_preset(button.preset, book)
+    if given is None and button.action in selected.PLANS:
+        plans = selected.plan(button.action, gw, dialogs, button.label)
+        if plans is None:
+            return None
+        runs = [collect(button.params, p, dialogs, button.label) for p in plans]
+        return [r for r in runs if r is not None]
+    values = collect(button.params, given, dialogs, button.label)
+    return None if values is None else [values]
+
+
 def _run(button: Button, session: Session, values: dict[str, object]) -> None:
     if button.action == "check":
-        problems, notices = basic.check(session)
-        lines = [f"problem: {p}" for p in problems] + [f"note: {n}" for n in notices]
-        session.say(f"{len(problems)} problem(s), {len(notices)} note(s)")
+        problems, notices, warnings = basic.check(session)
+        lines = [f"problem: {p}" for p in problems] + [f"warning: {w}" for w in warnings]
+        lines += [f"note: {n}" for n in notices]
+        session.say(
+            f"{len(problems)} problem(s), {len(warnings)} warning(s) to confirm, "
+            f"{len(notices)} note(s)"
+        )
         session.messages += lines
         return
     load_all()[button.action].run(session, values)

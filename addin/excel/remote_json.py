@@ -85,8 +85,11 @@ def sheet_json(ws: Worksheet) -> dict[str, Any]:
     }
 
 
-def book_json(path: Path | str, *, active: str | None = None) -> dict[str, Any]:
-    """The remote-engine snapshot of the workbook at ``path`` (``active``: the active sheet)."""
+def book_json(
+    path: Path | str, *, active: str | None = None, selection: str = "A1"
+) -> dict[str, Any]:
+    """The remote-engine snapshot of the workbook at ``path`` (``active``: the active sheet;
+    ``selection``: the TD's selection on it, an A1 address such as ``A3:D5,A9``)."""
     import xlwings
 
     path = Path(path)
@@ -98,7 +101,7 @@ def book_json(path: Path | str, *, active: str | None = None) -> dict[str, Any]:
         "book": {
             "name": path.name,
             "active_sheet_index": names.index(active) if active else 0,
-            "selection": "A1",
+            "selection": selection,
         },
         "names": [],
         "sheets": [sheet_json(ws) for ws in wb.worksheets],

@@ -59,7 +59,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import date
 
-from addin.core.handicap import MAX_HANDICAP, aga_text_komi
+from addin.core.handicap import MAX_HANDICAP, aga_text_komi, komi_from_report
 from addin.core.limits import MAX_ROUNDS, komi_problem, shown
 from addin.core.model import (
     Bye,
@@ -152,16 +152,8 @@ def format_rating(rating: float) -> str:
 
 
 def _model_komi(handicap: int, komi: int, rules: Rules) -> float:
-    """Komi for the model from the report's integer: the inverse of ``aga_text_komi``.
-
-    Under Ing rules the report writes N stones as komi - N and a no-komi game as -1; under
-    the other rules the integer is the komi. The half point is lost either way.
-    """
-    if rules is Rules.ING and handicap >= 2:
-        return float(komi + handicap)
-    if rules is Rules.ING and handicap == 0 and komi == -1:
-        return 0.0
-    return float(komi)
+    """Komi for the model from the report's integer; the half point is lost."""
+    return komi_from_report(handicap, komi, rules, half_point=False)
 
 
 def _clean(text: str) -> str:

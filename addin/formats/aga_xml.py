@@ -1,7 +1,10 @@
 """The AGA XML tournament report: write it, validate it, read it back (ours and Eggplant's).
 
 The official schema (usgo.org AGATournamentSchema.xsd) is not available offline;
-``aga_report.xsd`` describes exactly what :func:`write_aga_xml` emits.
+``aga_report.xsd`` describes exactly what :func:`write_aga_xml` emits. The report follows the
+interface document and its sample wherever they speak (Rating a rank, Komi an integer,
+"White Win"), and carries Eggplant's extensions by default so that the AGA's own program
+reads it and a TD can carry on there (:mod:`addin.formats.eggplant`; docs/aga-xml-interop.md).
 
 Mapping decisions
 -----------------
@@ -10,20 +13,29 @@ GameResult written -> read (reading ignores case and extra spaces):
 ==========================  ==================  ===========================================
 model                       written             also read
 ==========================  ==================  ===========================================
-WHITE_WINS                  "White win"         "White wins"
-BLACK_WINS                  "Black win"         "Black wins"
+WHITE_WINS                  "White Win"         "White wins" (the AGA sample's spelling)
+BLACK_WINS                  "Black Win"         "Black wins"
 WHITE_WINS_BY_FORFEIT       "Black forfeit"     (Black forfeited the game)
 BLACK_WINS_BY_FORFEIT       "White forfeit"
 JIGO                        "Draw"              "Jigo"
 NO_RESULT                   "Void"              "No result"
 DOUBLE_FORFEIT              "Double forfeit"    "Double loss" (both score 0 either way)
 None (not played yet)       "Unknown"           "" (missing)
-Bye VOLUNTARY               "Voluntary Bye"     see byes
+Bye VOLUNTARY               (not a game)        see byes
 Bye FORCED                  "Involuntary Bye"
 ==========================  ==================  ===========================================
 
-Byes are written as Eggplant writes them (its XmlEncoderAGA): a Game whose WhitePlayerID and
-BlackPlayerID are both the player's, Komi="0", Handicap="0", after the round's games. Eggplant
+Each game also carries Eggplant's ``eggplantresult``; on reading, its ``*_BY_DEFAULT`` turns
+a win into a win by forfeit (Eggplant's GameResult says "Black win" for both).
+
+Komi: an integer, by the text report's rule (:func:`addin.core.handicap.aga_text_komi`:
+7.5 -> 7, 0.5 -> 0; Ing: N stones -> -N), with the real Handicap (1 for one stone). Reading
+follows the AGA convention: an integer k means k.5 (0 -> 0.5, 6 -> 6.5, -7 -> -7.5) unless
+some game of the file has a komi with a fraction (then every komi is read as written).
+
+Forced byes are written as Eggplant writes them (its XmlEncoderAGA): a Game whose WhitePlayerID
+and BlackPlayerID are both the player's, Komi="0", Handicap="0", after the round's games.
+Voluntary byes are ABSENT in ``eggplantparticipation`` (Eggplant holds one bye a round). Eggplant
 writes its pairing bye (odd field) as "Voluntary Bye"; in files whose Software is Eggplant
 that result is therefore read as a *forced* bye. Eggplant records players who sit out only
 in its own ``eggplantparticipation`` attribute ("PAIRED,ABSENT,NOT_ASSIGNED,", one entry per
@@ -33,8 +45,9 @@ Player contact details are optional attributes of Player: ``Email``, ``Phone``, 
 (line breaks kept as ``&#10;``), ``Citizenship``, ``BirthDate`` (YYYY-MM-DD).
 ``InitialTournamentScore`` is left out while the player has none.
 
-Rating: we write the entry rating (``-3.50``), or the rank as entered when there is no
-rating. Reading accepts ranks ("9K", "1D") and ratings. Eggplant adds ``eggplantagarating``,
+Rating: we write the rank of the entry rating as the AGA sample does ("7D", "27K"), and the
+exact rating in Eggplant's ``eggplantagarating`` (-30.50 when there is none).
+Reading accepts ranks ("9K", "1D") and ratings. Eggplant adds ``eggplantagarating``,
 the player's AGA rating; we take it when it lies within the rank given in Rating (it is
 more precise and the same strength), and otherwise keep the rank's midpoint: the rank is
 what the TD accepted and what Eggplant computed the handicaps from (handicapbasis RANK).
@@ -57,6 +70,8 @@ a note. GameResult names a colour and is kept.
 Header ``Comment`` carries what the AGA needs but the header has no element for, and what
 pairing the next round needs: "Komi: 7.5; Rounds: 5; Handicap: Minus 1". Reading takes
 these keys when present; any other comment is ignored (the model has no comment field).
+Eggplant's ``<eggplant>`` block, when present, gives the number of rounds, komi, bar and
+handicap rule (:func:`addin.formats.eggplant.read_settings`, with notes for the TD).
 """
 
 from __future__ import annotations
@@ -71,7 +86,7 @@ from importlib import resources
 
 from lxml import etree
 
-from addin.core.handicap import MAX_HANDICAP
+from addin.core.handicap import MAX_HANDICAP, aga_text_komi, komi_from_report
 from addin.core.limits import MAX_ROUNDS, komi_problem, shown
 from addin.core.model import (
     Bye,
@@ -85,17 +100,22 @@ from addin.core.model import (
     Round,
     Rules,
     Settings,
+    Status,
     Tournament,
 )
 from addin.core.ratings import RatingError, parse_rating, rank_of
+from addin.formats import eggplant
 from addin.formats.aga_text import AGAReportError, format_number, format_rating
+from addin.formats.eggplant import read_settings as read_eggplant_settings
 
 __all__ = [
     "MAX_BYTES",
     "SCHEMA_LOCATION",
     "AGAReportError",
+    "ImportedReport",
     "overtime_element",
     "read_aga_xml",
+    "read_aga_xml_report",
     "validate_aga_xml",
     "write_aga_xml",
 ]
@@ -107,8 +127,8 @@ SCHEMA_LOCATION = "http://www.usgo.org/tournaments/TournamentStandards/AGATourna
 XSI = "http://www.w3.org/2001/XMLSchema-instance"
 
 _WRITE_RESULTS: dict[Result | None, str] = {
-    Result.WHITE_WINS: "White win",
-    Result.BLACK_WINS: "Black win",
+    Result.WHITE_WINS: "White Win",
+    Result.BLACK_WINS: "Black Win",
     Result.WHITE_WINS_BY_FORFEIT: "Black forfeit",
     Result.BLACK_WINS_BY_FORFEIT: "White forfeit",
     Result.JIGO: "Draw",
@@ -221,9 +241,13 @@ def write_aga_xml(t: Tournament, software: str = "addin") -> bytes:
     """The report as UTF-8 bytes. No timestamp is written: the same tournament, same bytes."""
     root = etree.Element("TournamentReport", nsmap={"xsi": XSI})
     root.set(f"{{{XSI}}}noNamespaceSchemaLocation", SCHEMA_LOCATION)
+    root.set("eggplant-version", eggplant.EGGPLANT_VERSION)
     root.append(_header(t.settings, software))
-    root.append(_player_list(t.players.values()))
-    root.append(_round_list(t.rounds))
+    root.append(_player_list(t))
+    root.append(_round_list(t.rounds, t.settings.rules))
+    egg = etree.SubElement(root, "eggplant")
+    for tag, value in eggplant.block(t):
+        _text(egg, tag, value)
     body = etree.tostring(root, encoding="UTF-8", xml_declaration=False, pretty_print=True)
     return b'<?xml version="1.0" encoding="UTF-8"?>\n' + body
 
@@ -282,16 +306,21 @@ def _comment(s: Settings) -> str:
 
 
 def _rating_text(player: Player) -> str:
-    if player.rating is not None:
-        return format_rating(player.rating)
-    if player.rank.strip():
-        return player.rank.strip()
+    """The rank, as the AGA sample writes it ("7D", "15K"); the rating goes elsewhere."""
+    rating = player.rating
+    if rating is None and player.rank.strip():
+        try:
+            rating = parse_rating(player.rank)
+        except RatingError:
+            return player.rank.strip()
+    if rating is not None:
+        return rank_of(rating).upper()
     raise AGAReportError(f"player {player.aga_id} ({player.name}) has neither rank nor rating")
 
 
-def _player_list(players: Iterable[Player]) -> etree._Element:
+def _player_list(t: Tournament) -> etree._Element:
     element = etree.Element("PlayerList")
-    for p in players:
+    for p in t.players.values():
         attributes = {
             "ID": str(p.aga_id),
             "GivenName": p.given_name.strip(),
@@ -301,6 +330,10 @@ def _player_list(players: Iterable[Player]) -> etree._Element:
         if p.initial_score is not None:
             attributes["InitialTournamentScore"] = format_number(p.initial_score)
         attributes |= {k: v for k, v in _player_contact(p) if v}
+        if p.status is Status.DROPPED:
+            attributes["Status"] = eggplant.DROPPED
+        attributes["eggplantagarating"] = eggplant.agarating(p)
+        attributes["eggplantparticipation"] = eggplant.participation(t, p)
         etree.SubElement(element, "Player", attributes)
     return element
 
@@ -315,29 +348,40 @@ def _player_contact(p: Player) -> list[tuple[str, str]]:
     ]
 
 
-def _round_list(rounds: Iterable[Round]) -> etree._Element:
+def _round_list(rounds: Iterable[Round], rules: Rules) -> etree._Element:
+    """Games with integer komi (as the text report); forced byes as Eggplant's self-games.
+
+    Voluntary byes are not written as games: Eggplant holds one bye player a round, so they
+    are its ABSENT participation (see :mod:`addin.formats.eggplant`).
+    """
     element = etree.Element("RoundList")
     for rnd in sorted(rounds, key=lambda r: r.number):
         round_element = etree.SubElement(element, "Round", RoundNumber=str(rnd.number))
         for g in rnd.games:
-            _game(round_element, g.black, g.white, g.komi, g.handicap, _WRITE_RESULTS[g.result])
+            komi = aga_text_komi(g.handicap, g.komi, rules)[1]
+            etree.SubElement(
+                round_element,
+                "Game",
+                BlackPlayerID=str(g.black),
+                WhitePlayerID=str(g.white),
+                Komi=str(komi),
+                Handicap=str(g.handicap),
+                GameResult=_WRITE_RESULTS[g.result],
+                eggplantresult=eggplant.RESULTS[g.result],
+            )
         for bye in rnd.byes:
-            _game(round_element, bye.player, bye.player, 0, 0, _WRITE_BYES[bye.kind])
+            if bye.kind is ByeKind.FORCED:
+                player = str(bye.player)
+                etree.SubElement(
+                    round_element,
+                    "Game",
+                    BlackPlayerID=player,
+                    WhitePlayerID=player,
+                    Komi="0",
+                    Handicap="0",
+                    GameResult=_WRITE_BYES[bye.kind],
+                )
     return element
-
-
-def _game(
-    parent: etree._Element, black: int, white: int, komi: float, handicap: int, result: str
-) -> None:
-    etree.SubElement(
-        parent,
-        "Game",
-        BlackPlayerID=str(black),
-        WhitePlayerID=str(white),
-        Komi=format_number(komi),
-        Handicap=str(handicap),
-        GameResult=result,
-    )
 
 
 # --------------------------------------------------------------------------- validating
@@ -423,12 +467,24 @@ class _Context:
 
     source: str
     eggplant: bool = False
+    rules: Rules = Rules.AGA
+    half_point: bool = True
+    """The AGA convention: integer komi k means k.5, unless some komi in the file has a fraction."""
     players: dict[PlayerId, Player] = field(default_factory=dict)
     absent: dict[PlayerId, set[int]] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
 
     def error(self, element: etree._Element, message: str) -> AGAReportError:
         where = f"{self.source}, line {element.sourceline}"
         return AGAReportError(f"{where}: <{element.tag}> {message}")
+
+
+@dataclass(frozen=True)
+class ImportedReport:
+    """A report as read, and what the TD should be told about it (settings taken over)."""
+
+    tournament: Tournament
+    notes: tuple[str, ...] = ()
 
 
 def read_aga_xml(data: bytes, source: str) -> Tournament:
@@ -436,12 +492,21 @@ def read_aga_xml(data: bytes, source: str) -> Tournament:
 
     Raises :class:`AGAReportError` naming ``source``, the line and the element.
     """
+    return read_aga_xml_report(data, source).tournament
+
+
+def read_aga_xml_report(data: bytes, source: str) -> ImportedReport:
+    """:func:`read_aga_xml` with the notes of what was taken over from the file."""
     root = _parse(data, source)
     context = _Context(source)
     if root.tag != "TournamentReport":
         raise context.error(root, "is not an AGA report (expected <TournamentReport>)")
     header = root.find("Header")
     settings = _read_settings(context, header, root.find("eggplant"))
+    context.rules = settings.rules
+    context.half_point = not any(
+        _has_fraction(g.get("Komi", "")) for g in root.iterfind("RoundList/Round/Game")
+    )
     for element in root.iterfind("PlayerList/Player"):
         _read_player(context, element)
     _check_round_numbers(context, root.findall("RoundList/Round"))
@@ -450,7 +515,15 @@ def read_aga_xml(data: bytes, source: str) -> Tournament:
     rounds = _add_absences(context, rounds)
     if context.eggplant and root.get("eggplant-version") is None:
         rounds = _unflip_old_eggplant(context.players, rounds)
-    return Tournament(settings=settings, players=context.players, rounds=rounds)
+    tournament = Tournament(settings=settings, players=context.players, rounds=rounds)
+    return ImportedReport(tournament, tuple(context.notes))
+
+
+def _has_fraction(text: str) -> bool:
+    try:
+        return not float(text).is_integer()
+    except ValueError:
+        return False
 
 
 def _child_text(element: etree._Element | None, path: str) -> str:
@@ -488,8 +561,12 @@ def _read_settings(
     )
     settings = _read_overtime(context, header, settings)
     settings = _read_comment(_child_text(header, "Comment"), settings)
-    rounds = _child_text(eggplant, "numberofrounds")
-    return replace(settings, rounds=int(rounds)) if _round_count(rounds) else settings
+    if eggplant is None:
+        return settings
+    values = {child.tag: (child.text or "") for child in eggplant if isinstance(child.tag, str)}
+    settings, notes = read_eggplant_settings(values, settings)
+    context.notes += notes
+    return settings
 
 
 def _round_count(text: str) -> bool:
@@ -626,8 +703,10 @@ def _read_player(context: _Context, element: etree._Element) -> None:
         birth_date=_birth_date(context, element),
         notes=notes,
     )
+    if eggplant.is_dropped(element.get("Status", "")):
+        player = replace(player, status=Status.DROPPED)
     context.players[aga_id] = player
-    absent = _eggplant_absences(element.get("eggplantparticipation", ""))
+    absent = eggplant.absences(element.get("eggplantparticipation", ""))
     if absent:
         context.absent[aga_id] = absent
         context.players[aga_id] = replace(player, bye_requests=frozenset(absent))
@@ -681,11 +760,6 @@ def _birth_date(context: _Context, element: etree._Element) -> date | None:
         return date.fromisoformat(text)
     except ValueError:
         raise context.error(element, f"BirthDate={text!r} is not a date (YYYY-MM-DD)") from None
-
-
-def _eggplant_absences(participation: str) -> set[int]:
-    entries = [p.strip().upper() for p in participation.split(",")]
-    return {number for number, entry in enumerate(entries, start=1) if entry == "ABSENT"}
 
 
 @dataclass
@@ -748,7 +822,10 @@ def _read_game(context: _Context, state: _RoundState, element: etree._Element) -
     komi = _float(context, element, "Komi")
     if komi_problem(komi):
         raise context.error(element, f"Komi={komi:g}: {komi_problem(komi)}")
-    state.games.append(Game(white, black, handicap, komi, _READ_RESULTS[_norm(text)]))
+    if context.half_point and komi.is_integer():
+        komi = komi_from_report(handicap, int(komi), context.rules, half_point=True)
+    result = eggplant.refine_result(_READ_RESULTS[_norm(text)], element.get("eggplantresult", ""))
+    state.games.append(Game(white, black, handicap, komi, result))
 
 
 def _read_bye(

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 from addin.reports import render_html, render_pdf, render_text
 from addin.reports.model import Report, ReportError
+from addin.workbook.saving import SaveRefused, write_bytes_safely
 
 RENDERERS: dict[str, Callable[[Report], str | bytes]] = {
     ".html": render_html.render,
@@ -28,30 +27,17 @@ def renderer(path: Path) -> Callable[[Report], str | bytes]:
     return found
 
 
-def write_report(report: Report, path: Path) -> Path:
-    """Render and write atomically (temporary file, then rename): never half a file."""
+def render_bytes(report: Report, path: Path) -> bytes:
+    """The file content for ``path``'s format."""
     content = renderer(path)(report)
-    data = content.encode("utf-8") if isinstance(content, str) else content
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise ReportError(f"cannot write {path}: the folder {folder} does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    return content.encode("utf-8") if isinstance(content, str) else content
+
+
+def write_report(report: Report, path: Path) -> Path:
+    """Render and write safely (``saving.write_bytes_safely``): never half a file, the
+    user's usual permissions, symbolic links followed, never over a tournament workbook."""
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.chmod(tmp, _mode(path))
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        write_bytes_safely(path, render_bytes(report, path))
+    except SaveRefused as err:
+        raise ReportError(str(err)) from err
     return path
-
-
-def _mode(path: Path) -> int:
-    """The file's present permissions, else the usual ones (a web server must read a page;
-    mkstemp alone would leave it readable by its owner only)."""
-    if path.exists():
-        return path.stat().st_mode & 0o777
-    umask = os.umask(0)
-    os.umask(umask)
-    return 0o666 & ~umask

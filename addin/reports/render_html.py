@@ -23,6 +23,7 @@ from addin.reports.model import (
     SlipPlayer,
     show,
 )
+from addin.workbook.cell_gate import formula_like
 
 CSS = """
 :root { --ink: #1d2430; --muted: #5b6576; --line: #d5dbe3; --head: #e8eef6; --zebra: #f7f9fc;
@@ -110,6 +111,10 @@ SCRIPT = """
 """
 
 
+AS_TEXT = " style=\"mso-number-format:'\\@'\""
+"""Excel's own style for a cell of text, honoured when it opens an HTML page."""
+
+
 def _cell(value: Cell, column: Column) -> str:
     if isinstance(value, GameCell):
         text = escape(str(value))
@@ -119,11 +124,15 @@ def _cell(value: Cell, column: Column) -> str:
             else f"<span>{text}</span>"
         )
         return f'<td class="game {value.css}">{inner}</td>'
-    text = escape(show(value, column.format))
+    shown = show(value, column.format)
+    text = escape(shown)
     css = "num" if column.format.numeric and not isinstance(value, str) else ""
     if column.key == "name":
         css = "name"
-    return f'<td class="{css}">{text}</td>' if css else f"<td>{text}</td>"
+    attributes = f' class="{css}"' if css else ""
+    if formula_like(shown):  # a page opened in Excel: text, never a formula
+        attributes += AS_TEXT
+    return f"<td{attributes}>{text}</td>"
 
 
 def _th(column: Column) -> str:

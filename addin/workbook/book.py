@@ -20,6 +20,7 @@ from addin.core.model import (
     ColorPolicy,
     Contact,
     Game,
+    HandicapBasis,
     HandicapPolicy,
     PairRequest,
     Player,
@@ -33,7 +34,7 @@ from addin.core.model import (
     Tournament,
 )
 from addin.core.ratings import RatingError, parse_rating
-from addin.workbook import cells
+from addin.workbook import cells, settings_rules
 from addin.workbook.gateway import Gateway, Problem, Row, TableData
 from addin.workbook.layout import (
     BANDS,
@@ -47,7 +48,10 @@ from addin.workbook.layout import (
     games_table,
     players_table,
     round_number_of,
+    setting_help,
 )
+from addin.workbook.parts import with_parts
+from addin.workbook.round_sheets import round_set_problems
 
 # --- Settings -----------------------------------------------------------------------------
 
@@ -109,7 +113,23 @@ def read_settings(gw: Gateway) -> SettingsData:
     except ValueError as err:
         problems.append(Problem(SETTINGS_TABLE.sheet, str(err)))
         settings = Settings()
-    return SettingsData(settings, values, data, problems)
+    data_ = SettingsData(settings, values, data, problems)
+    problems += settings_rules.tiebreak_problems(
+        settings, SETTINGS_TABLE.sheet, data_.cell("tiebreaks")
+    )
+    return data_
+
+
+def _whole(v: Mapping[str, object], key: str, default: int, low: int, high: int) -> int:
+    """A whole-number setting within ``low..high`` (blank: the default)."""
+    value = v.get(key)
+    if value is None:
+        return default
+    number = int(value)  # type: ignore[call-overload]
+    if not low <= number <= high:
+        label = next(s.label for s in SETTINGS if s.key == key)
+        raise ValueError(f"{label} {number} is not between {low} and {high}")
+    return number
 
 
 def settings_from_values(v: Mapping[str, object]) -> Settings:
@@ -127,7 +147,9 @@ def settings_from_values(v: Mapping[str, object]) -> Settings:
         )
 
     defaults = Settings()
-    tiebreaks = tuple(t.strip() for t in text("tiebreaks").split(",") if t.strip())
+    listed = [t.strip() for t in text("tiebreaks").split(",") if t.strip()]
+    tiebreaks = tuple(t for t in listed if not settings_rules.is_extra(t))
+    extras = tuple(t[1:-1].strip() for t in listed if settings_rules.is_extra(t))
     rounds = v.get("rounds") or defaults.rounds
     if not 1 <= int(rounds) <= MAX_ROUNDS:  # type: ignore[call-overload]
         raise ValueError(f"Number of rounds {rounds} is not between 1 and {MAX_ROUNDS}")
@@ -160,6 +182,9 @@ def settings_from_values(v: Mapping[str, object]) -> Settings:
         score_origin=ScoreOrigin(v.get("score_origin") or defaults.score_origin.value),
         bottom_score_offset=float(v.get("bottom_score_offset") or 0),  # type: ignore[arg-type]
         handicap_policy=HandicapPolicy(v.get("handicap_policy") or defaults.handicap_policy.value),
+        handicap_basis=HandicapBasis(v.get("handicap_basis") or defaults.handicap_basis.value),
+        handicap_even_from=v.get("handicap_even_from"),  # type: ignore[arg-type]
+        handicap_ceiling=_whole(v, "handicap_ceiling", defaults.handicap_ceiling, 0, 9),
         top_band_even=bool(v.get("top_band_even")),
         color_policy=ColorPolicy(v.get("color_policy") or defaults.color_policy.value),
         avoid_same_family=bool(v.get("avoid_same_family")),
@@ -168,7 +193,9 @@ def settings_from_values(v: Mapping[str, object]) -> Settings:
         avoid_same_state=bool(v.get("avoid_same_state")),
         avoid_same_country=bool(v.get("avoid_same_country")),
         avoid_handicap_games=bool(v.get("avoid_handicap_games")),
+        avoidance_points=_whole(v, "avoidance_points", defaults.avoidance_points, 0, 100),
         tiebreaks=tiebreaks or defaults.tiebreaks,
+        extra_columns=extras,
         seed=int(v.get("seed") or 0),  # type: ignore[call-overload]
     )
 
@@ -194,6 +221,9 @@ def settings_values(s: Settings) -> dict[str, object]:
         "score_origin": s.score_origin.value,
         "bottom_score_offset": s.bottom_score_offset,
         "handicap_policy": s.handicap_policy.value,
+        "handicap_basis": s.handicap_basis.value,
+        "handicap_even_from": s.handicap_even_from,
+        "handicap_ceiling": s.handicap_ceiling,
         "top_band_even": s.top_band_even,
         "color_policy": s.color_policy.value,
         "avoid_same_family": s.avoid_same_family,
@@ -202,7 +232,8 @@ def settings_values(s: Settings) -> dict[str, object]:
         "avoid_same_state": s.avoid_same_state,
         "avoid_same_country": s.avoid_same_country,
         "avoid_handicap_games": s.avoid_handicap_games,
-        "tiebreaks": ", ".join(s.tiebreaks),
+        "avoidance_points": s.avoidance_points,
+        "tiebreaks": ", ".join([*s.tiebreaks, *(f"({x})" for x in s.extra_columns)]),
         "seed": s.seed,
     }
     for prefix in ("director", "sponsor", "convener"):
@@ -221,7 +252,7 @@ def settings_rows(values: Mapping[str, object]) -> list[dict[str, object]]:
             {
                 "setting": s.label,
                 "value": cells.render(value, _setting_column(s)),
-                "help": s.help,
+                "help": setting_help(s),
             }
         )
     return rows
@@ -242,6 +273,7 @@ def player_from_row(row: Row, rounds: int) -> Player | None:
         given_name=str(row.get("given_name", "")),
         rank=str(row.get("rank", "")),
         rating=row.get("rating"),  # type: ignore[arg-type]
+        aga_rating=row.get("aga_rating"),  # type: ignore[arg-type]
         membership_type=str(row.get("membership_type", "")),
         membership_expiry=row.get("membership_expiry"),  # type: ignore[arg-type]
         chapter=str(row.get("chapter", "")),
@@ -274,6 +306,7 @@ def player_values(p: Player, rounds: int) -> dict[str, object]:
         "given_name": p.given_name or None,
         "rank": p.rank or None,
         "rating": p.rating,
+        "aga_rating": p.aga_rating,
         "membership_type": p.membership_type or None,
         "membership_expiry": p.membership_expiry,
         "chapter": p.chapter or None,
@@ -381,6 +414,10 @@ def read_book(gw: Gateway) -> Book:
         if number is not None:
             t.rounds.append(_read_round(book, gw, number))
     t.rounds.sort(key=lambda r: r.number)
+    book.problems += round_set_problems(
+        t.rounds, gw.sheet_names(), settings.settings.rounds, settings.cell("rounds")
+    )
+    book.problems = with_parts(book.problems, book.tables, SETTINGS_TABLE.sheet)
     return book
 
 
@@ -412,6 +449,11 @@ def _read_round(book: Book, gw: Gateway, number: int) -> Round:
 
     for row in games_data.rows:
         white, black = row.get("white"), row.get("black")
+        if white is None and black is None and row.get("result") is not None:
+            book.problems.append(
+                games_data.problem(row, "result", "a result in a game that has no players")
+            )
+            continue
         if white is None or black is None:
             blank = "white" if white is None else "black"
             book.problems.append(
@@ -422,10 +464,15 @@ def _read_round(book: Book, gw: Gateway, number: int) -> Round:
         claim(int(black), row, games_data, "black")  # type: ignore[call-overload]
         if white == black:
             book.problems.append(games_data.problem(row, "black", "a player cannot play themself"))
-        handicap, komi = row.get("handicap", 0), float(row.get("komi", 0.0))  # type: ignore[arg-type]
-        if not 0 <= int(handicap) <= MAX_HANDICAP:  # type: ignore[call-overload]
-            text = f"handicap {handicap} is not between 0 and {MAX_HANDICAP}"
-            book.problems.append(games_data.problem(row, "handicap", text))
+        if not 0 <= int(row.get("handicap", 0)) <= MAX_HANDICAP:  # type: ignore[call-overload]
+            book.problems.append(
+                games_data.problem(
+                    row,
+                    "handicap",
+                    f"a handicap is 0 to {MAX_HANDICAP} stones, not {row['handicap']}",
+                )
+            )
+        komi = float(row.get("komi", 0.0))  # type: ignore[arg-type]
         if komi_problem(komi):
             book.problems.append(games_data.problem(row, "komi", str(komi_problem(komi))))
         games.append(
@@ -465,7 +512,10 @@ def merge_rows(
     the TD typed is never overwritten.
     """
     fill_only = set(fill_only)
-    rows = [Row(dict(r.values), r.number, dict(r.extra), dict(r.cells)) for r in data.rows]
+    rows = [
+        Row(dict(r.values), r.number, dict(r.extra), dict(r.cells), dict(r.unread))
+        for r in data.rows
+    ]
     index = {r.values.get(key): r for r in rows}
     for k, values in updates.items():
         row = index.get(k)

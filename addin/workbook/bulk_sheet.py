@@ -141,13 +141,13 @@ def split(data: bytes, sheet: str) -> tuple[bytes, BulkSheet | None]:
     return out.getvalue(), BulkSheet(sheet, data_rows, strings)
 
 
-def splice(path: str, bulk: BulkSheet, width: int) -> None:
-    """Put ``bulk``'s rows back into the saved package at ``path``."""
-    with zipfile.ZipFile(path) as package:
+def splice_bytes(data: bytes, bulk: BulkSheet, width: int) -> bytes:
+    """The package ``data`` with ``bulk``'s rows put back into its sheet."""
+    with zipfile.ZipFile(io.BytesIO(data)) as package:
         part = sheet_part(package, bulk.sheet)
         items = [(item, package.read(item.filename)) for item in package.infolist()]
     if part is None:
-        return
+        return data
     rows = bulk.data_xml()
     last_row = 1 + bulk.row_count()
     out = io.BytesIO()
@@ -156,8 +156,7 @@ def splice(path: str, bulk: BulkSheet, width: int) -> None:
             if item.filename == part:
                 content = _with_rows(content, rows, f"A1:{_column_letter(width)}{last_row}")
             copy.writestr(item, content)
-    with open(path, "wb") as f:
-        f.write(out.getvalue())
+    return out.getvalue()
 
 
 def _with_rows(xml: bytes, rows: bytes, dimension: str) -> bytes:

@@ -12,6 +12,7 @@ from datetime import date, datetime
 
 from addin.core.ratings import RatingError, parse_rating, rank_floor, rank_of
 from addin.core.results import parse_result
+from addin.workbook.cell_gate import Formula
 from addin.workbook.layout import Column, Kind
 
 
@@ -38,6 +39,8 @@ def parse(value: object, column: Column) -> object:
     if is_blank(value):
         return None
     kind = column.kind
+    if isinstance(value, Formula) and kind in (Kind.ANY, Kind.TEXT):
+        return value  # the TD's own formula, kept as one through a rewrite
     if isinstance(value, str):
         value = value.strip()
     try:

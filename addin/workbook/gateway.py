@@ -17,6 +17,21 @@ from addin.workbook.layout import Table
 
 
 @dataclass(frozen=True)
+class Part:
+    """The part of the tournament a cell feeds, so an action can tell whether it needs it.
+
+    ``kind`` is ``player`` (``key``: the AGA #, ``None`` for a row that is no player yet;
+    ``column``: the Players column key), ``round`` (``key``: its number), ``requests``
+    (``key``: the request's round, ``None`` for every round), ``bands`` or ``setting``
+    (``key``: the setting's key).
+    """
+
+    kind: str
+    key: object = None
+    column: str | None = None
+
+
+@dataclass(frozen=True)
 class Problem:
     """Something in the workbook that cannot be understood, pinned to its cell."""
 
@@ -25,6 +40,8 @@ class Problem:
     cell: str | None = None
     """An A1 reference such as ``E7``; ``None`` when the problem is the whole sheet."""
     column: str | None = None
+    affects: Part | None = None
+    """What the bad cell feeds; ``None``: the whole tournament (every action stops)."""
 
     def __str__(self) -> str:
         where = f"{self.sheet}!{self.cell}" if self.cell else self.sheet
@@ -44,6 +61,9 @@ class Row:
     """Values of columns the layout does not know, by header."""
     cells: dict[str, str] = field(default_factory=dict)
     """A1 reference of each known column's cell, by key (for messages)."""
+    unread: dict[str, object] = field(default_factory=dict)
+    """Cells that could not be read, as typed, by key: written back unchanged while the
+    row's value stays ``None``, so rewriting a table never erases what the TD typed."""
 
     def __getitem__(self, key: str) -> object:
         return self.values.get(key)
@@ -83,6 +103,29 @@ class LogEntry:
 WriteRow = Row | Mapping[str, object]
 
 
+@dataclass(frozen=True)
+class Selection:
+    """The cells the TD selected before clicking a button: a sheet and its selected rows."""
+
+    sheet: str
+    rows: tuple[int, ...]
+    """Sheet row numbers, ascending, each once (a multi-area selection is merged)."""
+
+
+def selected_rows(address: str) -> tuple[int, ...]:
+    """The rows of an A1 address such as ``$A$3:$C$5,$A$8`` or ``4:6`` (whole rows)."""
+    rows: set[int] = set()
+    for area in address.replace("$", "").split(","):
+        area = area.strip().split("!")[-1]
+        if not area:
+            continue
+        ends = [int("".join(ch for ch in end if ch.isdigit()) or 0) for end in area.split(":")]
+        if 0 in ends:  # a whole column (A:A): no row in particular
+            continue
+        rows.update(range(min(ends), max(ends) + 1))
+    return tuple(sorted(rows))
+
+
 class Gateway(Protocol):
     source: str
     """The workbook's name, for messages."""
@@ -96,6 +139,10 @@ class Gateway(Protocol):
         ...
 
     def remove_sheet(self, sheet: str) -> None: ...
+
+    def selection(self) -> Selection | None:
+        """What the TD selected in Excel; None where there is no selection (a file on disk)."""
+        ...
 
     def append_log(self, entries: Sequence[LogEntry]) -> None: ...
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from addin.core.model import (
     ByeKind,
     ColorPolicy,
+    HandicapBasis,
     HandicapPolicy,
     RequestKind,
     Result,
@@ -190,7 +191,22 @@ SETTINGS: tuple[Setting, ...] = (
         "(a little above 0 leaves room for late arrivals)",
     ),
     Setting("handicap_policy", "Handicap", Kind.CHOICE, "Minus 1", _choices(HandicapPolicy)),
-    Setting("top_band_even", "Top band games even", Kind.BOOL, "No"),
+    Setting(
+        "handicap_basis",
+        "Handicap from",
+        Kind.CHOICE,
+        "Rating difference",
+        _choices(HandicapBasis),
+        help="AGA: rating difference; BGA/EGF: McMahon score difference",
+    ),
+    Setting(
+        "handicap_even_from",
+        "Handicap counts ranks up to",
+        Kind.RATING_FLOOR,
+        help="Ranks above count as this rank, so games between them are even (blank: none)",
+    ),
+    Setting("handicap_ceiling", "Handicap ceiling", Kind.INT, 9, help="Most stones (0-9)"),
+    Setting("top_band_even", "Top band games even", Kind.BOOL, "Yes"),
     Setting("color_policy", "Colour assignment", Kind.CHOICE, "Restricted", _choices(ColorPolicy)),
     Setting("avoid_same_family", "Avoid same family", Kind.BOOL, "No"),
     Setting("avoid_same_club", "Avoid same club", Kind.BOOL, "No"),
@@ -198,6 +214,13 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("avoid_same_state", "Avoid same state", Kind.BOOL, "No"),
     Setting("avoid_same_country", "Avoid same country", Kind.BOOL, "No"),
     Setting("avoid_handicap_games", "Avoid handicap games", Kind.BOOL, "No"),
+    Setting(
+        "avoidance_points",
+        "Avoidance may cost (points)",
+        Kind.INT,
+        0,
+        help="0: AGA rule (only within a score group); N: EGF style, up to N McMahon points",
+    ),
     Setting(
         "tiebreaks",
         "Tiebreak order",
@@ -217,6 +240,65 @@ SETTINGS_TABLE = Table(
     ),
     unique="setting",
 )
+
+SETTING_HELP: dict[str, str] = {
+    "name": "The event's name, as printed on every page and sent to the AGA.",
+    "venue": "Where the games are played (club, school, hotel).",
+    "venue_address": "Street, city and state of the venue.",
+    "start_date": "First day of play (YYYY-MM-DD or M/D/YYYY).",
+    "end_date": "Last day of play; leave blank for a one-day event.",
+    "director_name": "You, the tournament director: the AGA asks for a name.",
+    "director_address": "Your mailing address, for the AGA report.",
+    "director_phone": "A phone number the AGA can reach you on.",
+    "director_email": "Your email, for the AGA report.",
+    "sponsor_name": "Who puts on the event (chapter or club); optional.",
+    "sponsor_address": "The sponsor's mailing address; optional.",
+    "sponsor_email": "The sponsor's email; optional.",
+    "sponsor_phone": "The sponsor's phone; optional.",
+    "sponsor_web": "The sponsor's web page; optional.",
+    "convener_name": "Who organised it, if not the sponsor; optional.",
+    "convener_address": "The convener's mailing address; optional.",
+    "convener_email": "The convener's email; optional.",
+    "convener_phone": "The convener's phone; optional.",
+    "convener_web": "The convener's web page; optional.",
+    "pairing_format": "McMahon for most AGA events; Swiss when all start at 0; Round robin "
+    "for small groups.",
+    "rules": "The rule set announced to players (AGA for most events).",
+    "basic_time_minutes": "Main time per player, in minutes, before overtime.",
+    "overtime_format": "What happens when main time runs out.",
+    "overtime_conditions": "For example: 5 periods of 30 seconds; 25 stones in 10 minutes.",
+    "komi": "Points White receives in even games (7.5 under AGA rules).",
+    "rounds": "How many rounds you will play; the Players sheet gets one column per round.",
+    "bar": "Players at or above this rank play in the top band (4d, or a rating such as 3.5).",
+    "band_d": "How spread out bands are: bigger D gives more points between bands (0.75).",
+    "top_band_separation": "Automatic, or 1 point between the top band and the next.",
+    "score_origin": "Whether the top band starts at 0 (usual) or the bottom band does.",
+    "bottom_score_offset": "With 0 at bottom: the lowest band's starting score.",
+    "handicap_policy": "Handicap stones in uneven games: rank difference minus 1 is usual.",
+    "top_band_even": "Yes: games in the top band are always even.",
+    "color_policy": "How colours are given: Restricted balances them; Manual leaves them to you.",
+    "avoid_same_family": "Yes: the pairing avoids pairing members of one family.",
+    "avoid_same_club": "Yes: the pairing avoids pairing players of one club (chapter).",
+    "avoid_same_city": "Yes: the pairing avoids pairing players from one city.",
+    "avoid_same_state": "Yes: the pairing avoids pairing players from one state.",
+    "avoid_same_country": "Yes: the pairing avoids pairing players from one country.",
+    "avoid_handicap_games": "Yes: the pairing prefers even games over handicap games.",
+    "tiebreaks": "Pick an order from the list, or type tiebreak names separated by commas.",
+    "seed": "Any whole number: it fixes the random draw, the last tiebreak.",
+}
+"""One line per setting, in a TD's words, for the Help column of the Tournament sheet."""
+
+
+def setting_help(setting: Setting) -> str:
+    """The Help column's line for ``setting`` (a new setting says what it accepts)."""
+    if setting.key in SETTING_HELP:
+        return SETTING_HELP[setting.key]
+    if setting.help:
+        return setting.help
+    if setting.choices:
+        return "Choose one: " + ", ".join(setting.choices) + "."
+    return "Yes or No." if setting.kind is Kind.BOOL else "Type the value."
+
 
 # --- Membership list ------------------------------------------------------------------
 
@@ -267,6 +349,15 @@ def players_table(rounds: int) -> Table:
             Column("given_name", "Given name", owner=reg, width=16),
             Column("rank", "Rank or rating", Kind.TEXT, Owner.TD, width=9),
             Column("rating", "Entry rating", Kind.FLOAT, reg, width=9, number_format="0.00"),
+            Column(
+                "aga_rating",
+                "AGA rating",
+                Kind.FLOAT,
+                reg,
+                width=9,
+                number_format="0.00",
+                help="The published rating from the TDListA (the entry rating may differ)",
+            ),
             Column("above_bar", "Above bar", Kind.BOOL, width=8, choices=YES_NO),
             Column("band", "Band", Kind.INT, Owner.BANDS, width=6),
             Column("band_override", "Band override", Kind.INT, width=8),
@@ -301,7 +392,7 @@ def players_table(rounds: int) -> Table:
             Column("notes", "Notes", width=24),
         ),
         unique="aga_id",
-        printed=15 + rounds,
+        printed=16 + rounds,
         freeze="C2",
     )
 
@@ -351,19 +442,21 @@ def games_table(number: int) -> Table:
         sheet=round_sheet(number),
         name=f"Round{number}Games",
         columns=(
+            # the printed columns first: a 60-board round fits a page's width at full size
             Column("board", "Board", Kind.INT, p, width=6),
-            Column("white", "White AGA #", Kind.INT, p, width=9, required=True),
             Column("white_name", "White", owner=p, width=24),
-            Column("white_rating", "W rating", Kind.FLOAT, p, width=8, number_format="0.00"),
-            Column("black", "Black AGA #", Kind.INT, p, width=9, required=True),
             Column("black_name", "Black", owner=p, width=24),
-            Column("black_rating", "B rating", Kind.FLOAT, p, width=8, number_format="0.00"),
-            Column("handicap", "Handicap", Kind.INT, p, width=8),
+            Column("handicap", "Handicap", Kind.INT, p, width=9),
             Column("komi", "Komi", Kind.FLOAT, p, width=6, number_format="0.0"),
             Column("result", "Result", Kind.RESULT, Owner.TD, width=20, choices=_choices(Result)),
+            Column("white", "White AGA #", Kind.INT, p, width=9, required=True),
+            Column("white_rating", "W rating", Kind.FLOAT, p, width=8, number_format="0.00"),
+            Column("black", "Black AGA #", Kind.INT, p, width=9, required=True),
+            Column("black_rating", "B rating", Kind.FLOAT, p, width=8, number_format="0.00"),
             Column("notes", "Notes", owner=p, width=36),
         ),
         unique=None,
+        printed=6,
     )
 
 
@@ -407,10 +500,10 @@ def standings_table(tiebreaks: Sequence[str]) -> Table:
         sheet="Standings",
         name="Standings",
         columns=(
-            Column("place", "Place", owner=s, width=6),
+            Column("place", "Place", Kind.INT, s, width=6),
             Column("aga_id", "AGA #", Kind.INT, s, width=8),
             Column("name", "Name", owner=s, width=26),
-            Column("rating", "Rating", Kind.FLOAT, s, width=8, number_format="0.00"),
+            Column("rank", "Rank", owner=s, width=6),
             Column("band", "Band", Kind.INT, s, width=6),
             Column("initial_score", "Initial score", Kind.FLOAT, s, width=8),
             Column("wins", "Wins", Kind.FLOAT, s, width=6),
@@ -432,7 +525,7 @@ def cross_table(rounds: int, tiebreaks: Sequence[str]) -> Table:
         columns=(
             Column("number", "No.", Kind.INT, s, width=5),
             Column("name", "Name", owner=s, width=26),
-            Column("rating", "Rating", Kind.FLOAT, s, width=8, number_format="0.00"),
+            Column("rank", "Rank", owner=s, width=6),
             *(Column(f"r{n}", round_header(n), owner=s, width=7) for n in range(1, rounds + 1)),
             Column("mms", "McMahon score", Kind.FLOAT, s, width=9),
             *(

@@ -12,13 +12,17 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 import openpyxl
+from openpyxl.cell.cell import Cell, MergedCell
+from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
-from addin.workbook import bulk_sheet, cells, styling, table_rows
-from addin.workbook.gateway import LogEntry, Problem, Row, TableData, WriteRow
+from addin.workbook import bulk_sheet, cells, extent, styling, table_rows
+from addin.workbook.cell_gate import Formula, RefusedValue, Text, gate
+from addin.workbook.gateway import LogEntry, Problem, Selection, TableData, WriteRow
 from addin.workbook.layout import LOG, TDLISTA, Table
-from addin.workbook.saving import check_not_open, save_atomically
+from addin.workbook.open_elsewhere import check_not_open, held_by
+from addin.workbook.saving import save_atomically, target_of
 
 
 class WorkbookError(RuntimeError):
@@ -40,20 +44,26 @@ class OpenpyxlGateway:
         self._confirm = confirm or (lambda message: False)
         self._alert = alert or (lambda message: None)
         self.bulk: dict[str, bulk_sheet.BulkSheet] = {}
+        self.force = False
+        """Write even though Excel or LibreOffice holds the file (``--force``)."""
+        self.changed = False
+        """Whether a table or sheet was written (the Log aside)."""
+        self._extents: dict[str, extent.Extent] = {}
 
     @classmethod
     def open(cls, path: Path | str, *, force: bool = False, **kwargs: object) -> OpenpyxlGateway:
+        """Open for reading, even when Excel or LibreOffice holds the file: ``save`` refuses
+        then, unless ``force``."""
         path = Path(path)
         if not path.exists():
             raise WorkbookError(f"{path}: no such file")
-        if not force:
-            check_not_open(path)
         try:
             stub, bulk = bulk_sheet.split(path.read_bytes(), TDLISTA.sheet)
             wb = openpyxl.load_workbook(io.BytesIO(stub))
         except Exception as err:  # openpyxl and zipfile raise many kinds for a non-workbook
             raise WorkbookError(f"{path}: not an Excel .xlsx workbook ({err})") from err
         gw = cls(wb, path, **kwargs)  # type: ignore[arg-type]
+        gw.force = force
         if bulk is not None:
             gw.bulk[bulk.sheet] = bulk
         return gw
@@ -63,19 +73,25 @@ class OpenpyxlGateway:
     def sheet_names(self) -> list[str]:
         return list(self.wb.sheetnames)
 
+    def selection(self) -> Selection | None:
+        """A file on disk has no selection: the command line names what it acts on."""
+        return None
+
     def _header_row(self, ws: Worksheet, table: Table) -> int:
         xl = ws.tables.get(table.name)
         if xl is not None:
             return openpyxl.utils.cell.range_boundaries(xl.ref)[1]
         return 1
 
-    def _header_map(self, ws: Worksheet, table: Table, header_row: int) -> dict[int, str]:
+    def _header_map(
+        self, ws: Worksheet, table: Table, header_row: int, width: int
+    ) -> dict[int, str]:
         """Column index -> header text, from the table's first column to the first blank."""
         xl = ws.tables.get(table.name)
         last = table_rows.declared_last(table)
         if xl is not None:
             last = max(last, openpyxl.utils.cell.range_boundaries(xl.ref)[2])
-        end = max(ws.max_column, last)
+        end = max(width, last)
         row = [ws.cell(row=header_row, column=c).value for c in range(1, end + 1)]
         return table_rows.header_map(row, table, last)
 
@@ -83,30 +99,46 @@ class OpenpyxlGateway:
         if table.sheet not in self.wb.sheetnames:
             return TableData(table, [], [Problem(table.sheet, "sheet is missing")], present=False)
         ws = self.wb[table.sheet]
+        found = extent.measure(ws)
         header_row = self._header_row(ws, table)
-        headers = self._header_map(ws, table, header_row)
+        headers = self._header_map(ws, table, header_row, found.last_column)
         if not headers:
-            return table_rows.rows_from_block(table, header_row, headers, [])
-        raw = self._raw_rows(ws, table, header_row, min(headers), max(headers))
-        return table_rows.rows_from_block(table, header_row, headers, raw)
+            data = table_rows.rows_from_block(table, header_row, headers, [])
+        else:
+            first, last = min(headers), max(headers)
+            bottom = max(found.last_row, header_row)
+            merged = extent.merged_problems(ws, header_row, bottom, first, last)
+            if merged:
+                return TableData(table, [], merged)
+            raw = self._raw_rows(ws, header_row, first, last, bottom)
+            data = table_rows.rows_from_block(table, header_row, headers, raw)
+        data.problems += extent.stray_problems(table.sheet, found)
+        return data
 
     def _raw_rows(
-        self, ws: Worksheet, table: Table, header_row: int, first: int, last: int
+        self, ws: Worksheet, header_row: int, first: int, last: int, bottom: int
     ) -> Iterable[Sequence[object]]:
-        bulk = self.bulk.get(table.sheet)
+        bulk = self.bulk.get(ws.title)
         if bulk is not None:
             width = last - first + 1
             for values in bulk.values():
                 part = values[first - 1 : last]
                 yield [*part, *([None] * (width - len(part)))]
             return
-        yield from ws.iter_rows(
-            min_row=header_row + 1,
-            max_row=max(ws.max_row, header_row + 1),
-            min_col=first,
-            max_col=last,
-            values_only=True,
+        rows = ws.iter_rows(
+            min_row=header_row + 1, max_row=bottom, min_col=first, max_col=last, values_only=True
         )
+        for r, values in enumerate(rows, start=header_row + 1):
+            if any(isinstance(v, str) and v.startswith("=") for v in values):
+                values = tuple(self._formula(ws, r, c, v) for c, v in enumerate(values, first))
+            yield values
+
+    @staticmethod
+    def _formula(ws: Worksheet, r: int, c: int, value: object) -> object:
+        """``value`` marked as the TD's own formula when the cell holds one (not text)."""
+        if isinstance(value, str) and ws.cell(row=r, column=c).data_type == "f":
+            return Formula(value)
+        return value
 
     # --- writing ------------------------------------------------------------------------
 
@@ -116,7 +148,7 @@ class OpenpyxlGateway:
         ws = self.wb.create_sheet(
             table.sheet, table_rows.sheet_position(self.wb.sheetnames, table.sheet)
         )
-        styling.format_sheet(ws, table.freeze, self._title())
+        styling.format_sheet(ws, table.freeze, self._title(), wide=styling.is_wide(table))
         return ws
 
     def _title(self) -> str:
@@ -132,47 +164,53 @@ class OpenpyxlGateway:
             ws.cell(row=1, column=table.anchor_column).value
         ):
             styling.format_table(ws, table)
+        styling.set_header(ws, self._title())  # the event's name as it is now
         header_row = self._header_row(ws, table)
-        headers = self._header_map(ws, table, header_row)
+        headers = self._header_map(ws, table, header_row, extent.measure(ws).last_column)
         layout = table_rows.write_layout(table, headers)
+        headers, positions = layout.headers, layout.positions
+        if table.bulk:
+            block = table_rows.block_for_rows(table, rows, layout, first=1)
+        else:
+            block = table_rows.block_for_rows(table, rows, layout, top=header_row + 1)
+        self.changed = True
         for col, header in layout.added.items():
             ws.cell(row=header_row, column=col, value=header).font = styling.HEADER_FONT
-        headers, positions, extra_cols = layout.headers, layout.positions, layout.extra_cols
-
         width = max(headers) - table.anchor_column + 1
         styling.set_table_ref(ws, table, styling.table_ref(table, header_row, len(rows), width))
         if table.bulk:
-            self._write_bulk(table, table_rows.block_for_rows(table, rows, layout, first=1))
+            self._write_bulk(table, block)
             return
-        for r in range(header_row + 1, ws.max_row + 1):
-            for col in headers:
-                ws.cell(row=r, column=col).value = None
+        # Clear the cells that exist, never walking rows that hold nothing.
+        for (r, c), cell in list(ws._cells.items()):
+            if r > header_row and c in headers and cell.value is not None:
+                _store(ws, r, c, None)
 
         formats = {
-            key: styling.number_format(table.column(key).kind, table.column(key).number_format)
+            positions[key]: styling.number_format(
+                table.column(key).kind, table.column(key).number_format
+            )
             for key in positions
         }
-        for i, row in enumerate(rows):
+        first = layout.first
+        for i, line in enumerate(block):
             r = header_row + 1 + i
-            values = row.values if isinstance(row, Row) else row
-            for key, col in positions.items():
-                cell = ws.cell(
-                    row=r, column=col, value=cells.render(values.get(key), table.column(key))
-                )
-                if formats[key]:
-                    cell.number_format = formats[key]
-            if isinstance(row, Row):
-                for header, value in row.extra.items():
-                    if header in extra_cols:
-                        ws.cell(row=r, column=extra_cols[header], value=value)
+            for offset, value in enumerate(line):
+                col = first + offset
+                if col not in headers:
+                    continue
+                cell = _store(ws, r, col, value)
+                if formats.get(col):
+                    cell.number_format = formats[col]
 
     def _write_bulk(self, table: Table, matrix: list[list[object]]) -> None:
         bulk = self.bulk.setdefault(table.sheet, bulk_sheet.BulkSheet(table.sheet, b""))
-        bulk.set_values(matrix)
+        bulk.set_values([[v.value if isinstance(v, Text) else v for v in row] for row in matrix])
 
     def remove_sheet(self, sheet: str) -> None:
         if sheet in self.wb.sheetnames:
             del self.wb[sheet]
+            self.changed = True
 
     def append_log(self, entries: Sequence[LogEntry]) -> None:
         if not entries:
@@ -181,15 +219,21 @@ class OpenpyxlGateway:
         if ws.tables.get(LOG.name) is None:
             styling.format_table(ws, LOG)
         header_row = self._header_row(ws, LOG)
-        last = header_row
-        for r in range(ws.max_row, header_row, -1):
-            if not cells.is_blank(ws.cell(row=r, column=LOG.anchor_column).value):
-                last = r
-                break
+        anchor = LOG.anchor_column
+        bottom = extent.measure(ws).last_row  # a stray far below is not the Log's end
+        last = max(
+            (
+                r
+                for (r, c), cell in ws._cells.items()
+                if c == anchor and header_row < r <= bottom and not cells.is_blank(cell.value)
+            ),
+            default=header_row,
+        )
         for i, entry in enumerate(entries, start=1):
             values = (entry.timestamp, entry.level, entry.action, entry.message)
             for offset, (column, value) in enumerate(zip(LOG.columns, values, strict=True)):
-                cell = ws.cell(row=last + i, column=LOG.anchor_column + offset, value=value)
+                col = anchor + offset
+                cell = _store(ws, last + i, col, gate(value, f"{LOG.sheet}!{_ref(col, last + i)}"))
                 if column.number_format:
                     cell.number_format = column.number_format
         count = last + len(entries) - header_row
@@ -204,14 +248,52 @@ class OpenpyxlGateway:
     # --- saving -------------------------------------------------------------------------
 
     def save(self, path: Path | None = None, **kwargs: object) -> None:
+        """Write the workbook safely (``saving.save_atomically``). Refused while Excel or
+        LibreOffice holds the file, unless opened with ``force``."""
         target = Path(path) if path else self.path
         if target is None:
             raise WorkbookError("no file to save to")
+        if not self.force and target.exists():
+            check_not_open(target)
+            check_not_open(target_of(target))
         save_atomically(self._write_file, target, **kwargs)  # type: ignore[arg-type]
 
+    def held_by(self) -> str | None:
+        """Which other program holds this workbook open, if any."""
+        if self.path is None:
+            return None
+        return held_by(self.path) or held_by(target_of(self.path))
+
     def _write_file(self, path: Path) -> None:
-        self.wb.save(path)
+        """The whole package is made in memory and written with one ``write``: a full disk
+        is one clean OSError here, never a half-closed zip complaining later."""
+        buffer = io.BytesIO()
+        self.wb.save(buffer)
+        data = buffer.getvalue()
         for bulk in self.bulk.values():
             if bulk.sheet in self.wb.sheetnames:
                 ws = self.wb[bulk.sheet]
-                bulk_sheet.splice(str(path), bulk, ws.max_column)
+                data = bulk_sheet.splice_bytes(data, bulk, ws.max_column)
+        with open(path, "wb") as f:
+            f.write(data)
+
+
+def _ref(col: int, row: int) -> str:
+    return f"{get_column_letter(col)}{row}"
+
+
+def _store(ws: Worksheet, r: int, c: int, value: object) -> Cell:
+    """Put a gated value in a cell: ``Text`` as text even when it starts with '='."""
+    cell = ws.cell(row=r, column=c)
+    if isinstance(cell, MergedCell):
+        merged = next(m.coord for m in ws.merged_cells.ranges if cell.coordinate in m)
+        raise RefusedValue(
+            f"{ws.title}!{merged}: merged cells in a table; unmerge them so that each value "
+            "has a cell of its own; nothing was written"
+        )
+    if isinstance(value, Text):
+        cell.value = value.value
+        cell.data_type = "s"
+    else:
+        cell.value = value
+    return cell

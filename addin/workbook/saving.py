@@ -1,58 +1,180 @@
-"""Saving a workbook so that nothing is ever lost.
+"""Saving a workbook (or any output file) so that nothing is ever lost.
 
-The new content goes to a temporary file beside the workbook, which then
-replaces the original in one rename. Before the rename the previous version is
-copied to a rolling backup (``NAME.bak1.xlsx`` is the newest). If anything
-fails before the rename, the original file is untouched, byte for byte.
+The new content goes to a temporary file beside the target, is flushed to disk,
+and only then replaces the target in one rename. The previous version becomes
+the newest rolling backup (``NAME.bak1.xlsx``) through a hard link (a copy where
+links are not possible) made *before* anything is renamed, and the backups roll
+only *after* the new file is in place. So a save that fails at any step (a full
+disk, no permission, a rename refused) leaves the target and every existing
+backup as they were, byte for byte.
+
+A symbolic link is followed: the file it points to is written and the link stays
+a link. A read-only file is refused, never silently replaced. New files get the
+user's usual permissions (umask), not the 0600 of a temporary file.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
+import stat
 import tempfile
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
+
+from lxml import etree
+
+from addin.workbook.bulk_sheet import sheet_part
 
 BACKUPS_KEPT = 3
 
 
-class WorkbookLocked(RuntimeError):
-    """Excel has the workbook open (its ``~$NAME.xlsx`` lock file is present)."""
+class SaveRefused(RuntimeError):
+    """The file must not be written: read-only, or another tournament would be clobbered."""
 
 
-def lock_file(path: Path) -> Path:
-    return path.with_name("~$" + path.name)
+def target_of(path: Path) -> Path:
+    """The file a write to ``path`` lands in: symbolic links followed."""
+    path = Path(path)
+    return path.resolve() if path.is_symlink() else path
 
 
-def check_not_open(path: Path) -> None:
-    lock = lock_file(path)
-    if lock.exists():
-        raise WorkbookLocked(
-            f"{path.name} is open in Excel (lock file {lock.name} exists). "
-            "Close it in Excel first, or use the Excel buttons, or pass --force "
-            "if the lock file is left over from a crash."
+def is_read_only(path: Path) -> bool:
+    """No write permission bit for the owner (root ignores permissions; a TD's intent does not)."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return False
+    return not mode & stat.S_IWUSR or not os.access(path, os.W_OK)
+
+
+def check_writable(path: Path, what: str = "") -> None:
+    path = target_of(path)
+    if path.exists() and is_read_only(path):
+        raise SaveRefused(
+            f"{what or path.name} is read-only; make it writable (file properties) "
+            "or save under another name"
         )
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise SaveRefused(f"cannot write {path}: the folder {folder} does not exist")
+
+
+_ROW = re.compile(rb"<row\b[^>]*?\br=\"(\d+)\"[^>]*?(?:/>|>(.*?)</row>)", re.S)
+_FILLED = re.compile(rb"<v>|<v\s|<is>")
+
+
+def is_tournament_workbook(path: Path) -> bool:
+    """An .xlsx package whose Players or Log sheet holds data below its header: a
+    tournament, not the blank template."""
+    try:
+        if not path.is_file() or not zipfile.is_zipfile(path):
+            return False
+        with zipfile.ZipFile(path) as package:
+            parts = [sheet_part(package, name) for name in ("Players", "Log")]
+            sheets = [package.read(p) for p in parts if p and p in package.namelist()]
+    except (OSError, KeyError, ValueError, zipfile.BadZipFile, etree.LxmlError):
+        return False
+    return any(
+        int(row.group(1)) > 1 and _FILLED.search(row.group(2) or b"")
+        for xml in sheets
+        for row in _ROW.finditer(xml)
+    )
+
+
+def same_file(a: Path, b: Path) -> bool:
+    try:
+        return Path(a).exists() and Path(b).exists() and os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def guard_output(path: Path, *, workbook: Path | None = None, force: bool = False) -> bool:
+    """Refuse to write an output over the workbook itself or over any tournament workbook.
+
+    The workbook an action runs on is never overwritten by one of its own outputs,
+    not even with ``force``: the action saves the workbook afterwards, so the output
+    would be lost and the tournament with it. Another tournament workbook is refused
+    unless ``force``; then the caller keeps a backup first (returns True).
+    """
+    target = target_of(Path(path))
+    if workbook is not None and same_file(target, workbook):
+        raise SaveRefused(
+            f"{Path(path).name} is the tournament workbook itself; write the output to another file"
+        )
+    check_writable(target)
+    if is_tournament_workbook(target):
+        if not force:
+            raise SaveRefused(
+                f"{Path(path).name} is an existing tournament workbook; choose another name, "
+                "or pass --force to replace it (a backup is kept)"
+            )
+        return True
+    return False
 
 
 def backup_path(path: Path, n: int) -> Path:
     return path.with_name(f"{path.stem}.bak{n}{path.suffix}")
 
 
-def rotate_backups(path: Path, keep: int = BACKUPS_KEPT) -> None:
-    if not path.exists():
-        return
+def _snapshot(path: Path) -> Path:
+    """A new name for the current ``path`` (a hard link, or a complete copy)."""
+    fd, name = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=".bak", dir=path.parent)
+    os.close(fd)
+    snap = Path(name)
+    try:
+        snap.unlink()
+        try:
+            os.link(path, snap)
+        except OSError:  # a file system without hard links: copy, flushed to disk
+            shutil.copy2(path, snap)
+            _fsync(snap)
+    except BaseException:
+        snap.unlink(missing_ok=True)
+        raise
+    return snap
+
+
+def _roll(path: Path, snapshot: Path, keep: int) -> None:
+    """Make ``snapshot`` backup 1, shifting the others down; renames only, no new data."""
     for n in range(keep, 1, -1):
         older = backup_path(path, n - 1)
         if older.exists():
             os.replace(older, backup_path(path, n))
-    shutil.copy2(path, backup_path(path, 1))
+    os.replace(snapshot, backup_path(path, 1))
 
 
-def _default_mode() -> int:
+def rotate_backups(path: Path, keep: int = BACKUPS_KEPT) -> None:
+    """Keep the current version of ``path`` as backup 1 (before it is replaced by hand)."""
+    path = target_of(path)
+    if path.exists():
+        _roll(path, _snapshot(path), keep)
+
+
+def default_mode() -> int:
+    """The permissions a new file gets from the user's umask."""
     umask = os.umask(0)
     os.umask(umask)
     return 0o666 & ~umask
+
+
+def _fsync(path: Path) -> None:
+    with open(path, "rb") as f:
+        os.fsync(f.fileno())
+
+
+def _fsync_folder(folder: Path) -> None:
+    if os.name != "posix":
+        return
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    except OSError:  # some file systems cannot sync a directory; the rename is still atomic
+        pass
+    finally:
+        os.close(fd)
 
 
 def save_atomically(
@@ -65,20 +187,43 @@ def save_atomically(
     """Call ``write(tmp)`` to produce the new file, then swap it in for ``path``.
 
     ``replace`` is the rename step; tests pass one that fails to prove the
-    original survives.
+    original and its backups survive.
     """
-    path = Path(path)
+    path = target_of(Path(path))
+    check_writable(path)
+    existed = path.exists()
+    mode = stat.S_IMODE(path.stat().st_mode) if existed else default_mode()
     fd, name = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=path.suffix, dir=path.parent)
     os.close(fd)
     tmp = Path(name)
+    snapshot: Path | None = None
     try:
         write(tmp)
-        with open(tmp, "rb") as f:
-            os.fsync(f.fileno())
-        os.chmod(tmp, path.stat().st_mode if path.exists() else _default_mode())
-        if keep:
-            rotate_backups(path, keep)
+        _fsync(tmp)
+        os.chmod(tmp, mode)
+        if keep and existed:
+            snapshot = _snapshot(path)
         replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
+        if snapshot is not None:
+            snapshot.unlink(missing_ok=True)
         raise
+    _fsync_folder(path.parent)
+    if snapshot is not None:
+        _roll(path, snapshot, keep)
+
+
+def write_bytes_safely(
+    path: Path, data: bytes, *, workbook: Path | None = None, force: bool = False
+) -> None:
+    """Write an output file (report, export, template) with every guard of a save.
+
+    A tournament workbook it replaces (``force`` given) keeps its backups.
+    """
+    clobbers = guard_output(path, workbook=workbook, force=force)
+
+    def write(tmp: Path) -> None:
+        tmp.write_bytes(data)
+
+    save_atomically(write, path, keep=BACKUPS_KEPT if clobbers else 0)

@@ -90,20 +90,41 @@ def format_table(ws: Worksheet, table: Table, header_row: int = 1) -> None:
     set_table_ref(ws, table, table_ref(table, header_row, 0))
 
 
-def format_sheet(ws: Worksheet, freeze: str = "A2", title: str = "") -> None:
-    """Frozen header, print titles and a landscape fit-to-width page with page numbers."""
+PORTRAIT_WIDTH = 90
+"""Printed columns up to this many characters wide fit a portrait page at full size."""
+
+
+def printed_width(table: Table) -> float:
+    """The width, in characters, of the columns a printout shows."""
+    return sum(c.width for c in table.columns[: table.printed or len(table.columns)])
+
+
+def is_wide(table: Table) -> bool:
+    return printed_width(table) > PORTRAIT_WIDTH
+
+
+def set_header(ws: Worksheet, title: str = "") -> None:
+    """Event (or file name), sheet (the round) and date/time on top; page X of Y below."""
+    ws.oddHeader.left.text = title.replace("&", "&&") if title else "&F"
+    ws.oddHeader.center.text = "&A"
+    ws.oddHeader.right.text = "&D &T"
+    ws.oddFooter.center.text = "Page &P of &N"
+    ws.oddFooter.right.text = None
+
+
+def format_sheet(ws: Worksheet, freeze: str = "A2", title: str = "", *, wide: bool = True) -> None:
+    """Frozen header, print titles and a fit-to-width page (landscape when ``wide``)."""
     ws.freeze_panes = freeze
     ws.print_title_rows = "1:1"
-    ws.page_setup.orientation = "landscape"
+    ws.page_setup.orientation = "landscape" if wide else "portrait"
     ws.page_setup.paperSize = ws.PAPERSIZE_LETTER
     ws.page_setup.fitToWidth = 1
     ws.page_setup.fitToHeight = 0
     ws.sheet_properties.pageSetUpPr.fitToPage = True
     ws.print_options.gridLines = True
-    ws.oddHeader.left.text = title or "&F"
-    ws.oddHeader.center.text = "&A"
-    ws.oddHeader.right.text = "&D &T"
-    ws.oddFooter.right.text = "Page &P of &N"
+    ws.print_options.horizontalCentered = True
+    ws.page_margins.left = ws.page_margins.right = 0.5
+    set_header(ws, title)
 
 
 def number_format(kind: Kind, declared: str | None) -> str | None:

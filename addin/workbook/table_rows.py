@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from openpyxl.utils import get_column_letter
 
 from addin.workbook import cells
+from addin.workbook.cell_gate import gate
 from addin.workbook.gateway import Problem, Row, TableData, WriteRow
 from addin.workbook.layout import SHEET_ORDER, Table, round_number_of
 
@@ -106,6 +107,7 @@ def rows_from_block(
                 row.values[column.key] = cells.parse(value, column)
             except cells.CellError as err:
                 row.values[column.key] = None
+                row.unread[column.key] = value
                 problems.append(Problem(table.sheet, str(err), ref, column.header))
         row.extra = {h: raw[col - first] for col, h in extras.items()}
         rows.append(row)
@@ -185,26 +187,47 @@ def write_layout(table: Table, headers: dict[int, str]) -> WriteLayout:
     return WriteLayout(positions, headers, added, extra_cols)
 
 
-def render_row(table: Table, row: WriteRow, layout: WriteLayout, first: int, last: int) -> list:
-    """One sheet row of rendered values for columns ``first``..``last`` (None: nothing)."""
-    line: list[object] = [None] * (last - first + 1)
+def cell_value(table: Table, row: WriteRow, key: str) -> object:
+    """The value to write for ``key``: rendered, or as the TD typed it if it was unreadable
+    and the action left it alone."""
     values = row.values if isinstance(row, Row) else row
+    value = values.get(key)
+    if value is None and isinstance(row, Row) and key in row.unread:
+        return row.unread[key]
+    return cells.render(value, table.column(key))
+
+
+def render_row(
+    table: Table, row: WriteRow, layout: WriteLayout, first: int, last: int, number: int
+) -> list:
+    """Sheet row ``number``'s values for columns ``first``..``last`` (None: nothing), each
+    through the cell gate (``cell_gate.Text`` marks formula-like text)."""
+    line: list[object] = [None] * (last - first + 1)
     for key, col in layout.positions.items():
-        line[col - first] = cells.render(values.get(key), table.column(key))
+        where = f"{table.sheet}!{get_column_letter(col)}{number} ({table.column(key).header})"
+        line[col - first] = gate(cell_value(table, row, key), where)
     if isinstance(row, Row):
         for header, value in row.extra.items():
             col = layout.extra_cols.get(header)
             if col is not None:
-                line[col - first] = value
+                where = f"{table.sheet}!{get_column_letter(col)}{number} ({header})"
+                line[col - first] = gate(value, where)
     return line
 
 
 def block_for_rows(
-    table: Table, rows: Sequence[WriteRow], layout: WriteLayout, first: int | None = None
+    table: Table,
+    rows: Sequence[WriteRow],
+    layout: WriteLayout,
+    first: int | None = None,
+    top: int = 2,
 ) -> list[list[object]]:
-    """The data rows as one block, columns ``first`` (default: the layout's first) to last."""
+    """The data rows as one block, columns ``first`` (default: the layout's first) to last;
+    ``top`` is the sheet row of the first (for messages)."""
     start = layout.first if first is None else first
-    return [render_row(table, row, layout, start, layout.last) for row in rows]
+    return [
+        render_row(table, row, layout, start, layout.last, top + i) for i, row in enumerate(rows)
+    ]
 
 
 def sheet_position(existing: list[str], sheet: str) -> int:

@@ -13,7 +13,7 @@ import openpyxl
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 
-from addin.workbook import book, styling
+from addin.workbook import book, saving, settings_sheet, styling
 from addin.workbook.layout import SETTINGS_TABLE, fixed_tables, players_table
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
 
@@ -27,11 +27,12 @@ def build(values: Mapping[str, object] | None = None) -> Workbook:
     wb.remove(wb.active)
     for table in fixed_tables(settings.rounds, settings.tiebreaks):
         ws = wb.create_sheet(table.sheet)
-        styling.format_sheet(ws, table.freeze, settings.name)
+        styling.format_sheet(ws, table.freeze, settings.name, wide=styling.is_wide(table))
         styling.format_table(ws, table)
     gw = OpenpyxlGateway(wb)
     gw.write_table(SETTINGS_TABLE, book.settings_rows(settings_values))
     _summary(wb, settings.rounds)
+    settings_sheet.add_dropdowns(wb[SETTINGS_TABLE.sheet])
     wb.properties.creator = "addin"
     wb.properties.title = settings.name or "AGA Swiss McMahon tournament"
     return wb
@@ -83,5 +84,8 @@ def content(path: Path | str) -> dict[str, object]:
     return {"sheets": list(wb.sheetnames), "content": sheets}
 
 
-def write_template(path: Path | str) -> None:
-    build().save(path)
+def write_template(path: Path | str, *, force: bool = False) -> None:
+    """Write the blank template; refused over a tournament workbook unless ``force``
+    (then that workbook is kept as a backup)."""
+    clobbers = saving.guard_output(Path(path), force=force)
+    saving.save_atomically(build().save, Path(path), keep=saving.BACKUPS_KEPT if clobbers else 0)

@@ -17,13 +17,22 @@ import contextlib
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from openpyxl.utils import get_column_letter
 from openpyxl.utils.cell import range_boundaries
 
-from addin.workbook import cells, styling, table_rows
-from addin.workbook.gateway import LogEntry, Problem, TableData, WriteRow
+from addin.workbook import cells, extent, styling, table_rows
+from addin.workbook.cell_gate import Text, formula_like, gate
+from addin.workbook.gateway import (
+    LogEntry,
+    Problem,
+    Selection,
+    TableData,
+    WriteRow,
+    selected_rows,
+)
 from addin.workbook.layout import LOG, Table
 
 if TYPE_CHECKING:
@@ -31,6 +40,12 @@ if TYPE_CHECKING:
 
 TABLE_STYLE = "TableStyleLight9"
 HEADER_COLOR = "#" + str(styling.HEADER_FILL.fgColor.rgb)[-6:]
+CELLS_PER_READ = 2_000_000
+"""A sheet is read in one block when its used range is smaller (the full TDListA is 22,410
+rows of 9 columns: one read); a longer one in blocks of about this many cells, until its
+data ends, so a stray value in row 1,048,576 costs one block, not the whole sheet."""
+MAX_COLUMNS = 256
+"""Columns read at most (no table is this wide; a stray in column XFD is not walked)."""
 POINTS_PER_CHARACTER = 6.0
 """Remote (Office.js) column widths are in points, desktop widths in characters."""
 
@@ -136,10 +151,21 @@ class XlwingsGateway:
         self._sheets: dict[str, xw.Sheet] = {}
         self._grids: dict[str, Grid] = {}
         self._tables: dict[str, dict[str, str]] = {}
+        self._problems: dict[str, list[Problem]] = {}
+        """Each sheet's strays, found while reading it."""
 
     @property
     def source(self) -> str:
         return str(self.book.name)
+
+    @property
+    def path(self) -> Path | None:
+        """The workbook's file, when it has one on this machine (outputs never go over it)."""
+        try:
+            path = Path(str(self.book.fullname))
+        except Exception:  # the remote engine and unsaved books have no local file
+            return None
+        return path if path.is_file() else None
 
     # --- reading ------------------------------------------------------------------------
 
@@ -148,6 +174,20 @@ class XlwingsGateway:
             self._names = [sheet.name for sheet in self.book.sheets]
         return list(self._names)
 
+    def selection(self) -> Selection | None:
+        """The selected range's sheet and rows, read from Excel with one call or two."""
+        try:
+            rng = self.book.selection
+            sheet, address = str(rng.sheet.name), str(rng.address)
+        except Exception:  # a multi-area selection on the remote engine, a shape, nothing
+            if not _is_remote(self.book):
+                return None
+            snapshot = self.book.api["book"]
+            sheet = self.book.sheets[int(snapshot["active_sheet_index"])].name
+            address = str(snapshot.get("selection") or "")
+        rows = selected_rows(address)
+        return Selection(sheet, rows) if rows else None
+
     def _sheet(self, name: str) -> xw.Sheet:
         ws = self._sheets.get(name)
         if ws is None:
@@ -155,13 +195,29 @@ class XlwingsGateway:
         return ws
 
     def _grid(self, sheet: str) -> Grid:
-        """The sheet's values, read from Excel once as one block."""
+        """The sheet's values, read from Excel once as one block (a few blocks when the used
+        range is larger than ``CELLS_PER_READ``), cut at the end of its data."""
         grid = self._grids.get(sheet)
         if grid is None:
             ws = self._sheet(sheet)
             last = ws.used_range.last_cell
-            values = ws.range((1, 1), (last.row, last.column)).options(ndim=2).value
-            grid = self._grids[sheet] = Grid([list(row) for row in values])
+            height, width = int(last.row), min(int(last.column), MAX_COLUMNS)
+            values: list[list[object]] = []
+            while len(values) < height:
+                top = len(values) + 1
+                bottom = min(height, top + max(1000, CELLS_PER_READ // width) - 1)
+                block = ws.range((top, 1), (bottom, width)).options(ndim=2).value
+                values += [list(row) for row in block]
+                if len(values) - extent.measure_block(values).last_row > extent.GAP_ROWS:
+                    break
+            found = extent.measure_block(values)
+            problems = extent.stray_problems(sheet, found)
+            if not problems and (len(values) < height or width < int(last.column)):
+                problems.append(_used_range_problem(sheet, found, last))
+            self._problems[sheet] = problems
+            grid = self._grids[sheet] = Grid(
+                [row[: found.last_column] for row in values[: found.last_row]]
+            )
         return grid
 
     def _table_refs(self, sheet: str) -> dict[str, str]:
@@ -190,10 +246,13 @@ class XlwingsGateway:
         header_row, last = self._header(table)
         headers = table_rows.header_map(grid.row(header_row), table, last)
         if not headers:
-            return table_rows.rows_from_block(table, header_row, headers, [])
-        first, end = min(headers), max(headers)
-        raw = (grid.row(r)[first - 1 : end] for r in range(header_row + 1, grid.height + 1))
-        return table_rows.rows_from_block(table, header_row, headers, raw)
+            data = table_rows.rows_from_block(table, header_row, headers, [])
+        else:
+            first, end = min(headers), max(headers)
+            raw = (grid.row(r)[first - 1 : end] for r in range(header_row + 1, grid.height + 1))
+            data = table_rows.rows_from_block(table, header_row, headers, raw)
+        data.problems += self._problems.get(table.sheet, [])
+        return data
 
     # --- writing ------------------------------------------------------------------------
 
@@ -218,7 +277,7 @@ class XlwingsGateway:
         first, end = layout.first, layout.last
 
         old = grid.last_filled(first, end, below=header_row) - header_row
-        data = table_rows.block_for_rows(table, rows, layout)
+        data = table_rows.block_for_rows(table, rows, layout, top=header_row + 1)
         data += [[None] * (end - first + 1) for _ in range(max(0, old - len(rows)))]
         block = [[layout.headers.get(c, grid.get(header_row, c)) for c in range(first, end + 1)]]
         for i, line in enumerate(data):
@@ -270,7 +329,13 @@ class XlwingsGateway:
         if cells.is_blank(grid.get(header_row, anchor)):
             self._write(LOG.sheet, header_row, anchor, [list(LOG.headers)])
         last = grid.last_filled(anchor, anchor, below=header_row)
-        lines: list[list[object]] = [[e.timestamp, e.level, e.action, e.message] for e in entries]
+        lines: list[list[object]] = [
+            [
+                gate(v, f"{LOG.sheet}!{get_column_letter(anchor + i)}{last + 1 + n}")
+                for i, v in enumerate((e.timestamp, e.level, e.action, e.message))
+            ]
+            for n, e in enumerate(entries)
+        ]
         self._write(LOG.sheet, last + 1, anchor, lines)
         for offset, column in enumerate(LOG.columns):
             if column.number_format:
@@ -283,8 +348,11 @@ class XlwingsGateway:
         self._place_table(LOG, styling.table_ref(LOG, header_row, count), refs)
 
     def _write(self, sheet: str, row: int, column: int, block: list[list[object]]) -> None:
-        self.changes.append(WriteBlock(sheet, row, column, block))
-        self._grid(sheet).put(row, column, block)
+        """Queue ``block``; text a spreadsheet would take as a formula goes to Excel with
+        Excel's text prefix (an apostrophe, not part of the value)."""
+        to_excel = [[_as_typed(v) for v in line] for line in block]
+        self.changes.append(WriteBlock(sheet, row, column, to_excel))
+        self._grid(sheet).put(row, column, [[_plain(v) for v in line] for line in block])
 
     def alert(self, message: str) -> None:
         self._alert(message)
@@ -300,6 +368,30 @@ class XlwingsGateway:
         self._sheets.clear()  # sheets are added and removed: look each up afresh
         for change in changes:
             _apply(self, change)
+
+
+def _used_range_problem(sheet: str, found: extent.Extent, last: xw.Range) -> Problem:
+    """The used range runs far past the data, though no value was seen there."""
+    corner = f"{get_column_letter(int(last.column))}{int(last.row)}"
+    return Problem(
+        sheet,
+        f"the sheet's used range reaches {corner}, far beyond its data (row {found.last_row}); "
+        "delete the rows and columns past the data",
+        corner,
+    )
+
+
+def _plain(value: object) -> object:
+    return value.value if isinstance(value, Text) else value
+
+
+def _as_typed(value: object) -> object:
+    """What Excel must be given so that it stores ``value`` and not a formula."""
+    if isinstance(value, Text):
+        return "'" + value.value
+    if isinstance(value, str) and formula_like(value):
+        return "'" + value  # a text cell read back (a formula would have come as its value)
+    return value
 
 
 def _overlap(a: str, b: str) -> bool:

@@ -7,6 +7,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 
+from addin.actions import intake, needs
 from addin.actions.session import Session
 from addin.core import consistency
 from addin.core.model import Round, Tournament
@@ -62,8 +63,7 @@ class Desk:
 
 
 def open_desk(session: Session) -> Desk:
-    b = book.read_book(session.gw)
-    session.require_no_problems(b.problems, "fix these problems first")
+    b = intake.settled_book(session, needs.director())
     return Desk(b, log_lines(session.gw))
 
 

@@ -25,7 +25,7 @@ from addin.core.limits import komi_problem, shown
 from addin.core.model import Game, Player, Result, Round, Tournament
 from addin.core.ratings import RatingError, entry_rating
 from addin.core.results import parse_result
-from addin.core.scoring import last_round
+from addin.core.scoring import last_round, mcmahon_scores
 
 ROUND = Param("round", "round number (default: the latest round paired)", ParamKind.INT)
 
@@ -174,7 +174,9 @@ def make_pair(session: Session, params: Mapping[str, object]) -> None:
                 f"{name_of(t, p.aga_id)} already plays on {seat(rnd, game)}: "
                 + break_first(rnd, p.aga_id)
             )
-    handicap, komi = _conditions(t, white, black, params.get("handicap"), params.get("komi"))
+    handicap, komi = _conditions(
+        t, white, black, params.get("handicap"), params.get("komi"), rnd.number
+    )
     board = max((g.board or 0 for g in rnd.games), default=0) + 1
     game = Game(white.aga_id, black.aga_id, handicap, komi, None, board, "Paired by the TD")
     cancelled = [b for b in rnd.byes if b.player in game.players]
@@ -199,7 +201,7 @@ def make_pair(session: Session, params: Mapping[str, object]) -> None:
 
 
 def _conditions(
-    t: Tournament, white: Player, black: Player, handicap: object, komi: object
+    t: Tournament, white: Player, black: Player, handicap: object, komi: object, number: int
 ) -> GameConditions:
     """The TD's handicap and komi, or those the ratings and settings give."""
     if handicap is not None:
@@ -209,7 +211,11 @@ def _conditions(
     top = any(p.above_bar or p.effective_band == 1 for p in (white, black))
     try:
         ratings = entry_rating(white), entry_rating(black)
-        conditions = game_conditions(*ratings, t.settings, top_band_game=top)
+        before = mcmahon_scores(
+            replace(t, rounds=[r for r in t.rounds if r.number < number]), number - 1
+        )
+        scores = before.get(white.aga_id, 0.0), before.get(black.aga_id, 0.0)
+        conditions = game_conditions(*ratings, t.settings, top, scores)
     except RatingError as err:
         raise ActionError(f"cannot work out the handicap: {err}; give --handicap") from err
     except ValueError as err:

@@ -63,3 +63,24 @@ def bye_rank(field: Field, candidates: tuple[int, ...]) -> dict[int, int]:
         candidates, key=lambda i: (field.pool[i].units, field.pool[i].rating, -field.pool[i].order)
     )
     return {i: rank for rank, i in enumerate(ordered)}
+
+
+def reason(field: Field, bye: Entrant) -> str:
+    """Which rule chose ``bye`` for the forced bye, in the TD's words."""
+    who = f"Forced bye: {bye.label}, score {bye.score:g}"
+    if volunteers(field, bye):
+        return f"{who}: a volunteer"
+    where = (
+        "the lowest score group"
+        if bye.group == len(field.groups) - 1
+        else "the lowest score group that can take it and leave a valid pairing"
+    )
+    group = [field.pool[i] for i in field.groups[bye.group] if may_receive(field, field.pool[i])]
+    weakest = min(group, key=lambda e: (e.rating, -e.order))
+    choice = (
+        "its lowest rated player who has had no forced bye"
+        if weakest is bye
+        else f"the player whose bye leaves the least score difference ({weakest.label}, "
+        "rated lower, would leave more or no valid pairing)"
+    )
+    return f"{who}: {where}, {choice}"

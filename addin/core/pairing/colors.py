@@ -19,8 +19,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from addin.core.handicap import game_conditions, handicap_stones
-from addin.core.model import Color, ColorPolicy, Settings
+from addin.core.handicap import game_conditions, scheme_stones, scheme_text
+from addin.core.model import Color, ColorPolicy, HandicapBasis, Settings
 from addin.core.pairing.field import Entrant, Field
 from addin.core.ratings import rating_gap
 
@@ -29,14 +29,19 @@ MAX_RUN = 3
 
 
 def stones(a: Entrant, b: Entrant, settings: Settings) -> int:
-    """Handicap stones of a game, with the top-band-even option applied."""
-    if settings.top_band_even and (a.top_band or b.top_band):
-        return 0
-    return handicap_stones(a.rating, b.rating, settings.handicap_policy)
+    """Handicap stones of a game under the settings' handicap scheme."""
+    return scheme_stones(a.rating, b.rating, settings, a.top_band or b.top_band, (a.score, b.score))
 
 
-def stronger_first(a: Entrant, b: Entrant) -> tuple[Entrant, Entrant]:
-    """(stronger, weaker) by entry rating; equal ratings: the one higher in the field."""
+def stronger_first(
+    a: Entrant, b: Entrant, settings: Settings | None = None
+) -> tuple[Entrant, Entrant]:
+    """(stronger, weaker) by entry rating, or by McMahon score when the handicap comes from
+    the scores; a tie: the one higher in the field."""
+    if settings is not None and settings.handicap_basis is HandicapBasis.MMS:
+        if a.score != b.score:
+            return (a, b) if a.score > b.score else (b, a)
+        return (a, b) if a.order < b.order else (b, a)
     gap = rating_gap(a.rating, b.rating)
     if gap > 0 or (gap == 0 and a.order < b.order):
         return a, b
@@ -104,8 +109,16 @@ class ColorBook:
         return min(self.breaks(a, b), self.breaks(b, a))
 
     def _balance(self, e: Entrant) -> int:
-        h = self._history[e.id]
-        return h.count(Color.WHITE) - h.count(Color.BLACK)
+        """Whites minus Blacks in even games."""
+        return self.field.history.balance.get(e.id, 0)
+
+    def imbalance(self, a: Entrant, b: Entrant, even: bool = True) -> int:
+        """Players of a game left two or more colours off balance (even games only): by the
+        better colouring of an even game, as they stand in a handicap game."""
+        ba, bb = self._balance(a), self._balance(b)
+        if not even:
+            return (abs(ba) >= 2) + (abs(bb) >= 2)
+        return min((abs(ba + 1) >= 2) + (abs(bb - 1) >= 2), (abs(ba - 1) >= 2) + (abs(bb + 1) >= 2))
 
     def _coin(self, a: Entrant, b: Entrant) -> bool:
         """A seeded, reproducible coin: True gives White to the lower AGA number."""
@@ -131,7 +144,7 @@ class ColorBook:
     def colour(self, a: Entrant, b: Entrant) -> Colouring:
         """Decide colours, handicap and komi of the game ``a`` against ``b``."""
         settings = self.settings
-        strong, weak = stronger_first(a, b)
+        strong, weak = stronger_first(a, b, settings)
         handicap = stones(a, b, settings)
         notes: list[str] = []
         if settings.color_policy is ColorPolicy.MANUAL:
@@ -142,16 +155,24 @@ class ColorBook:
         else:
             white, black = self._even(a, b)
         top = a.top_band or b.top_band
-        conditions = game_conditions(white.rating, black.rating, settings, top_band_game=top)
+        conditions = game_conditions(
+            white.rating, black.rating, settings, top, (white.score, black.score)
+        )
         if conditions.handicap > 0:
+            by_score = settings.handicap_basis is HandicapBasis.MMS
+            what, low, high = (
+                ("McMahon score", f"{black.score:g}", f"{white.score:g}")
+                if by_score
+                else ("rating", f"{black.rating:.2f}", f"{white.rating:.2f}")
+            )
             notes.append(
-                f"Handicap {conditions.handicap}: {black.label} takes Black "
-                f"(rating {black.rating:.2f} against {white.rating:.2f})"
+                f"Handicap {conditions.handicap} ({scheme_text(settings)}): {black.label} "
+                f"takes Black ({what} {low} against {high})"
             )
         elif (
             top
             and settings.top_band_even
-            and handicap_stones(a.rating, b.rating, settings.handicap_policy)
+            and scheme_stones(a.rating, b.rating, settings, False, (a.score, b.score))
         ):
             notes.append("Even game: top band games are even")
         breaks = 0

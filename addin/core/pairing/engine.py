@@ -78,6 +78,8 @@ class PairingResult:
     stats: PairingStats
     warnings: tuple[str, ...] = ()
     """For the TD's active warnings: forced rematches, rules relaxed, solver fallbacks."""
+    bye_note: str = ""
+    """Which rule chose the forced bye (empty without one)."""
 
 
 @dataclass(frozen=True)
@@ -207,6 +209,7 @@ def pair_round(
         byes=done.byes,
         stats=stats(f, done, totals, graph_used, edges, solver.solves),
         warnings=f.warnings + tuple(solver.warnings) + done.warnings,
+        bye_note=byes.reason(f, bye) if bye is not None else "",
     )
 
 

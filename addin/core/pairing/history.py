@@ -7,7 +7,7 @@ workbook is the database.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from addin.core.model import ByeKind, Color, PlayerId, Result, Round
 
@@ -31,6 +31,8 @@ class History:
     """Each player's colours, in round order (games only)."""
     last_float: Mapping[PlayerId, int]
     """+1 floated up, -1 floated down in the previous round; absent: no float."""
+    balance: Mapping[PlayerId, int] = field(default_factory=dict)
+    """Whites minus Blacks in even games (handicap games fix the colours)."""
 
 
 def _points(result: Result | None, color: Color) -> float:
@@ -76,8 +78,12 @@ def read_history(
     played: set[Pair] = set()
     forced: set[PlayerId] = set()
     colors: dict[PlayerId, list[Color]] = {}
+    balance: dict[PlayerId, int] = {}
     for rnd in earlier:
         for game in rnd.games:
+            if game.handicap == 0:
+                balance[game.white] = balance.get(game.white, 0) + 1
+                balance[game.black] = balance.get(game.black, 0) - 1
             played.add(pair(game.white, game.black))
             colors.setdefault(game.white, []).append(Color.WHITE)
             colors.setdefault(game.black, []).append(Color.BLACK)
@@ -88,4 +94,5 @@ def read_history(
         forced_byes=frozenset(forced),
         colors={p: tuple(c) for p, c in colors.items()},
         last_float=_floats(previous, scores) if previous is not None else {},
+        balance=balance,
     )

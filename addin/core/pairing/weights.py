@@ -30,10 +30,12 @@ color_rule         criterion 4 breaks the game cannot avoid (restricted  2
                    colours, even games)  [criterion 4]
 floater_choice     rank of the up-floater in its own score group (0 =    63
                    strongest)  [strongest floater that permits a pairing]
-avoidance          same family / club / city / state / country, each a   5
-                   switch, first half only  [Additional considerations]
-handicap_game      handicap stones, when avoiding handicap games, first   9
-                   half only  [Additional considerations]
+avoidance          same family 5, club 4, city 3, state 2, country 1,   15
+                   each a switch, first half only  [Additional
+                   considerations]
+handicap_and_      3 for a handicap game when avoiding them (first      5
+colour             half only), plus the players the game leaves two
+                   colours off balance in even games (beyond AGA)
 switch             both players from the same half of the split group    1
                    ("a switch"; all transpositions come first)
 shift              min(d, 15)^2 * w, d = distance from the split-and-     225 * 15
@@ -52,8 +54,8 @@ weights, by the candidate sets of :mod:`.bye`.
 
 Magnitudes in the worst case the tests prove, 2,000 players, 10 rounds, a 40-point score
 span in half points (``worst_case_scales(2000, 80)``): scales from 1 (shift), 3.4e6
-(switch), 3.4e9, 3.0e13, 1.5e17, 9.6e21, 1.9e25, 3.8e28 up to 7.7e31 (mms_difference);
-the heaviest edge is 4.9e35, below :data:`SAFE_WEIGHT` (2^120) and far below the 2^127
+(switch), then one per tier up to mms_difference;
+the heaviest edge stays below :data:`SAFE_WEIGHT` (2^120) and far below the 2^127
 of rustworkx's integers. Real graphs are far lighter: their bounds come from the
 penalties actually present (:func:`tier_bound`), and inactive tiers weigh nothing.
 """
@@ -66,8 +68,7 @@ from dataclasses import dataclass
 from operator import mul
 from typing import NamedTuple
 
-from addin.core.handicap import MAX_HANDICAP
-from addin.core.model import Player
+from addin.core.model import ColorPolicy, Player
 from addin.core.pairing.colors import ColorBook, stones
 from addin.core.pairing.field import Entrant, Field
 from addin.core.pairing.structure import Structure
@@ -78,6 +79,10 @@ SHIFT_CAP = 15
 """Distances from the split-and-shift partner beyond this count as equally bad."""
 W_MIN, W_MAX = 8, 15
 """Rank weight of a disturbance: top of the group 15, bottom 8 (ratio under 2)."""
+HANDICAP_WEIGHT = 3
+"""A handicap game avoided outweighs the colour imbalance (at most 2) of one game."""
+AVOIDANCE_WEIGHTS = {"family": 5, "club": 4, "city": 3, "state": 2, "country": 1}
+"""Same family weighs most, same country least (each a switch of the Settings)."""
 SAFE_WEIGHT = 2**120
 """Largest edge weight handed to rustworkx (i128 arithmetic, with room for its duals)."""
 
@@ -137,6 +142,10 @@ class Context:
         self.avoided = tuple(what for what, _ in on)
         self.keys = [{what: _key(value(e.player)) for what, value in on} for e in pool]
         self.avoid_handicap = field.settings.avoid_handicap_games and field.first_half
+        points = field.settings.avoidance_points
+        self.egf_penalty = (points * field.score_unit) ** 2 + 1 if points and on else 0
+        """EGF style: what a game the avoidance switches object to adds to the score tier."""
+        self.balance = field.settings.color_policy is not ColorPolicy.MANUAL
         self._stones: dict[tuple[int, int], int] = {}
         self.calls = tuple(
             (t, f)
@@ -145,6 +154,11 @@ class Context:
             if _ACTIVE.get(f, _always)(self)
         )
         """(tier, criterion) of every criterion that applies this round."""
+
+    def objects(self, c: Candidate) -> bool:
+        """The avoidance switches object to this game (players share an attribute)."""
+        mine, theirs = self.keys[c.hi.index], self.keys[c.lo.index]
+        return any(mine[what] and mine[what] == theirs[what] for what in self.avoided)
 
     def stones(self, c: Candidate) -> int:
         key = (c.hi.index, c.lo.index)
@@ -160,8 +174,13 @@ Cost = Callable[[Candidate, Context], int]
 
 
 def mms_difference(c: Candidate, ctx: Context) -> int:
-    """Squared McMahon score difference, in units of 1/q point."""
-    return (c.hi.units - c.lo.units) ** 2
+    """Squared McMahon score difference, in units of 1/q point; in EGF style a game the
+    avoidance switches object to counts as if N points apart (plus one unit), so a pairing
+    up to N points further apart is preferred to it."""
+    cost = (c.hi.units - c.lo.units) ** 2
+    if ctx.egf_penalty and ctx.objects(c):
+        cost += ctx.egf_penalty
+    return cost
 
 
 def repeat_float(c: Candidate, ctx: Context) -> int:
@@ -187,10 +206,10 @@ def floater_choice(c: Candidate, ctx: Context) -> int:
 def _same(what: str) -> Cost:
     def cost(c: Candidate, ctx: Context) -> int:
         key = ctx.keys[c.hi.index][what]
-        return int(bool(key) and key == ctx.keys[c.lo.index][what])
+        return AVOIDANCE_WEIGHTS[what] if key and key == ctx.keys[c.lo.index][what] else 0
 
     cost.__name__ = f"same_{what}"
-    cost.__doc__ = f"1 when both players share a {what} (its switch on, first half only)."
+    cost.__doc__ = f"When both players share a {what} (its switch on, first half only)."
     return cost
 
 
@@ -200,8 +219,15 @@ same_family, same_club, same_city, same_state, same_country = (
 
 
 def handicap_game(c: Candidate, ctx: Context) -> int:
-    """Handicap stones, when handicap games are to be avoided (first half only)."""
-    return ctx.stones(c)
+    """A handicap game, when handicap games are to be avoided (first half only); it
+    weighs more than the colour imbalance of one game."""
+    return HANDICAP_WEIGHT if ctx.stones(c) else 0
+
+
+def colour_balance(c: Candidate, ctx: Context) -> int:
+    """Players the game leaves two or more colours off balance in even games: by the
+    better colouring of an even game, or as they stand when a handicap fixes the colours."""
+    return ctx.colors.imbalance(c.hi, c.lo, even=not ctx.stones(c))
 
 
 def _always(ctx: Context) -> bool:
@@ -212,6 +238,7 @@ _ACTIVE: dict[Cost, Callable[[Context], bool]] = {
     repeat_float: lambda ctx: ctx.crit3,
     color_rule: lambda ctx: ctx.restricted,
     handicap_game: lambda ctx: ctx.avoid_handicap,
+    colour_balance: lambda ctx: ctx.balance,
     **{
         f: (lambda ctx, what=what: what in ctx.avoided)
         for f, (what, _, _) in zip(
@@ -287,9 +314,13 @@ GAME_TIERS: tuple[Tier, ...] = (
     Tier(
         "avoidance",
         (same_family, same_club, same_city, same_state, same_country),
-        lambda n, span: len(AVOIDANCE),
+        lambda n, span: sum(AVOIDANCE_WEIGHTS.values()),
     ),
-    Tier("handicap_game", (handicap_game,), lambda n, span: MAX_HANDICAP),
+    Tier(
+        "handicap_and_colour",
+        (handicap_game, colour_balance),
+        lambda n, span: HANDICAP_WEIGHT + 2,
+    ),
 )
 """Tiers that depend only on the two players (computed once per edge)."""
 LAYOUT_TIERS: tuple[Tier, ...] = (

@@ -1,0 +1,50 @@
+"""The TDListA sheet as a member index: what registration and typed rows are checked against."""
+
+from __future__ import annotations
+
+from addin.actions.session import ActionError
+from addin.core.lookup import MemberIndex
+from addin.formats.tdlista import Member, split_name
+from addin.workbook.gateway import Gateway, Row
+from addin.workbook.layout import TDLISTA
+
+
+def member_values(m: Member) -> dict[str, object]:
+    return {
+        "name": m.name,
+        "aga_id": m.aga_id,
+        "membership_type": m.membership_type,
+        "rating": m.rating,
+        "expiry": m.expiry,
+        "chapter": m.chapter,
+        "state": m.state,
+        "sigma": m.sigma,
+        "rating_date": m.rating_date,
+    }
+
+
+def member_from_row(row: Row) -> Member | None:
+    if row.get("aga_id") is None or row.get("name") is None:
+        return None
+    name = str(row["name"])
+    family, given = split_name(name)
+    return Member(
+        name=name,
+        family_name=family,
+        given_name=given,
+        aga_id=int(row["aga_id"]),  # type: ignore[call-overload]
+        membership_type=str(row.get("membership_type", "")),
+        rating=row.get("rating"),  # type: ignore[arg-type]
+        expiry=row.get("expiry"),  # type: ignore[arg-type]
+        chapter=str(row.get("chapter", "")),
+        state=str(row.get("state", "")),
+        sigma=row.get("sigma"),  # type: ignore[arg-type]
+        rating_date=row.get("rating_date"),  # type: ignore[arg-type]
+    )
+
+
+def read_members(gw: Gateway) -> MemberIndex:
+    data = gw.read_table(TDLISTA)
+    if data.problems and data.present:
+        raise ActionError(f"{gw.source}: the TDListA sheet has problems", data.problems)
+    return MemberIndex(m for m in map(member_from_row, data.rows) if m is not None)

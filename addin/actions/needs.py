@@ -1,0 +1,165 @@
+"""What an action reads as its input, so that one bad cell stops only what it affects.
+
+Reading the workbook pins every problem to the part of the tournament its cell feeds
+(``Problem.affects``, see ``addin.workbook.parts``). Each action declares the parts it
+needs: pairing round N needs the rows of the players it pairs, rounds 1..N-1, the bands,
+the requests and the settings; the standings need every round and the players' scoring
+columns; a report needs nothing it cannot print around. ``read_for`` stops the action on a
+problem in what it needs, naming the cell, and asks the TD to accept the others as
+warnings, each naming its cell too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
+
+from addin.actions.session import Session
+from addin.core.model import PlayerId, Status, Tournament
+from addin.workbook import book
+from addin.workbook.gateway import Problem
+from addin.workbook.layout import SETTINGS, players_table
+
+EVERY = None
+"""In a ``Needs`` field: every player, column, round or setting."""
+
+CONTACT_COLUMNS = frozenset(
+    {
+        "membership_type",
+        "membership_expiry",
+        "email",
+        "phone",
+        "address",
+        "citizenship",
+        "birth_date",
+        "notes",
+    }
+)
+"""Players columns only registration, reports and exports read."""
+
+SCORING_COLUMNS = frozenset(
+    {"aga_id", "family_name", "given_name", "band", "band_override", "initial_score", "status"}
+)
+"""Players columns the McMahon scores, tiebreaks and standings read."""
+
+DESCRIPTIVE_SETTINGS = frozenset(
+    {"name", "venue", "venue_address", "end_date", "basic_time_minutes", "overtime_format"}
+    | {"overtime_conditions"}
+    | {f"{who}_{what}" for who in ("director", "sponsor", "convener")
+       for what in ("name", "address", "phone", "email", "web")}
+)  # fmt: skip
+"""Settings that only describe the event (reports and the AGA files print them)."""
+
+
+@dataclass(frozen=True)
+class Needs:
+    """The parts of the tournament an action reads; ``EVERY`` (``None``) means all of them."""
+
+    players: Collection[PlayerId | None] | None = ()
+    """Whose Players rows (``None`` inside: rows that are not yet a player)."""
+    player_columns: Collection[str] | None = EVERY
+    rounds: Collection[int] | None = ()
+    requests: Collection[int | None] | None = ()
+    """Requests of which rounds (``None`` inside: requests for every round)."""
+    bands: bool = False
+    settings: Collection[str] | None = ()
+
+    def stops(self, problem: Problem) -> bool:
+        """Whether ``problem`` is in an input of the action."""
+        part = problem.affects
+        if part is None:
+            return True
+        if part.kind == "player":
+            return _within(part.key, self.players) and _within(part.column, self.player_columns)
+        if part.kind == "round":
+            return _within(part.key, self.rounds)
+        if part.kind == "requests":
+            return _within(part.key, self.requests)
+        if part.kind == "bands":
+            return self.bands
+        if part.kind == "setting":
+            return _within(part.key, self.settings)
+        return True
+
+
+def _within(key: object, wanted: Collection[object] | None) -> bool:
+    return wanted is EVERY or key in wanted
+
+
+NOTHING = Needs()
+"""Reports, printing and exports: they print around a bad cell, with a warning."""
+
+PLAYING_SETTINGS = frozenset(s.key for s in SETTINGS) - DESCRIPTIVE_SETTINGS
+"""Settings that decide pairings, bands, scores and registration."""
+
+
+def every_player() -> Needs:
+    """Actions that go through every Players row and place players in bands (register,
+    preregister, bands): all of Players and the Bands sheet."""
+    return Needs(players=EVERY, bands=True, settings=PLAYING_SETTINGS)
+
+
+def standings() -> Needs:
+    return Needs(
+        players=EVERY,
+        player_columns=SCORING_COLUMNS,
+        rounds=EVERY,
+        bands=True,
+        settings=PLAYING_SETTINGS,
+    )
+
+
+def pairing(t: Tournament, number: int) -> Needs:
+    """Round ``number``: the rows of everyone it pairs, and everything before it."""
+    playing: set[PlayerId | None] = {
+        p.aga_id
+        for p in t.players.values()
+        if p.status is Status.ACTIVE and number not in p.bye_requests
+    }
+    return Needs(
+        players=playing | {None},
+        player_columns=_all_columns_but(CONTACT_COLUMNS),
+        rounds=range(1, number),
+        requests={number, None},
+        bands=True,
+        settings=PLAYING_SETTINGS,
+    )
+
+
+def director() -> Needs:
+    """The director's operations: they check every round's rules and may move any player,
+    but never read ranks (entry ratings are what they use) or contact details."""
+    return Needs(
+        players=EVERY,
+        player_columns=_all_columns_but(CONTACT_COLUMNS | {"rank"}),
+        rounds=EVERY,
+        requests=EVERY,
+        bands=True,
+        settings=PLAYING_SETTINGS,
+    )
+
+
+def _all_columns_but(left_out: Collection[str]) -> frozenset[str]:
+    return frozenset(c.key for c in players_table(30).columns) - set(left_out)
+
+
+def screen(
+    session: Session, b: book.Book, needs: Needs | Callable[[book.Book], Needs]
+) -> list[str]:
+    """Stop on a problem in what the action needs; the others, as warnings to ask about."""
+    wanted = needs(b) if callable(needs) else needs
+    session.require_no_problems(
+        [p for p in b.problems if wanted.stops(p)], "fix these problems first"
+    )
+    return [
+        f"{p} (not used by {session.action}, which goes on)"
+        for p in b.problems
+        if not wanted.stops(p)
+    ]
+
+
+def read_for(session: Session, needs: Needs | Callable[[book.Book], Needs]) -> book.Book:
+    """Read the book; stop on a problem in what the action needs, warn about the rest."""
+    b = book.read_book(session.gw)
+    session.warn(screen(session, b, needs))
+    return b

@@ -1,0 +1,287 @@
+"""Selection first: what a button acts on comes from the rows the TD selected.
+
+The TD selects player rows (Players or Standings sheet), members' rows (TDListA sheet,
+filtered with Excel's own filter), or board rows (a Round sheet), then clicks. Only a
+value nothing in the workbook can give (a result, a new rating) is typed, in one dialog
+that proposes the current value. Each function here turns the selection into the
+parameter sets the action runs with, one per selected row; the action itself is the
+same one the command line runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from addin.core.model import Game, Player, Round, Tournament
+from addin.excel.dialogs import Dialogs
+from addin.workbook.book import Book, read_book
+from addin.workbook.gateway import Gateway, Selection
+from addin.workbook.layout import (
+    TDLISTA,
+    games_table,
+    round_number_of,
+    standings_table,
+)
+
+Params = dict[str, object]
+
+
+class SelectionError(Exception):
+    """The selection does not say what the button should act on; the message says how."""
+
+
+@dataclass(frozen=True)
+class Context:
+    gw: Gateway
+    dialogs: Dialogs
+    label: str
+    selection: Selection | None
+    book: Book
+
+
+Plan = Callable[[Context], list[Params] | None]
+"""The parameter sets to run the action with (one per selected row); None: the TD cancelled."""
+
+
+# --- reading the selection ----------------------------------------------------------------
+
+
+def _players_on_rows(ctx: Context) -> list[Player]:
+    """The players whose rows are selected on the Players or Standings sheet."""
+    sel = ctx.selection
+    t = ctx.book.tournament
+    if sel is None or sel.sheet not in ("Players", "Standings"):
+        raise SelectionError(
+            f"Select the player rows on the Players sheet, then click {ctx.label} again."
+        )
+    if sel.sheet == "Players":
+        data = ctx.book.players_data
+    else:
+        data = ctx.gw.read_table(standings_table(t.settings.tiebreaks))
+    ids = [row.get("aga_id") for row in data.rows if row.number in sel.rows]
+    players = list(dict.fromkeys(t.players[i] for i in ids if i in t.players))  # type: ignore[index]
+    if not players:
+        raise SelectionError(
+            f"No player is on the selected rows of {sel.sheet}: select the rows of the "
+            f"players, then click {ctx.label} again."
+        )
+    return players
+
+
+def _boards_on_rows(ctx: Context) -> tuple[Round, list[Game]]:
+    """The games whose rows are selected on a Round sheet."""
+    sel = ctx.selection
+    number = round_number_of(sel.sheet) if sel else None
+    rnd = ctx.book.tournament.round(number) if number else None
+    if sel is None or rnd is None:
+        raise SelectionError(
+            f"Select the board rows on a Round sheet, then click {ctx.label} again."
+        )
+    data = ctx.book.tables[games_table(rnd.number).name]
+    boards = {row.get("board") for row in data.rows if row.number in sel.rows}
+    games = [g for g in rnd.games if g.board is not None and g.board in boards]
+    if not games:
+        raise SelectionError(
+            f"No game is on the selected rows of {sel.sheet}: select the board rows, "
+            f"then click {ctx.label} again."
+        )
+    return rnd, sorted(games, key=lambda g: g.board or 0)
+
+
+def _members_on_rows(ctx: Context) -> list[int]:
+    sel = ctx.selection
+    assert sel is not None
+    data = ctx.gw.read_table(TDLISTA)
+    ids = [row.get("aga_id") for row in data.rows if row.number in sel.rows]
+    return list(dict.fromkeys(int(i) for i in ids if i is not None))  # type: ignore[call-overload]
+
+
+def _next_round(t: Tournament) -> int:
+    paired = [r.number for r in t.rounds if r.games or r.byes]
+    return min(max(paired, default=0) + 1, t.settings.rounds)
+
+
+def _ask(ctx: Context, prompt: str, default: object) -> str | None:
+    shown = "" if default is None else str(default)
+    return ctx.dialogs.ask_text(prompt, shown, title=ctx.label)
+
+
+# --- the plans ----------------------------------------------------------------------------
+
+
+def nothing(ctx: Context) -> list[Params]:
+    """Pair, update standings, build bands, check: the workbook says everything."""
+    return [{}]
+
+
+def register(ctx: Context) -> list[Params] | None:
+    sel = ctx.selection
+    if sel is not None and sel.sheet == TDLISTA.sheet:
+        ids = _members_on_rows(ctx)
+        if not ids:
+            raise SelectionError("No member is on the selected rows of the TDListA sheet.")
+        return [{"aga": i} for i in ids]
+    answer = _ask(
+        ctx,
+        "Select members' rows in the TDListA sheet (its filter finds them) and click "
+        "Register again.\n\nOr type a player who is not in the list:\n"
+        "Family, Given, rank (for example: Doe, Jane, 2k)",
+        "",
+    )
+    if answer is None or not answer.strip():
+        return None
+    parts = [p.strip() for p in answer.split(",")]
+    if len(parts) < 3 or not all(parts[:3]):
+        raise SelectionError(f"{answer!r}: expected Family, Given, rank (Doe, Jane, 2k)")
+    return [{"name": f"{parts[0]}, {parts[1]}", "rank": ", ".join(parts[2:])}]
+
+
+def each_player(ctx: Context) -> list[Params]:
+    return [{"player": p.aga_id} for p in _players_on_rows(ctx)]
+
+
+def each_player_for_a_round(ctx: Context) -> list[Params] | None:
+    players = _players_on_rows(ctx)
+    names = players[0].name if len(players) == 1 else f"{len(players)} players"
+    answer = _ask(ctx, f"Which round, for {names}?", _next_round(ctx.book.tournament))
+    if answer is None:
+        return None
+    return [{"player": p.aga_id, "round": answer} for p in players]
+
+
+def each_player_rating(ctx: Context) -> list[Params] | None:
+    plans: list[Params] = []
+    for p in _players_on_rows(ctx):
+        now = p.rank or (f"{p.rating:.2f}" if p.rating is not None else "")
+        answer = _ask(ctx, f"New entry rating for {p.name} (a rank such as 3k, or -2.5)", now)
+        if answer is None:
+            return None
+        plans.append({"player": p.aga_id, "rating": answer})
+    return plans
+
+
+def each_player_band(ctx: Context) -> list[Params] | None:
+    plans: list[Params] = []
+    for p in _players_on_rows(ctx):
+        now = p.band_override or p.band
+        answer = _ask(ctx, f"Band for {p.name} (1 is the top band)", now)
+        if answer is None:
+            return None
+        plans.append({"player": p.aga_id, "band": answer})
+    return plans
+
+
+def two_players(ctx: Context) -> list[Params]:
+    players = _players_on_rows(ctx)
+    if len(players) != 2:
+        raise SelectionError(
+            f"Select exactly two players' rows (Ctrl+click the second), then click "
+            f"{ctx.label} again; {len(players)} selected."
+        )
+    return [{"first": players[0].aga_id, "second": players[1].aga_id}]
+
+
+def two_players_colours(ctx: Context) -> list[Params]:
+    (pair,) = two_players(ctx)
+    return [{"white": pair["first"], "black": pair["second"]}]
+
+
+def each_board_break(ctx: Context) -> list[Params]:
+    rnd, games = _boards_on_rows(ctx)
+    return [{"round": rnd.number, "player": g.white} for g in games]
+
+
+def _who(ctx: Context, g: Game) -> str:
+    players = ctx.book.tournament.players
+    white, black = (players[i].name if i in players else str(i) for i in (g.white, g.black))
+    return f"White {white}, Black {black}"
+
+
+def each_board_result(ctx: Context) -> list[Params] | None:
+    rnd, games = _boards_on_rows(ctx)
+    plans: list[Params] = []
+    for g in games:
+        answer = _ask(
+            ctx,
+            f"Round {rnd.number}, board {g.board}: {_who(ctx, g)}\n\n"
+            "Result: W or B (who won), WF or BF (by forfeit), jigo; blank clears it",
+            g.result.value if g.result else "",
+        )
+        if answer is None:
+            return None
+        plans.append({"round": rnd.number, "board": g.board, "result": answer})
+    return plans
+
+
+def each_board_game(ctx: Context) -> list[Params] | None:
+    rnd, games = _boards_on_rows(ctx)
+    plans: list[Params] = []
+    for g in games:
+        answer = _ask(
+            ctx,
+            f"Round {rnd.number}, board {g.board}: {_who(ctx, g)}\n\n"
+            "Handicap and komi (for example: 2 0.5); add the word swap to swap colours",
+            f"{g.handicap} {g.komi:g}",
+        )
+        if answer is None:
+            return None
+        words = answer.replace(",", " ").split()
+        swap = any(w.casefold() == "swap" for w in words)
+        numbers = [w for w in words if w.casefold() != "swap"]
+        if len(numbers) > 2:
+            raise SelectionError(f"{answer!r}: expected a handicap and a komi, such as 2 0.5")
+        plan: Params = {"round": rnd.number, "board": g.board, "swap_colours": swap}
+        plan.update(zip(("handicap", "komi"), numbers, strict=False))
+        plans.append(plan)
+    return plans
+
+
+PLANS: dict[str, Plan] = {
+    "register": register,
+    "drop": each_player,
+    "readmit": each_player,
+    "bye": each_player_for_a_round,
+    "volunteer": each_player_for_a_round,
+    "set-rating": each_player_rating,
+    "set-band": each_player_band,
+    "force": two_players,
+    "prohibit": two_players,
+    "make-pair": two_players_colours,
+    "break-pair": each_board_break,
+    "result": each_board_result,
+    "set-game": each_board_game,
+    "pair": nothing,
+    "unpair": nothing,
+    "standings": nothing,
+    "bands": nothing,
+    "check": nothing,
+}
+"""Every button that acts on the selection or on nothing; the others ask for files or text."""
+
+ASKS: dict[Plan, str] = {
+    register: "the selected TDListA rows; else one box: a new player's name and rank",
+    each_player: "the selected player rows",
+    each_player_for_a_round: "the selected player rows; one box: the round (next round proposed)",
+    each_player_rating: "the selected player rows; one box each: the rating (current proposed)",
+    each_player_band: "the selected player rows; one box each: the band (current proposed)",
+    two_players: "two selected player rows",
+    two_players_colours: "two selected player rows (White first)",
+    each_board_break: "the selected board rows of a Round sheet",
+    each_board_result: "the selected board rows; one box each: the result",
+    each_board_game: "the selected board rows; one box each: handicap and komi, or swap",
+    nothing: "nothing",
+}
+"""What each plan takes, for the buttons table of the install guide."""
+
+TYPED: frozenset[str] = frozenset(
+    {"register", "bye", "volunteer", "set-rating", "set-band", "result", "set-game"}
+)
+"""Buttons that may ask for a typed value (an input box) after reading the selection."""
+
+
+def plan(action: str, gw: Gateway, dialogs: Dialogs, label: str) -> list[Params] | None:
+    """The parameter sets for ``action`` from the TD's selection; None: the TD cancelled."""
+    book = read_book(gw)
+    ctx = Context(gw, dialogs, label, gw.selection(), book)
+    return PLANS[action](ctx)

@@ -1,0 +1,64 @@
+"""What each problem found by reading affects: a player's cell, a round, a request, a setting.
+
+An action then stops only on the problems in what it needs (``addin.actions.needs``) and
+goes on past the others with a warning naming the cell. A problem this module cannot place
+(a missing header row, an unreadable sheet) affects the whole tournament.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from addin.workbook.gateway import Part, Problem, Row, TableData
+from addin.workbook.layout import BANDS, REQUESTS, SETTINGS, round_number_of
+
+_ROW = re.compile(r"^[A-Z]+(\d+)$")
+_SETTING_BY_LABEL = {" ".join(s.label.split()).casefold(): s.key for s in SETTINGS}
+
+
+def _row_of(problem: Problem, data: TableData | None) -> Row | None:
+    match = _ROW.match(problem.cell or "")
+    if data is None or match is None:
+        return None
+    number = int(match.group(1))
+    return next((r for r in data.rows if r.number == number), None)
+
+
+def _column_key(problem: Problem, data: TableData) -> str | None:
+    header = " ".join((problem.column or "").split()).casefold()
+    return next(
+        (c.key for c in data.table.columns if " ".join(c.header.split()).casefold() == header),
+        None,
+    )
+
+
+def part_of(problem: Problem, tables: dict[str, TableData], settings_sheet: str) -> Part | None:
+    """The part of the tournament ``problem``'s cell feeds (``None``: all of it)."""
+    if problem.affects is not None:
+        return problem.affects
+    sheet = problem.sheet
+    number = round_number_of(sheet)
+    if number is not None:
+        return Part("round", number)
+    if sheet == BANDS.sheet:
+        return Part("bands")
+    if sheet == REQUESTS.sheet:
+        row = _row_of(problem, tables.get(REQUESTS.name))
+        return Part("requests", row.get("round") if row is not None else None)
+    if sheet == settings_sheet:
+        key = _SETTING_BY_LABEL.get(" ".join((problem.column or "").split()).casefold())
+        return Part("setting", key) if key else None
+    players = tables.get("Players")
+    if players is not None and sheet == players.table.sheet:
+        row = _row_of(problem, players)
+        if row is None:
+            return None  # the header row: every player
+        return Part("player", row.get("aga_id"), _column_key(problem, players))
+    return None
+
+
+def with_parts(
+    problems: list[Problem], tables: dict[str, TableData], settings_sheet: str
+) -> list[Problem]:
+    return [replace(p, affects=part_of(p, tables, settings_sheet)) for p in problems]

@@ -1,0 +1,160 @@
+"""Printouts fit for the wall: headers, page numbers, print titles, and readable type.
+
+LibreOffice (headless) prints a 60-board Round sheet to PDF on Letter and on A4, and
+poppler's ``pdftotext -bbox`` measures what came out: every page holds the whole width
+of the sheet (its first and last printed headers) and no word is smaller than 9 pt.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import openpyxl
+import pytest
+from lxml import etree
+
+from addin.workbook.layout import fixed_tables, games_table
+from addin.workbook.styling import is_wide
+from tests.helpers import run
+from tests.workbook_fixtures import simple_tournament, write_workbook
+
+ROOT = Path(__file__).resolve().parents[1]
+SOFFICE = shutil.which("soffice") or shutil.which("libreoffice")
+needs_printing = pytest.mark.skipif(
+    SOFFICE is None or shutil.which("pdftotext") is None or shutil.which("pdffonts") is None,
+    reason="LibreOffice and poppler-utils print and measure the PDF",
+)
+LINE_HEIGHT = 1.25
+"""A word's box is at most 1.25 times its font size tall (ascent plus descent of the fonts
+used here: Carlito 1.22, DejaVu Sans 1.16), so a box of 9 x 1.25 points is at least 9 pt."""
+SMALLEST = 9.0
+
+
+def round_book(tmp_path: Path) -> Path:
+    t = simple_tournament(120, 1, seed=3)
+    assert len(t.rounds[0].games) == 60
+    return write_workbook(tmp_path / "sixty-boards.xlsx", t, rounds=4)
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("demo") / "demo.xlsx"
+    assert run("demo", path, "--players", 24, "--rounds", 2).returncode == 0
+    return path
+
+
+def printable_sheets(path: Path) -> list[openpyxl.worksheet.worksheet.Worksheet]:
+    wb = openpyxl.load_workbook(path)
+    return [ws for ws in wb.worksheets if ws.title not in ("TDListA",)]
+
+
+@pytest.mark.parametrize("which", ["template", "demo"])
+def test_every_printable_sheet_has_titles_a_header_and_page_x_of_y(which: str, demo: Path) -> None:
+    path = ROOT / "workbook_template.xlsx" if which == "template" else demo
+    sheets = printable_sheets(path)
+    assert any(ws.title.startswith("Round ") for ws in sheets) or which == "template"
+    for ws in sheets:
+        assert str(ws.print_title_rows) == "$1:$1", ws.title
+        assert ws.page_setup.fitToWidth == 1 and ws.sheet_properties.pageSetUpPr.fitToPage
+        assert ws.oddHeader.center.text == "&A", "the sheet's name: Round 2, Standings"
+        assert "&D" in ws.oddHeader.right.text and "&T" in ws.oddHeader.right.text
+        assert ws.oddHeader.left.text, "the event's name (or the file's)"
+        assert ws.oddFooter.center.text == "Page &P of &N"
+    if which == "demo":
+        named = [ws for ws in sheets if ws.title.startswith(("Round ", "Standings"))]
+        assert all(ws.oddHeader.left.text == "Demo Open 2018" for ws in named), [
+            ws.oddHeader.left.text for ws in named
+        ]
+
+
+def test_wide_sheets_print_landscape_and_the_round_sheet_portrait(tmp_path: Path) -> None:
+    wb = openpyxl.load_workbook(round_book(tmp_path))
+    for table in fixed_tables(4, ("SOS", "SODOS")):
+        if table.sheet in wb.sheetnames:
+            expected = "landscape" if is_wide(table) else "portrait"
+            assert wb[table.sheet].page_setup.orientation == expected, table.sheet
+    ws = wb["Round 1"]
+    assert ws.page_setup.orientation == "portrait"
+    printed = [c.header for c in games_table(1).columns[: games_table(1).printed]]
+    assert printed == ["Board", "White", "Black", "Handicap", "Komi", "Result"]
+    assert ws.print_area is not None and "$A$1:$F$61" in ws.print_area
+
+
+def print_sheet(path: Path, sheet: str, paper: int, outdir: Path) -> Path:
+    """The sheet alone, printed by LibreOffice to PDF on ``paper`` (openpyxl's paper size)."""
+    wb = openpyxl.load_workbook(path)
+    for name in wb.sheetnames:
+        if name != sheet:
+            del wb[name]
+    wb[sheet].page_setup.paperSize = paper
+    single = outdir / f"{sheet.replace(' ', '-')}-{paper}.xlsx"
+    wb.save(single)
+    result = subprocess.run(
+        [
+            str(SOFFICE),
+            f"-env:UserInstallation=file://{outdir / 'profile'}",
+            "--headless",
+            "--convert-to",
+            "pdf",
+            "--outdir",
+            str(outdir),
+            str(single),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert result.returncode == 0, result.stderr
+    return single.with_suffix(".pdf")
+
+
+def words_by_page(pdf: Path) -> list[tuple[float, list[tuple[str, float, float]]]]:
+    """Each page's width and its words as (text, height, right edge)."""
+    xhtml = subprocess.run(
+        ["pdftotext", "-bbox", str(pdf), "-"], check=True, capture_output=True
+    ).stdout
+    root = etree.fromstring(xhtml, etree.XMLParser(recover=True))
+    pages = []
+    for page in root.iter("{*}page"):
+        words = [
+            (
+                w.text or "",
+                float(w.get("yMax")) - float(w.get("yMin")),
+                float(w.get("xMax")),
+            )
+            for w in page.iter("{*}word")
+        ]
+        pages.append((float(page.get("width")), words))
+    return pages
+
+
+@needs_printing
+@pytest.mark.parametrize(
+    ("paper", "name"),
+    [(openpyxl.worksheet.worksheet.Worksheet.PAPERSIZE_LETTER, "Letter"), (9, "A4")],
+)
+def test_a_60_board_round_prints_one_page_wide_at_9_pt_or_more(
+    tmp_path: Path, paper: int, name: str
+) -> None:
+    pdf = print_sheet(round_book(tmp_path), "Round 1", paper, tmp_path)
+    fonts = subprocess.run(["pdffonts", str(pdf)], check=True, capture_output=True, text=True)
+    assert len(fonts.stdout.splitlines()) > 2, "the PDF has text"
+    pages = words_by_page(pdf)
+    assert 1 <= len(pages) <= 3
+    boards_seen: set[int] = set()
+    for width, words in pages:
+        texts = [t for t, _, _ in words]
+        for header in ("Board", "White", "Black", "Handicap", "Komi", "Result"):
+            assert header in texts, f"{name}: a page without the {header} column"
+        assert "Notes" not in texts and "AGA" not in texts, "only the chosen columns print"
+        assert max(right for _, _, right in words) <= width
+        smallest = min(height for _, height, _ in words)
+        assert smallest >= SMALLEST * LINE_HEIGHT, f"{name}: {smallest / LINE_HEIGHT:.1f} pt"
+        assert any(
+            re.fullmatch(r"Page \d+ of \d+", " ".join(texts[i : i + 4])) for i in range(len(texts))
+        )
+        boards_seen.update(int(t) for t in texts if t.isdigit() and int(t) <= 60)
+    assert boards_seen >= set(range(1, 61))

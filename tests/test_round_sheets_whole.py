@@ -1,0 +1,205 @@
+"""The Round sheets taken together: what a TD's sheet tabs can do, through the real CLI.
+
+A real workbook (the demo: 20 players, 3 rounds played, then the Number of rounds raised to 5
+in the Tournament sheet as a TD types it) is edited with openpyxl as a TD edits it (delete,
+rename or empty a Round sheet, type over a cell), and once re-saved by LibreOffice. Every
+edit must be listed by ``check`` and refused by ``standings`` and ``pair`` with the sheet
+and cell named, leaving the workbook byte-identical.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import openpyxl
+import pytest
+from openpyxl.cell.cell import Cell
+from openpyxl.workbook.workbook import Workbook
+from openpyxl.worksheet.worksheet import Worksheet
+
+from tests.helpers import digest, run
+
+SOFFICE = shutil.which("soffice") or shutil.which("libreoffice")
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A tournament of 5 rounds with rounds 1-3 paired and played."""
+    book = tmp_path_factory.mktemp("demo") / "demo.xlsx"
+    result = run("demo", book, "--players", 20, "--rounds", 3)
+    assert result.returncode == 0, result.stderr
+    edit(book, lambda wb: setting_cell(wb, "Number of rounds").__setattr__("value", 5))
+    return book
+
+
+@pytest.fixture
+def book(played: Path, tmp_path: Path) -> Path:
+    return Path(shutil.copy(played, tmp_path / "t.xlsx"))
+
+
+def edit(book: Path, change: Callable[[Workbook], object]) -> None:
+    wb = openpyxl.load_workbook(book)
+    change(wb)
+    wb.save(book)
+
+
+def setting_cell(wb: Workbook, label: str) -> Cell:
+    ws = wb["Tournament"]
+    for row in ws.iter_rows():
+        for c in row:
+            if c.value == label:
+                return ws.cell(row=c.row, column=c.column + 1)
+    raise AssertionError(label)
+
+
+def column(ws: Worksheet, header: str) -> str:
+    return next(c.column_letter for c in ws[1] if c.value == header)
+
+
+def check_lists(book: Path, *fragments: str) -> str:
+    before = digest(book)
+    result = run("check", book)
+    assert result.returncode == 1, result.stdout
+    problems = [line for line in result.stdout.splitlines() if line.startswith("problem:")]
+    for fragment in fragments:
+        assert any(fragment in p for p in problems), (fragment, result.stdout)
+    assert digest(book) == before
+    return result.stdout
+
+
+def refused(book: Path, *args: object, naming: str) -> str:
+    """``args`` fails with exit 1, names ``naming``, and leaves the workbook byte-identical."""
+    before = digest(book)
+    result = run(*args, book, "--yes")
+    assert result.returncode == 1, (args, result.stdout, result.stderr)
+    assert naming in result.stderr, result.stderr
+    assert "is unchanged" in result.stderr
+    assert digest(book) == before
+    return result.stderr
+
+
+def standings_and_pair_refuse(book: Path, naming: str) -> None:
+    refused(book, "standings", naming=naming)
+    refused(book, "pair", naming=naming)
+
+
+def test_the_untouched_workbook_has_no_problem(book: Path) -> None:
+    result = run("check", book)
+    assert result.returncode == 0, result.stdout
+    assert run("standings", book, "--yes").returncode == 0
+
+
+def test_a_deleted_round_sheet(book: Path) -> None:
+    edit(book, lambda wb: wb.remove(wb["Round 2"]))
+    check_lists(book, "Round 2: the sheet is missing (deleted or renamed) while round 3 is paired")
+    standings_and_pair_refuse(book, "Round 2: the sheet is missing")
+
+
+def test_a_renamed_round_sheet(book: Path) -> None:
+    edit(book, lambda wb: setattr(wb["Round 2"], "title", "Round 2 old"))
+    out = check_lists(book, "Round 2: the sheet is missing")
+    assert "is 'Round 2 old' that sheet? rename it back" in out
+    standings_and_pair_refuse(book, "Round 2: the sheet is missing")
+    # Renaming it back is all the TD has to do.
+    edit(book, lambda wb: setattr(wb["Round 2 old"], "title", "Round 2"))
+    assert run("check", book).returncode == 0
+
+
+def _empty(wb: Workbook) -> None:
+    ws = wb["Round 2"]
+    ws.delete_rows(2, ws.max_row)
+
+
+def test_an_emptied_round_sheet(book: Path) -> None:
+    edit(book, _empty)
+    check_lists(book, "Round 2!A2: round 2 has no games and no byes while round 3 is paired")
+    standings_and_pair_refuse(book, "Round 2!A2")
+
+
+@pytest.mark.skipif(SOFFICE is None, reason="LibreOffice is not installed")
+def test_an_emptied_round_sheet_resaved_by_libreoffice(book: Path, tmp_path: Path) -> None:
+    edit(book, _empty)
+    outdir = tmp_path / "libreoffice"
+    converted = subprocess.run(
+        [
+            str(SOFFICE),
+            f"-env:UserInstallation=file://{tmp_path / 'profile'}",
+            "--headless",
+            "--convert-to",
+            "xlsx",
+            "--outdir",
+            str(outdir),
+            str(book),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert converted.returncode == 0, converted.stderr
+    resaved = outdir / book.name
+    check_lists(resaved, "Round 2!A2: round 2 has no games and no byes")
+    standings_and_pair_refuse(resaved, "Round 2!A2")
+
+
+def test_a_round_beyond_the_number_of_rounds(book: Path) -> None:
+    edit(book, lambda wb: setattr(setting_cell(wb, "Number of rounds"), "value", 2))
+    check_lists(book, "Round 3: round 3 is beyond the tournament's 2 rounds (Tournament!B27")
+    standings_and_pair_refuse(book, "Round 3: round 3 is beyond the tournament's 2 rounds")
+
+
+def test_a_player_twice_in_a_round(book: Path) -> None:
+    def twice(wb: Workbook) -> None:
+        ws = wb["Round 2"]
+        white = column(ws, "White AGA #")
+        ws[f"{white}3"] = ws[f"{white}2"].value
+
+    edit(book, twice)
+    check_lists(book, "Round 2!B3 (White AGA #): AGA #", "appears twice in round 2 (also B2)")
+    standings_and_pair_refuse(book, "Round 2!B3 (White AGA #)")
+
+
+@pytest.mark.parametrize("stones", [12, -1])
+def test_a_handicap_outside_0_to_9(book: Path, stones: int) -> None:
+    def handicap(wb: Workbook) -> None:
+        ws = wb["Round 1"]
+        ws[f"{column(ws, 'Handicap')}4"] = stones
+
+    edit(book, handicap)
+    check_lists(book, f"Round 1!H4 (Handicap): a handicap is 0 to 9 stones, not {stones}")
+    standings_and_pair_refuse(book, "Round 1!H4 (Handicap)")
+
+
+def test_a_result_in_a_game_without_players(book: Path) -> None:
+    def clear_players(wb: Workbook) -> None:
+        ws = wb["Round 3"]
+        for header in ("White AGA #", "Black AGA #"):
+            ws[f"{column(ws, header)}5"] = None
+
+    edit(book, clear_players)
+    check_lists(book, "Round 3!J5 (Result): a result in a game that has no players")
+    standings_and_pair_refuse(book, "Round 3!J5 (Result)")
+
+
+def test_an_earlier_round_is_repaired_by_unpairing_the_later_ones(book: Path) -> None:
+    """What the README tells a TD who wants round 2 paired again while round 3 exists."""
+    refused(book, "unpair", "--round", 2, naming="round 3 is paired after round 2")
+    assert run("unpair", book, "--round", 3, "--yes").returncode == 0
+    assert run("unpair", book, "--round", 2, "--yes").returncode == 0
+    result = run("pair", book, "--round", 2, "--yes")
+    assert result.returncode == 0, result.stderr
+    assert "Paired round 2" in result.stdout
+    assert run("check", book).returncode == 0
+
+
+def test_a_deleted_round_is_not_paired_again_under_a_later_one(book: Path) -> None:
+    """Deleting the sheet is no way round ``unpair``: pairing round 2 again under round 3
+    would score round 3 on a history that never happened."""
+    edit(book, lambda wb: wb.remove(wb["Round 2"]))
+    refused(book, "pair", "--round", 2, naming="round 3 is paired after round 2")
+    # Throwing the rounds away is ``unpair``, from the last one down.
+    assert run("unpair", book, "--round", 3, "--yes").returncode == 0
+    assert run("check", book).returncode == 0
+    assert run("pair", book, "--yes").returncode == 0
