@@ -214,3 +214,66 @@ def test_import_aga_text_keeps_the_tds_rounds_and_numbers_the_boards(tmp_path: P
     done = run("result", path, "--round", last, "--board", 1, "--result", "White wins", "--yes")
     assert done.returncode == 0, done.stderr
     assert tournament(path).round(last).games[0].result is Result.WHITE_WINS
+
+
+def test_import_keeps_the_settings_the_report_does_not_give(tmp_path: Path) -> None:
+    """An AGA report has no Avoid same club and no band parameter: the TD's stay. A report
+    without komi (the interface document's sample) leaves the TD's komi alone."""
+    path = tmp_path / "t.xlsx"
+    assert run("new", path).returncode == 0
+    set_setting(path, "Avoid same club", "Yes")
+    set_setting(path, "Band parameter D", 1.5)
+    set_setting(path, "Komi (even games)", 5.5)
+    set_setting(path, "Number of rounds", 4)
+    sample = tmp_path / "sample.xml"
+    sample.write_bytes(INTERFACE_SAMPLE)
+    result = run("import-aga-xml", path, sample, "--yes")
+    assert result.returncode == 0, result.stderr
+    kept = tournament(path).settings
+    assert (kept.avoid_same_club, kept.band_d, kept.komi, kept.rounds) == (True, 1.5, 5.5, 4)
+    assert setting(path, "Tournament name") == "2006 Toyota-Denso -- East Coast Qualifier"
+    assert setting(path, "Director name") == "Chuck Robbins"
+    games = [g for r in tournament(path).rounds for g in r.games]
+    assert {g.komi for g in games} == {6.5}  # Komi="6" in the sample: 6.5
+    assert [g.board for g in games] == [1, 2, 1, 2]
+
+
+INTERFACE_SAMPLE = b"""<?xml version="1.0" encoding="UTF-8"?>
+<TournamentReport xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
+xsi:noNamespaceSchemaLocation="http://www.usgo.org/tournaments/AGATournamentSchema.xsd">
+<Header>
+<Software>WinTD</Software>
+<TournamentName>2006 Toyota-Denso -- East Coast Qualifier</TournamentName>
+<TournamentVenue><Name>Pennsylvania Hotel</Name></TournamentVenue>
+<TournamentDirector><Name>Chuck Robbins</Name></TournamentDirector>
+<StartDate>2006-01-14</StartDate>
+<EndDate>2006-01-15</EndDate>
+<PairingFormat>McMahon</PairingFormat>
+<Rules>AGA</Rules>
+<BasicTime>60</BasicTime>
+<OvertimeFormat><ByoYomi TimeBlockSize="30" TimeBlockCount="5"></ByoYomi></OvertimeFormat>
+<TiebreakSystemList>
+  <System Tier="1" Method="SOS"></System>
+  <System Tier="2" Method="SODOS"></System>
+</TiebreakSystemList>
+</Header>
+<PlayerList>
+  <Player ID="10297" GivenName="Yun" FamilyName="Feng" Rating="7D" InitialTournamentScore="0"/>
+  <Player ID="11891" GivenName="Yupei" FamilyName="Xiong" Rating="7D" InitialTournamentScore="0"/>
+  <Player ID="6016" GivenName="Ke" FamilyName="Huang" Rating="7D" InitialTournamentScore="0"/>
+  <Player ID="1910" GivenName="X" FamilyName="A" Rating="6D" InitialTournamentScore="0"/>
+  <Player ID="3616" GivenName="X" FamilyName="B" Rating="6D" InitialTournamentScore="0"/>
+  <Player ID="11018" GivenName="X" FamilyName="C" Rating="6D" InitialTournamentScore="0"/>
+</PlayerList>
+<RoundList>
+  <Round RoundNumber="1">
+    <Game BlackPlayerID="1910" WhitePlayerID="10297" Komi="6" Handicap="0" GameResult="White Win"/>
+    <Game BlackPlayerID="3616" WhitePlayerID="11891" Komi="6" Handicap="0" GameResult="White Win"/>
+  </Round>
+  <Round RoundNumber="2">
+    <Game BlackPlayerID="10297" WhitePlayerID="11018" Komi="6" Handicap="0" GameResult="Black Win"/>
+    <Game BlackPlayerID="6016" WhitePlayerID="11891" Komi="6" Handicap="0" GameResult="White Win"/>
+  </Round>
+</RoundList>
+</TournamentReport>
+"""

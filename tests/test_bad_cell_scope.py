@@ -123,6 +123,14 @@ def test_a_bad_result_stops_scoring_not_printing(book: Path, tmp_path: Path) -> 
     refused(book, "result", "--round", 3, "--board", board, "--result", "Jigo", naming=cell)
 
 
+def test_a_row_that_is_no_player_stops_pairing_not_printing(book: Path, tmp_path: Path) -> None:
+    cell = type_into(book, "Players", "Family name", 4, None)
+    refused(book, "pair", naming=cell)
+    out = tmp_path / "registration.txt"
+    goes_on_after_warning(book, "report", book, "registration", "--out", out, naming=cell)
+    assert out.exists()
+
+
 def test_an_unreadable_cell_is_written_back_as_typed(book: Path) -> None:
     pid = player_id(book, 5)
     cell = type_into(book, "Players", "Birth date", 5, "yesterday")

@@ -25,7 +25,7 @@ def odd_field(tmp_path: Path) -> Path:
         for k, p in sorted(t.players.items())[:-1]
     }
     path = write_workbook(tmp_path / "odd.xlsx", Tournament(players=players), rounds=ROUNDS)
-    assert run("bands", path).returncode == 0
+    assert run("bands", path, "--yes").returncode == 0  # accepts the proposed bar
     return path
 
 

@@ -73,13 +73,15 @@ def test_a_deleted_required_column_is_named(players_book: Path) -> None:
 def test_a_round_naming_an_unknown_player_is_named(tmp_path: Path) -> None:
     path = write_workbook(tmp_path / "t.xlsx", simple_tournament(players=6, rounds=1), rounds=1)
     wb = openpyxl.load_workbook(path)
-    wb["Round 1"]["B2"] = 55555
+    ws = wb["Round 1"]
+    white = next(c.column_letter for c in ws[1] if c.value == "White AGA #")
+    ws[f"{white}2"] = 55555
     wb.save(path)
 
     result = run("check", path)
 
     assert result.returncode == 1
     assert (
-        "problem: Round 1!B2 (White AGA #): AGA # 55555 is not in the Players sheet"
+        f"problem: Round 1!{white}2 (White AGA #): AGA # 55555 is not in the Players sheet"
         in result.stdout
     )

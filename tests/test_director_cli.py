@@ -15,7 +15,7 @@ import pytest
 from openpyxl.worksheet.worksheet import Worksheet
 
 from addin.core import consistency
-from addin.core.model import Bye, ByeKind, Game, Player, Result, Round, Settings, Tournament
+from addin.core.model import Band, Bye, ByeKind, Game, Player, Result, Round, Settings, Tournament
 from tests.helpers import digest, log_messages, run, sheet_rows
 from tests.workbook_fixtures import write_workbook
 
@@ -28,10 +28,16 @@ def game(board: int, white: int, black: int, result: str | None = None) -> Game:
     return Game(white, black, 0, 7.5, Result(result) if result else None, board)
 
 
-def workbook(tmp_path: Path, *rounds: Round) -> Path:
-    t = Tournament(rounds=list(rounds))
+def workbook(tmp_path: Path, *rounds: Round, banded: bool = True) -> Path:
+    """Every player a 3-dan: one McMahon band, everyone starting at 0 (``banded``)."""
+    bands = [Band(1, "3d", 3.0, initial_score=0.0)] if banded else []
+    t = Tournament(rounds=list(rounds), bands=bands)
+    band, score = (1, 0.0) if banded else (None, None)
     for pid in PLAYERS:
-        t.players[pid] = Player(pid, f"Family{pid}", "Pat", rating=3.9 - (pid - 101) / 10)
+        rating = 3.9 - (pid - 101) / 10
+        t.players[pid] = Player(
+            pid, f"Family{pid}", "Pat", rating=rating, band=band, initial_score=score
+        )
     return write_workbook(tmp_path / "t.xlsx", t, rounds=4)
 
 
@@ -501,14 +507,17 @@ def test_a_player_twice_in_a_round_is_named_and_nothing_is_written(
         (("make-pair", "--white", 101, "--black", 103, "--handicap", 12), "not between 0 and 9"),
         (("make-pair", "--white", 101, "--black", 103, "--komi", "lots"), "is not a number"),
         (("result", "--board", 1, "--result", "maybe"), "'maybe' is not a result"),
-        (("result", "--round", 5, "--board", 1, "--result", "W"), "round 5 is not paired"),
+        (
+            ("result", "--round", 5, "--board", 1, "--result", "W"),
+            "round 5 is not a round of this 4-round tournament",
+        ),
         (("set-game", "--board", 1), "nothing to change"),
         (("bye", "--player", 107, "--round", 3), "plays on board 1 of round 3"),
         (("bye", "--player", 101, "--round", 9), "not a round of this 4-round tournament"),
         (("volunteer", "--player", 101, "--round", 2), "round 2 is already paired"),
         (("readmit", "--player", 101), "(101) is not dropped"),
         (("force", "--first", 101, "--second", 103, "--round", 3), "round 3 is already paired"),
-        (("set-band", "--player", 101, "--band", 1), "there are no bands yet"),
+        (("set-band", "--player", 101, "--band", 7), "there is no band 7 (bands: 1)"),
         (("set-rating", "--player", 101, "--rating", "strong"), "--rating:"),
     ],
 )
@@ -521,6 +530,14 @@ def test_bad_input_gets_a_clear_message_and_changes_nothing(
     assert result.returncode == 1
     assert message in result.stderr
     assert "t.xlsx is unchanged" in result.stderr
+    assert digest(book) == before
+
+
+def test_moving_a_player_to_a_band_before_the_bands_exist_is_refused(tmp_path: Path) -> None:
+    book = workbook(tmp_path, banded=False)
+    before = digest(book)
+    result = run("set-band", book, "--player", 101, "--band", 1)
+    assert result.returncode == 1 and "there are no bands yet" in result.stderr
     assert digest(book) == before
 
 

@@ -116,7 +116,7 @@ def test_win_loss_text_defaults_to_the_last_round(
         (["standings", "--out", "x.pdf"], 2, "invalid choice: 'standings'"),
         (["pairings", "--sort", "rating", "--out", "x.pdf"], 1, "cannot be sorted 'rating'"),
         (["pairings", "--round", "4", "--out", "x.pdf"], 1, "round 4 has not been paired yet"),
-        (["slips", "--round", "0", "--out", "x.pdf"], 1, "round 0 does not exist"),
+        (["slips", "--round", "0", "--out", "x.pdf"], 1, "round 0 is not a round of this"),
         (["pairings", "--out", "x.docx"], 1, "must end in .html, .pdf or .txt"),
         (["pairings"], 1, "--out FILE"),
     ],

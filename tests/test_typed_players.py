@@ -6,8 +6,10 @@ runs the real command line, as a TD does between registrations.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
+import openpyxl
 import pytest
 
 from addin.core.ratings import parse_rating
@@ -18,6 +20,7 @@ from tests.typing_helpers import (
     lapsed,
     new_book,
     players,
+    set_setting,
     shared_name,
     type_rows,
     unique_name,
@@ -162,3 +165,39 @@ def test_the_same_aga_number_twice_names_both_rows(book: Path, tmp_path: Path) -
     assert asked.returncode == 3 and "already registered in Players row 2" in asked.stderr
     refused = run("register", fresh, "--aga", OTHER.aga_id)
     assert refused.returncode == 1 and "Players row 2" in refused.stderr
+
+
+def test_a_membership_expiring_during_the_tournament_is_warned_at_register_and_typing(
+    tmp_path: Path,
+) -> None:
+    member = first_member(
+        lambda m: m.rating is not None and m.expiry is not None and 1990 < m.expiry.year < 2100
+    )
+    book = new_book(tmp_path, [member])
+    assert member.expiry is not None
+    set_setting(book, "Start date", member.expiry - timedelta(days=1))
+    set_setting(book, "End date", member.expiry + timedelta(days=1))
+    asked = run("register", book, "--aga", member.aga_id)
+    assert asked.returncode == 3 and "before the tournament ends" in asked.stderr
+
+    type_rows(book, [{"AGA #": member.aga_id}])
+    checked = run("check", book)
+    assert "before the tournament ends" in checked.stdout
+
+
+def test_a_rank_typed_over_a_registered_row_becomes_the_entry_rating_once_accepted(
+    book: Path,
+) -> None:
+    assert run("register", book, "--aga", CURRENT.aga_id).returncode == 0
+    assert CURRENT.rating is not None
+    rank = "3d" if CURRENT.rating < 3 else "5k"
+    wb = openpyxl.load_workbook(book)
+    ws = wb["Players"]
+    header = [c.value for c in ws[1]]
+    ws.cell(row=2, column=header.index("Rank or rating") + 1, value=rank)
+    wb.save(book)
+    asked = run("bands", book)
+    assert asked.returncode == 3 and f"asks to play at {rank}" in asked.stderr
+    assert run("bands", book, "--yes").returncode == 0
+    row = players(book)[CURRENT.aga_id]
+    assert row["Entry rating"] == parse_rating(rank) and row["AGA rating"] == CURRENT.rating

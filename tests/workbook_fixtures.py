@@ -8,7 +8,7 @@ from pathlib import Path
 
 from addin.core.model import Bye, ByeKind, Game, Player, Result, Round, Tournament
 from addin.workbook import book, template
-from addin.workbook.layout import players_table
+from addin.workbook.layout import BANDS, players_table
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
 
 FAMILY = ["Chen", "Smith", "García", "Nguyen", "Kim", "Müller", "O'Brien", "Sato", "Lee", "Brown"]
@@ -70,6 +70,19 @@ def write_workbook(path: Path, t: Tournament, rounds: int | None = None) -> Path
     gw = OpenpyxlGateway(template.build(values), path)
     gw.write_table(
         players_table(rounds), [book.player_values(p, rounds) for p in t.players.values()]
+    )
+    gw.write_table(
+        BANDS,
+        [
+            {
+                "number": b.number,
+                "label": b.label,
+                "min_rating": b.min_rating,
+                "separation": b.separation,
+                "initial_score": b.initial_score,
+            }
+            for b in t.bands
+        ],
     )
     for rnd in t.rounds:
         book.write_round(gw, rnd, t.players)

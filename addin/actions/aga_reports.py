@@ -79,10 +79,11 @@ def _import(session: Session, params: Mapping[str, object], kind: str) -> None:
     path = Path(str(params["report"]))
     data = read_input(path)
     notes: tuple[str, ...] = ()
+    given: frozenset[str] | None = None
     try:
         if kind == "xml":
             report = read_aga_xml_report(data, path.name)
-            imported, notes = report.tournament, report.notes
+            imported, notes, given = report.tournament, report.notes, report.settings_given
         else:
             imported = read_aga_text_file(data, path.name)
     except AGAReportError as err:
@@ -98,7 +99,7 @@ def _import(session: Session, params: Mapping[str, object], kind: str) -> None:
         )
     imported.settings = _known_tiebreaks(session, imported.settings)
     imported.rounds = with_boards(played_rounds(imported.rounds))
-    fill_workbook(session, b, imported)
+    fill_workbook(session, b, imported, given)
     for note in notes:
         session.say(note)
         session.log.append(LogEntry("Note", session.action, note))
@@ -146,21 +147,28 @@ def with_boards(rounds: Iterable[Round]) -> list[Round]:
     ]
 
 
-def fill_workbook(session: Session, b: book.Book, t: Tournament) -> None:
-    """Replace the book's settings, players and rounds with ``t``'s.
+def fill_workbook(
+    session: Session, b: book.Book, t: Tournament, given: frozenset[str] | None = None
+) -> None:
+    """Replace the book's players and rounds with ``t``'s, and the settings the report gives.
 
-    Number of rounds is never lowered below the workbook's: the TD's 10 stays 10 when the
-    report was written after round 3.
+    ``given``: the :class:`Settings` fields the report gives (None: all); the TD's other
+    settings (avoid same club, band parameter, ...) stay. Number of rounds is never lowered
+    below the workbook's: the TD's 10 stays 10 when the report was written after round 3.
     """
     gw = session.gw
     played = max((r.number for r in t.rounds), default=0)
-    values = {**b.settings.values, **book.settings_values(t.settings)}
+    imported = book.settings_values(t.settings)
+    if given is not None:
+        imported = {k: v for k, v in imported.items() if _setting_field(k) in given}
+    values = {**b.settings.values, **imported}
     workbook_rounds = _whole(b.settings.values.get("rounds"))
-    values["rounds"] = max(workbook_rounds, t.settings.rounds, played, 1)
-    if values["rounds"] != t.settings.rounds:
+    report_rounds = t.settings.rounds if given is None or "rounds" in given else 0
+    values["rounds"] = max(workbook_rounds, report_rounds, played, 1)
+    if report_rounds and values["rounds"] != report_rounds:
         note = (
             f"Number of rounds: {values['rounds']} (the workbook said {workbook_rounds}, "
-            f"the report {t.settings.rounds}, rounds played {played}); never lowered by an import"
+            f"the report {report_rounds}, rounds played {played}); never lowered by an import"
         )
         session.say(note)
         session.log.append(LogEntry("Note", session.action, note))
@@ -180,6 +188,14 @@ def fill_workbook(session: Session, b: book.Book, t: Tournament) -> None:
             gw.remove_sheet(sheet)
     for rnd in t.rounds:
         book.write_round(gw, rnd, t.players)
+
+
+def _setting_field(key: str) -> str:
+    """The :class:`Settings` field a Settings-table key comes from."""
+    prefix = key.split("_", 1)[0]
+    if prefix in ("director", "sponsor", "convener"):
+        return prefix
+    return "top_band_separation_one" if key == "top_band_separation" else key
 
 
 def _whole(value: object) -> int:

@@ -166,9 +166,7 @@ def proposed_bar(
 def write_bar(session: Session, b: book.Book) -> None:
     """The accepted bar into the Tournament sheet's Bar row (added if the TD deleted it)."""
     rank = rank_of(b.tournament.settings.bar)  # type: ignore[arg-type]
-    rows = [
-        Row(dict(r.values), r.number, dict(r.extra), dict(r.cells)) for r in b.settings.data.rows
-    ]
+    rows = [intake.copy_row(r) for r in b.settings.data.rows]
     label = next(s.label for s in SETTINGS if s.key == "bar")
     row = next((r for r in rows if _setting_key(r) == "bar"), None)
     if row is None:

@@ -15,12 +15,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 
+from addin.actions.late_arrivals import place_late_arrivals
 from addin.actions.member_list import read_members
 from addin.actions.needs import Needs, screen
-from addin.actions.session import ActionError, Session
-from addin.core.bands import band_for_rating
+from addin.actions.session import Session
 from addin.core.lookup import MemberIndex, fold
-from addin.core.model import Player, Status
+from addin.core.model import Player, Settings
 from addin.core.ratings import RatingError, parse_rating, rank_of
 from addin.core.registration import (
     RegistrationWarning,
@@ -31,7 +31,7 @@ from addin.core.registration import (
     next_temporary_id,
 )
 from addin.formats.tdlista import Member
-from addin.workbook import book
+from addin.workbook import book, parts
 from addin.workbook.gateway import Gateway, LogEntry, Problem, Row, TableData
 from addin.workbook.layout import LOG, players_table
 
@@ -46,7 +46,7 @@ REGISTRATION_KEYS = (
 
 
 @dataclass(frozen=True)
-class Warning_:
+class PendingWarning:
     """A warning to ask about: ``core`` is what the Log must show for it to count as
     accepted (the same text ``register`` logs); ``shown`` adds where it is."""
 
@@ -61,11 +61,16 @@ class Intake:
     rows: list[Row]
     changed: bool = False
     problems: list[Problem] = field(default_factory=list)
-    warnings: list[Warning_] = field(default_factory=list)
+    warnings: list[PendingWarning] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     resolved: set[str] = field(default_factory=set)
     """Cells whose blank-value problem from ``read_book`` this intake answers."""
     digest: str = ""
+
+
+def copy_row(r: Row) -> Row:
+    """A row to change without touching the one read (what the TD typed travels with it)."""
+    return Row(dict(r.values), r.number, dict(r.extra), dict(r.cells), dict(r.unread))
 
 
 # --- the Log --------------------------------------------------------------------------
@@ -86,9 +91,10 @@ def accepted_in(log: Sequence[tuple[str, str]]) -> Callable[[str], bool]:
     return lambda core: any(core in m for m in warned)
 
 
-def registration_digest(rows: Sequence[Row], start: date | None) -> str:
-    """A digest of what the registration checks depend on (entry rating: only whether blank)."""
-    parts = [str(start)]
+def registration_digest(rows: Sequence[Row], settings: Settings) -> str:
+    """A digest of what the registration checks depend on (entry rating: only whether blank;
+    the tournament's dates, which decide lapsed and expiring memberships)."""
+    parts = [f"{settings.start_date}|{settings.end_date}"]
     for row in rows:
         values = [str(row.values.get(k)) for k in REGISTRATION_KEYS]
         values.append(str(row.values.get("rating") is None))
@@ -121,14 +127,14 @@ class _Examiner:
         index: MemberIndex | None,
         start: date,
         accepted: Callable[[str], bool],
+        end: date | None = None,
     ) -> None:
         self.data = data
         self.index = index
         self.start = start
+        self.end = end
         self.accepted = accepted
-        self.intake = Intake(
-            [Row(dict(r.values), r.number, dict(r.extra), dict(r.cells)) for r in data.rows]
-        )
+        self.intake = Intake([copy_row(r) for r in data.rows])
         self.used = {int(v) for r in data.rows if (v := r.values.get("aga_id")) is not None}  # type: ignore[call-overload]
         self.rows_of = {
             int(v): r.number  # type: ignore[call-overload]
@@ -142,7 +148,9 @@ class _Examiner:
     def warn(self, row: Row, warnings: Sequence[RegistrationWarning]) -> None:
         for w in warnings:
             if not self.accepted(w.message):
-                self.intake.warnings.append(Warning_(w.message, f"{_where(row)}: {w.message}"))
+                self.intake.warnings.append(
+                    PendingWarning(w.message, f"{_where(row)}: {w.message}")
+                )
 
     def fill(self, row: Row, values: dict[str, object], why: str) -> None:
         filled = []
@@ -203,7 +211,7 @@ class _Examiner:
         assert self.index is not None
         requested = _text(row.values.get("rank")) or None
         return check_registration(
-            self.index, self.start, aga_id=aga_id, name=name, requested=requested
+            self.index, self.start, aga_id=aga_id, name=name, requested=requested, end_date=self.end
         )
 
     def without_number(self, row: Row) -> None:
@@ -232,7 +240,7 @@ class _Examiner:
                 f"({describe(member)}); type another AGA # if this is someone else"
             )
             if not self.accepted(core):
-                self.intake.warnings.append(Warning_(core, f"{_where(row)}: {core}"))
+                self.intake.warnings.append(PendingWarning(core, f"{_where(row)}: {core}"))
             self.warn(row, self.registration(member.aga_id, name, row))
             return
         if not rank:
@@ -280,11 +288,34 @@ class _Examiner:
                         "rank",
                         f"AGA {member.aga_id} {member.name} has no published rating: type a rank",
                     )
+        else:
+            self.retyped_rank(row, member, requested)
         rating = values.get("rating", row.values.get("rating"))
         blank = any(row.values.get(k) is None and v not in (None, "") for k, v in values.items())
         if blank or (rating is not None and rating != member.rating):
             values["aga_rating"] = member.rating
         self.fill(row, values, why)
+
+    def retyped_rank(self, row: Row, member: Member, requested: str) -> None:
+        """A rank typed over a row that entered at the published rating: the rank the TD
+        accepts becomes the entry rating, as at ``register --rank`` (the AGA rating stays)."""
+        rating = row.values.get("rating")
+        if not requested or member.rating is None or rating != member.rating:
+            return
+        if row.values.get("aga_rating") not in (None, member.rating):
+            return
+        try:
+            wanted = entry_rating(member, requested)
+        except (RatingError, ValueError):
+            return
+        if wanted != rating:
+            row.values["rating"] = wanted
+            row.values["aga_rating"] = member.rating
+            self.intake.changed = True
+            self.intake.notes.append(
+                f"{_where(row)}: entry rating {rating:g} -> {wanted:g}, the rank typed "
+                f"({requested}); the AGA rating {member.rating:g} stays beside it"
+            )
 
     def rating_from_rank(self, row: Row) -> None:
         rank = _text(row.values.get("rank"))
@@ -316,7 +347,7 @@ class _Examiner:
             )
             if not self.accepted(core):
                 shown = f"Players rows {first.number} and {row.number}: {core}"
-                self.intake.warnings.append(Warning_(core, shown))
+                self.intake.warnings.append(PendingWarning(core, shown))
 
 
 def _identity(row: Row) -> tuple[str, str, str] | None:
@@ -354,74 +385,6 @@ def _player_identity(p: Player) -> tuple[str, str, str]:
     return fold(p.family_name), fold(p.given_name), label
 
 
-# --- late arrivals ---------------------------------------------------------------------
-
-
-def place_late_arrivals(b: book.Book, rows: list[Row]) -> tuple[list[str], list[str], bool]:
-    """Band and initial score for active players the bands do not cover yet.
-
-    A player registered after ``bands`` (by command, button or typing) gets the band the
-    current bands give their entry rating (band 1 when "Above bar"; their band override
-    when set), and that band's initial score; nobody else's score changes. Returns the
-    warnings (one per player), the Log notes, and whether a row changed.
-    """
-    t = b.tournament
-    if not t.bands or t.settings.pairing_format != "McMahon":
-        return [], [], False
-    bands = {band.number: band for band in t.bands}
-    warnings: list[str] = []
-    notes: list[str] = []
-    changed = False
-    for row in rows:
-        pid = row.values.get("aga_id")
-        p = t.players.get(pid) if isinstance(pid, int) else None
-        if p is None or p.status is Status.DROPPED:
-            continue
-        if p.band is not None and p.initial_score is not None:
-            continue
-        rating = p.rating
-        if rating is None and p.rank:
-            try:
-                rating = parse_rating(p.rank)
-            except RatingError:
-                continue
-        if rating is None:
-            continue
-        if p.band_override in bands:
-            number, why = p.band_override, "their band override"
-        elif p.above_bar:
-            number, why = 1, '"Above bar" says Yes'
-        elif p.band in bands:
-            number, why = p.band, "the band typed in the row"
-        else:
-            number = band_for_rating(t.bands, rating)
-            band = bands[number]
-            below = rating < min(x.min_rating for x in t.bands)
-            why = (
-                f"rated {rating:g}, below every band: the lowest band takes them"
-                if below
-                else f"rated {rating:g}, at or above the band's lowest rating {band.min_rating:g}"
-            )
-        band = bands[number]
-        if band.initial_score is None:
-            raise ActionError(
-                f"Bands: band {number} has no initial score; run bands before pairing "
-                f"(needed for {p.name}, {_where(row)})"
-            )
-        row.values["band"] = row.values.get("band") or number
-        row.values["initial_score"] = band.initial_score
-        changed = True
-        text = (
-            f"{p.name} (AGA # {p.aga_id}, {_where(row)}) arrived after the bands were made: "
-            f"joins band {number} ({band.label or 'no label'}) with initial score "
-            f"{band.initial_score:g}, because {why}; nobody else's score changes "
-            "(run bands to rebuild them instead)"
-        )
-        warnings.append(text)
-        notes.append(text)
-    return warnings, notes, changed
-
-
 # --- the entry points -----------------------------------------------------------------
 
 
@@ -433,16 +396,17 @@ def examine(
 ) -> Intake:
     """Complete and check every Players row (reads the TDListA only when rows changed)."""
     data = b.players_data
-    start = b.tournament.settings.start_date or date.today()
-    digest = registration_digest(data.rows, b.tournament.settings.start_date)
+    settings = b.tournament.settings
+    start = settings.start_date or date.today()
+    digest = registration_digest(data.rows, settings)
     if digest == last_stamp(log):
-        intake = Intake(
-            [Row(dict(r.values), r.number, dict(r.extra), dict(r.cells)) for r in data.rows]
-        )
+        intake = Intake([copy_row(r) for r in data.rows])
     else:
         index = index if index is not None else read_members(gw)
-        intake = _Examiner(data, index if len(index) else None, start, accepted_in(log)).examine()
-    intake.digest = registration_digest(intake.rows, b.tournament.settings.start_date)
+        intake = _Examiner(
+            data, index if len(index) else None, start, accepted_in(log), settings.end_date
+        ).examine()
+    intake.digest = registration_digest(intake.rows, settings)
     return intake
 
 
@@ -478,10 +442,7 @@ def settled_book(
     b = book.read_book(gw)
     log = _log(gw)
     intake = examine(b, gw, log, index)
-    if intake.problems:
-        problems = [p for p in rebuilt(b, intake).problems if p.sheet != "Players"]
-        raise ActionError(f"{gw.source}: fix these problems first", [*intake.problems, *problems])
-    b = rebuilt(b, intake)
+    b = with_intake_problems(rebuilt(b, intake), intake)
     ignored = screen(session, b, wanted)
     late, late_notes, placed = place_late_arrivals(b, intake.rows)
     session.warn(ignored + [w.shown for w in intake.warnings] + late)
@@ -491,15 +452,28 @@ def settled_book(
     if changed and not writes_players:
         gw.write_table(players_table(b.tournament.settings.rounds), intake.rows)
     session.log += [LogEntry("Action", session.action, n) for n in intake.notes + late_notes]
-    if intake.digest != last_stamp(log):
+    if intake.digest != last_stamp(log) and not intake.problems:
         session.log.append(LogEntry("Action", session.action, STAMP + intake.digest))
     return b
 
 
-def stamp_rows(session: Session, rows: Sequence[Row], start: date | None) -> None:
+def with_intake_problems(b: book.Book, intake: Intake) -> book.Book:
+    """The rows that cannot be completed, as problems screened like any other: a row that is
+    not yet a player stops what reads every row (pairing, bands), not what prints around it."""
+    if not intake.problems:
+        return b
+    placed = parts.with_parts(
+        intake.problems, b.tables, b.settings.data.table.sheet, b.tournament.players
+    )
+    return replace(b, problems=[*placed, *b.problems])
+
+
+def stamp_rows(session: Session, rows: Sequence[Row], settings: Settings) -> None:
     """After an action wrote Players rows it checked itself (register, preregister)."""
     session.log = [e for e in session.log if not e.message.startswith(STAMP)]
-    session.log.append(LogEntry("Action", session.action, STAMP + registration_digest(rows, start)))
+    session.log.append(
+        LogEntry("Action", session.action, STAMP + registration_digest(rows, settings))
+    )
 
 
 def check_report(gw: Gateway, b: book.Book) -> tuple[list[Problem], list[str], list[str]]:
@@ -514,7 +488,7 @@ def check_report(gw: Gateway, b: book.Book) -> tuple[list[Problem], list[str], l
     if not problems:
         late, _, _ = place_late_arrivals(
             settled,
-            [Row(dict(r.values), r.number, dict(r.extra), dict(r.cells)) for r in intake.rows],
+            [copy_row(r) for r in intake.rows],
         )
         warnings += late
     return problems, warnings, notes

@@ -104,7 +104,6 @@ def standings() -> Needs:
         players=EVERY,
         player_columns=SCORING_COLUMNS,
         rounds=EVERY,
-        bands=True,
         settings=PLAYING_SETTINGS,
     )
 

@@ -102,6 +102,7 @@ def register(session: Session, params: Mapping[str, object]) -> None:
     index = read_members(session.gw)
     b = intake.settled_book(session, needs.every_player(), writes_players=True, index=index)
     start = b.tournament.settings.start_date or date.today()
+    end = b.tournament.settings.end_date
     requested = str(rank) if rank else None
     if requested:
         try:
@@ -119,7 +120,7 @@ def register(session: Session, params: Mapping[str, object]) -> None:
             )
         member = index.by_id(aga_id)
         warnings = check_registration(
-            index, start, aga_id=aga_id, name=str(name or ""), requested=requested
+            index, start, aga_id=aga_id, name=str(name or ""), requested=requested, end_date=end
         )
         if member is not None:
             player = member_to_player(member, requested)
@@ -157,6 +158,7 @@ def preregister(session: Session, params: Mapping[str, object]) -> None:
     index = read_members(session.gw)
     b = intake.settled_book(session, needs.every_player(), writes_players=True, index=index)
     start = b.tournament.settings.start_date or date.today()
+    end = b.tournament.settings.end_date
     used = set(b.tournament.players)
     added: list[Player] = []
     warnings: list[str] = []
@@ -168,7 +170,7 @@ def preregister(session: Session, params: Mapping[str, object]) -> None:
             )
             continue
         try:
-            player, found = register_preregistration(pre, index, start, used)
+            player, found = register_preregistration(pre, index, start, used, end)
         except (RatingError, ValueError) as err:
             raise ActionError(f"{path.name}, line {pre.line}: {err}") from err
         used.add(player.aga_id)
@@ -211,4 +213,4 @@ def _add_players(session: Session, b: book.Book, new: list[Player], warnings: li
     session.warn(warnings + late)
     session.gw.write_table(players_table(rounds), rows)
     session.log += [LogEntry("Action", session.action, n) for n in notes]
-    intake.stamp_rows(session, rows, b.tournament.settings.start_date)
+    intake.stamp_rows(session, rows, b.tournament.settings)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+from addin.actions.director.lookup import in_tournament
 from addin.actions.needs import NOTHING, read_for
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session
@@ -42,6 +43,8 @@ def report(session: Session, params: Mapping[str, object]) -> None:
         raise ActionError("say where the report goes: --out FILE (.html, .pdf, .txt) or --sheet")
     book = read_for(session, NOTHING)
     number = params.get("round")
+    if number is not None:
+        in_tournament(book.tournament, int(number))  # type: ignore[call-overload]
     try:
         if out is not None:
             renderer(out)  # refuse a bad extension before any work

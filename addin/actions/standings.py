@@ -13,7 +13,6 @@ from addin.core.model import Player, Round, Tournament
 from addin.core.ratings import rank_of
 from addin.core.scoring import player_records
 from addin.core.tiebreaks import (
-    Standing,
     TiebreakContext,
     TiebreakError,
     resolve,
@@ -66,9 +65,6 @@ def rank_label(p: Player | None) -> str | None:
     return p.rank or None
 
 
-def place_text(line: Standing, lines: list[Standing]) -> str:
-    tied = sum(1 for other in lines if other.place == line.place) > 1
-    return f"{line.place}=" if tied else str(line.place)
 
 
 def extra_columns(t: Tournament, players: Sequence[int]) -> dict[str, dict[int, float | None]]:

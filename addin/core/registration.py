@@ -28,6 +28,7 @@ TEMPORARY_IDS = range(90000, 100000)
 """AGA numbers a tournament hands to players who join at the event."""
 
 LAPSED = "lapsed-membership"
+EXPIRING = "expiring-membership"
 NO_EXPIRY = "no-expiry-date"
 DUPLICATE_NAME = "duplicate-name"
 RATING_MISMATCH = "rating-mismatch"
@@ -106,7 +107,11 @@ def member_to_player(member: Member, requested: str | None = None) -> Player:
 
 
 def register_preregistration(
-    pre: PreRegistration, index: MemberIndex, start_date: date, used_ids: set[int]
+    pre: PreRegistration,
+    index: MemberIndex,
+    start_date: date,
+    used_ids: set[int],
+    end_date: date | None = None,
 ) -> tuple[Player, list[RegistrationWarning]]:
     """The player a pre-registration row becomes, and what the TD must be told about it.
 
@@ -116,7 +121,7 @@ def register_preregistration(
     and the same-club rule compare); the typed club fills in when the list has none.
     """
     warnings = check_registration(
-        index, start_date, aga_id=pre.aga_id, name=pre.name, requested=pre.rank
+        index, start_date, aga_id=pre.aga_id, name=pre.name, requested=pre.rank, end_date=end_date
     )
     member = index.by_id(pre.aga_id) if pre.aga_id is not None else None
     if member is not None:
@@ -163,6 +168,7 @@ def check_registration(
     aga_id: int | None = None,
     name: str | None = None,
     requested: str | None = None,
+    end_date: date | None = None,
 ) -> list[RegistrationWarning]:
     """Everything the TD must be told about one registration, in a stable order.
 
@@ -178,7 +184,7 @@ def check_registration(
     if member is None:
         return [_unknown_number(aga_id, name), *_name_warnings(index, name)]
     warnings = _identity_warnings(index, member, name)
-    warnings += _membership_warnings(member, start_date)
+    warnings += _membership_warnings(member, start_date, end_date)
     warnings += rating_warnings(member, requested)
     return warnings
 
@@ -240,8 +246,11 @@ def _words(text: str) -> list[str]:
     return fold(text).split()
 
 
-def _membership_warnings(member: Member, start_date: date) -> list[RegistrationWarning]:
-    """Lapsed means expired before the first day: a membership ending that day still counts."""
+def _membership_warnings(
+    member: Member, start_date: date, end_date: date | None = None
+) -> list[RegistrationWarning]:
+    """Lapsed means expired before the first day: a membership ending that day still counts.
+    Expiring means it ends after the first day but before the last."""
     if member.expiry is None:
         message = f"{describe(member)}: the TDListA gives no membership expiry date"
         return [RegistrationWarning(NO_EXPIRY, message)]
@@ -252,6 +261,12 @@ def _membership_warnings(member: Member, start_date: date) -> list[RegistrationW
             f"({_date_text(start_date)})"
         )
         return [RegistrationWarning(LAPSED, message)]
+    if end_date is not None and member.expiry < end_date:
+        message = (
+            f"membership of AGA {member.aga_id} {member.name} expires on "
+            f"{_date_text(member.expiry)}, before the tournament ends ({_date_text(end_date)})"
+        )
+        return [RegistrationWarning(EXPIRING, message)]
     return []
 
 

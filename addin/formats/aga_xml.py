@@ -473,6 +473,7 @@ class _Context:
     players: dict[PlayerId, Player] = field(default_factory=dict)
     absent: dict[PlayerId, set[int]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    given: set[str] = field(default_factory=set)
 
     def error(self, element: etree._Element, message: str) -> AGAReportError:
         where = f"{self.source}, line {element.sourceline}"
@@ -485,6 +486,8 @@ class ImportedReport:
 
     tournament: Tournament
     notes: tuple[str, ...] = ()
+    settings_given: frozenset[str] = frozenset()
+    """The :class:`Settings` fields the file gives; the others are only defaults."""
 
 
 def read_aga_xml(data: bytes, source: str) -> Tournament:
@@ -516,7 +519,7 @@ def read_aga_xml_report(data: bytes, source: str) -> ImportedReport:
     if context.eggplant and root.get("eggplant-version") is None:
         rounds = _unflip_old_eggplant(context.players, rounds)
     tournament = Tournament(settings=settings, players=context.players, rounds=rounds)
-    return ImportedReport(tournament, tuple(context.notes))
+    return ImportedReport(tournament, tuple(context.notes), frozenset(context.given))
 
 
 def _has_fraction(text: str) -> bool:
@@ -560,18 +563,49 @@ def _read_settings(
         tiebreaks=_read_tiebreaks(context, header),
     )
     settings = _read_overtime(context, header, settings)
-    settings = _read_comment(_child_text(header, "Comment"), settings)
+    context.given |= _header_given(header)
+    settings, given = _read_comment(_child_text(header, "Comment"), settings)
+    context.given |= given
     if eggplant is None:
         return settings
     values = {child.tag: (child.text or "") for child in eggplant if isinstance(child.tag, str)}
-    settings, notes = read_eggplant_settings(values, settings)
+    settings, notes, given = read_eggplant_settings(values, settings)
     context.notes += notes
+    context.given |= given
     return settings
 
 
 def _round_count(text: str) -> bool:
     """Whether ``text`` is a number of rounds (1 to MAX_ROUNDS); others are left alone."""
     return text.isdigit() and len(text) <= 6 and 1 <= int(text) <= MAX_ROUNDS
+
+
+_HEADER_FIELDS = {
+    "name": "TournamentName",
+    "venue": "TournamentVenue/Name",
+    "venue_address": "TournamentVenue/Address",
+    "start_date": "StartDate",
+    "end_date": "EndDate",
+    "pairing_format": "PairingFormat",
+    "rules": "Rules",
+    "basic_time_minutes": "BasicTime",
+}
+_HEADER_PARTS = {
+    "director": "TournamentDirector",
+    "sponsor": "TournamentSponsor",
+    "convener": "TournamentConvenor",
+    "tiebreaks": "TiebreakSystemList/System",
+    "overtime_format": "OvertimeFormat/*",
+    "overtime_conditions": "OvertimeFormat/*",
+}
+
+
+def _header_given(header: etree._Element | None) -> set[str]:
+    """The settings the header gives (a blank element gives nothing)."""
+    if header is None:
+        return set()
+    given = {name for name, path in _HEADER_FIELDS.items() if _child_text(header, path)}
+    return given | {name for name, path in _HEADER_PARTS.items() if header.find(path) is not None}
 
 
 def _header_date(context: _Context, header: etree._Element | None, tag: str) -> date | None:
@@ -656,22 +690,26 @@ def _positive(context: _Context, element: etree._Element, key: str) -> float:
     return value
 
 
-def _read_comment(comment: str, settings: Settings) -> Settings:
+def _read_comment(comment: str, settings: Settings) -> tuple[Settings, set[str]]:
     """Our "Komi: 7.5; Rounds: 5; Handicap: Minus 1"; anything else is left alone."""
     values = {}
     for part in comment.split(";"):
         key, _, value = part.partition(":")
         values[_norm(key)] = value.strip()
     policies = {p.value.casefold(): p for p in HandicapPolicy}
+    given = set()
     if re.fullmatch(r"[+-]?\d+(\.\d+)?", values.get("komi", "")) and not komi_problem(
         float(values["komi"])
     ):
         settings = replace(settings, komi=float(values["komi"]))
+        given.add("komi")
     if _round_count(values.get("rounds", "")):
         settings = replace(settings, rounds=int(values["rounds"]))
+        given.add("rounds")
     if values.get("handicap", "").casefold() in policies:
         settings = replace(settings, handicap_policy=policies[values["handicap"].casefold()])
-    return settings
+        given.add("handicap_policy")
+    return settings, given
 
 
 def _player_id(context: _Context, element: etree._Element, key: str) -> PlayerId:

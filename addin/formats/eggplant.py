@@ -223,18 +223,21 @@ def _text(values: dict[str, str], key: str) -> str:
     return values.get(key, "").strip()
 
 
-def read_settings(values: dict[str, str], settings: Settings) -> tuple[Settings, list[str]]:
+def read_settings(
+    values: dict[str, str], settings: Settings
+) -> tuple[Settings, list[str], set[str]]:
     """The Tournament settings Eggplant's block gives, and a note of each one taken or not.
 
     ``settings`` are those read so far (from the header's Comment, exact); an integer
-    ``defaultkomi`` that is their komi without the half point keeps them.
+    ``defaultkomi`` that is their komi without the half point keeps them. The third value
+    names the :class:`Settings` fields the block gives.
     """
     notes: list[str] = []
-    taken: list[str] = []
+    taken: dict[str, str] = {}
     rounds = _text(values, "numberofrounds")
     if rounds.isdigit() and len(rounds) <= 6 and 1 <= int(rounds) <= limits.MAX_ROUNDS:
         settings = replace(settings, rounds=int(rounds))
-        taken.append(f"Number of rounds {rounds}")
+        taken["rounds"] = f"Number of rounds {rounds}"
     komi = _number(_text(values, "defaultkomi"))
     if komi is not None and komi_problem(komi):
         komi = None
@@ -243,22 +246,24 @@ def read_settings(values: dict[str, str], settings: Settings) -> tuple[Settings,
             komi = komi_from_report(0, int(komi), settings.rules, half_point=True)
         settings = replace(settings, komi=komi)
     if komi is not None:
-        taken.append(f"Komi (even games) {format_number(settings.komi)}")
+        taken["komi"] = f"Komi (even games) {format_number(settings.komi)}"
     bar = _text(values, "mmbar")
     try:
         if bar:
             settings = replace(settings, bar=rank_floor(bar.lower()))
-            taken.append(f"Bar {bar.lower()}")
+            taken["bar"] = f"Bar {bar.lower()}"
     except RatingError:
         notes.append(f"Eggplant's bar {bar!r} is not a rank; not taken over")
     policy = _handicap_policy(values)
     if policy is not None:
         settings = replace(settings, handicap_policy=policy)
-        taken.append(f"Handicap {policy.value}")
+        taken["handicap_policy"] = f"Handicap {policy.value}"
     if taken:
-        notes.insert(0, "Taken over from the file's Eggplant settings: " + "; ".join(taken))
+        notes.insert(
+            0, "Taken over from the file's Eggplant settings: " + "; ".join(taken.values())
+        )
     notes += _not_taken(values)
-    return settings, notes
+    return settings, notes, set(taken)
 
 
 def _number(text: str) -> float | None:

@@ -417,7 +417,7 @@ def read_book(gw: Gateway) -> Book:
     book.problems += round_set_problems(
         t.rounds, gw.sheet_names(), settings.settings.rounds, settings.cell("rounds")
     )
-    book.problems = with_parts(book.problems, book.tables, SETTINGS_TABLE.sheet)
+    book.problems = with_parts(book.problems, book.tables, SETTINGS_TABLE.sheet, t.players)
     return book
 
 

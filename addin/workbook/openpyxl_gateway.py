@@ -7,11 +7,15 @@ confirmed simply never saves, so the file stays as it was.
 
 from __future__ import annotations
 
+import errno
 import io
+import os
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import openpyxl
+from lxml import etree
 from openpyxl.cell.cell import Cell, MergedCell
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
@@ -49,6 +53,10 @@ class OpenpyxlGateway:
         self.changed = False
         """Whether a table or sheet was written (the Log aside)."""
         self._extents: dict[str, extent.Extent] = {}
+        self._reads: dict[tuple[str, str], TableData] = {}
+        """Tables read since their sheet was last written through this gateway: a process
+        that runs many actions on one workbook (the demo) reads each played round once,
+        not once per action. Code that edits ``wb`` directly must call :meth:`forget`."""
 
     @classmethod
     def open(cls, path: Path | str, *, force: bool = False, **kwargs: object) -> OpenpyxlGateway:
@@ -95,7 +103,19 @@ class OpenpyxlGateway:
         row = [ws.cell(row=header_row, column=c).value for c in range(1, end + 1)]
         return table_rows.header_map(row, table, last)
 
+    def forget(self, sheet: str | None = None) -> None:
+        """Drop what was read from ``sheet`` (every sheet when ``None``)."""
+        for key in [k for k in self._reads if sheet is None or k[0] == sheet]:
+            del self._reads[key]
+
     def read_table(self, table: Table) -> TableData:
+        key = (table.sheet, table.name)
+        cached = self._reads.get(key)
+        if cached is None or cached.table != table:
+            cached = self._reads[key] = self._read_table(table)
+        return _copy(cached)
+
+    def _read_table(self, table: Table) -> TableData:
         if table.sheet not in self.wb.sheetnames:
             return TableData(table, [], [Problem(table.sheet, "sheet is missing")], present=False)
         ws = self.wb[table.sheet]
@@ -159,6 +179,7 @@ class OpenpyxlGateway:
         return ""
 
     def write_table(self, table: Table, rows: Sequence[WriteRow]) -> None:
+        self.forget(table.sheet)
         ws = self._sheet(table)
         if ws.tables.get(table.name) is None and cells.is_blank(
             ws.cell(row=1, column=table.anchor_column).value
@@ -208,6 +229,7 @@ class OpenpyxlGateway:
         bulk.set_values([[v.value if isinstance(v, Text) else v for v in row] for row in matrix])
 
     def remove_sheet(self, sheet: str) -> None:
+        self.forget(sheet)
         if sheet in self.wb.sheetnames:
             del self.wb[sheet]
             self.changed = True
@@ -215,6 +237,7 @@ class OpenpyxlGateway:
     def append_log(self, entries: Sequence[LogEntry]) -> None:
         if not entries:
             return
+        self.forget(LOG.sheet)
         ws = self._sheet(LOG)
         if ws.tables.get(LOG.name) is None:
             styling.format_table(ws, LOG)
@@ -268,7 +291,10 @@ class OpenpyxlGateway:
         """The whole package is made in memory and written with one ``write``: a full disk
         is one clean OSError here, never a half-closed zip complaining later."""
         buffer = io.BytesIO()
-        self.wb.save(buffer)
+        try:
+            self.wb.save(buffer)
+        except etree.SerialisationError as err:  # openpyxl streams sheets via temporary files
+            raise _os_error(err) from err
         data = buffer.getvalue()
         for bulk in self.bulk.values():
             if bulk.sheet in self.wb.sheetnames:
@@ -276,6 +302,12 @@ class OpenpyxlGateway:
                 data = bulk_sheet.splice_bytes(data, bulk, ws.max_column)
         with open(path, "wb") as f:
             f.write(data)
+
+
+def _os_error(err: etree.SerialisationError) -> OSError:
+    """lxml's ``IO_EFBIG``, ``IO_ENOSPC``... as the OSError a direct write would raise."""
+    code = getattr(errno, str(err).removeprefix("IO_"), errno.EIO)
+    return OSError(code, os.strerror(code))
 
 
 def _ref(col: int, row: int) -> str:
@@ -297,3 +329,9 @@ def _store(ws: Worksheet, r: int, c: int, value: object) -> Cell:
     else:
         cell.value = value
     return cell
+
+
+def _copy(data: TableData) -> TableData:
+    """A copy the caller may change without changing what the gateway remembers."""
+    rows = [replace(r, values=dict(r.values), extra=dict(r.extra)) for r in data.rows]
+    return replace(data, rows=rows, problems=list(data.problems), notices=list(data.notices))

@@ -8,6 +8,7 @@ goes on past the others with a warning naming the cell. A problem this module ca
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import replace
 
 from addin.workbook.gateway import Part, Problem, Row, TableData
@@ -33,8 +34,16 @@ def _column_key(problem: Problem, data: TableData) -> str | None:
     )
 
 
-def part_of(problem: Problem, tables: dict[str, TableData], settings_sheet: str) -> Part | None:
-    """The part of the tournament ``problem``'s cell feeds (``None``: all of it)."""
+def part_of(
+    problem: Problem,
+    tables: dict[str, TableData],
+    settings_sheet: str,
+    players: Collection[object] = (),
+) -> Part | None:
+    """The part of the tournament ``problem``'s cell feeds (``None``: all of it).
+
+    A Players row that did not become a player (``players`` are those that did) is keyed
+    ``None``: whoever pairs the field needs it, since it may be a player left out."""
     if problem.affects is not None:
         return problem.affects
     sheet = problem.sheet
@@ -49,16 +58,21 @@ def part_of(problem: Problem, tables: dict[str, TableData], settings_sheet: str)
     if sheet == settings_sheet:
         key = _SETTING_BY_LABEL.get(" ".join((problem.column or "").split()).casefold())
         return Part("setting", key) if key else None
-    players = tables.get("Players")
-    if players is not None and sheet == players.table.sheet:
-        row = _row_of(problem, players)
+    players_data = tables.get("Players")
+    if players_data is not None and sheet == players_data.table.sheet:
+        row = _row_of(problem, players_data)
         if row is None:
             return None  # the header row: every player
-        return Part("player", row.get("aga_id"), _column_key(problem, players))
+        aga_id = row.get("aga_id")
+        player = aga_id if aga_id in players else None
+        return Part("player", player, _column_key(problem, players_data))
     return None
 
 
 def with_parts(
-    problems: list[Problem], tables: dict[str, TableData], settings_sheet: str
+    problems: list[Problem],
+    tables: dict[str, TableData],
+    settings_sheet: str,
+    players: Collection[object],
 ) -> list[Problem]:
-    return [replace(p, affects=part_of(p, tables, settings_sheet)) for p in problems]
+    return [replace(p, affects=part_of(p, tables, settings_sheet, players)) for p in problems]

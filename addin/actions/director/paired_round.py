@@ -13,6 +13,7 @@ from addin.actions.director.lookup import (
     find_active,
     find_player,
     game_of,
+    in_tournament,
     name_of,
     seat,
 )
@@ -51,7 +52,7 @@ were paired on the scores of the time and are not asked about."""
 def _round_number(t: Tournament, number: object) -> int:
     """The round asked for, or the latest round paired."""
     if number is not None:
-        return int(number)  # type: ignore[call-overload]
+        return in_tournament(t, int(number))  # type: ignore[call-overload]
     if not t.rounds:
         raise ActionError("no round is paired yet")
     return last_round(t)

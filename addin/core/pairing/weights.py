@@ -21,7 +21,8 @@ Tiers, most important first (protocol references in brackets):
 tier               penalty of one candidate game                        cap per game
 =================  ==================================================  ==============
 mms_difference     (score difference in 1/q points)^2  [merge groups    (span*q)^2
-                   so as to minimise the total score difference]
+                   so as to minimise the total score difference]; EGF
+                   style adds (N*q)^2 + 1 to a game avoidance objects to
 bye_choice         bye edge only: preference rank of the bye recipient   players - 1
                    (lowest score, then lowest rating)  [Odd-Numbered]
 repeat_float       players floating in the same direction as in the      2
