@@ -115,6 +115,14 @@ def test_real_files_with_nasty_text_in_any_encoding(reader: str, data: st.DataOb
     clean_outcome(reader, data.draw(encoded_text(reader)))
 
 
+def test_a_date_with_a_huge_month_skips_the_line() -> None:
+    """Found by the fuzzer: ``date()`` raised OverflowError for a 50-digit month."""
+    line = "Aarhus, Bob\t9616\tFull\t-21.9\t" + "9" * 50 + "1/1/2008\tNOVA\tVA\t0.8\t11/1/2001"
+    report = parse_tdlista(line.encode(), SOURCE)
+    assert report.members == []
+    assert "is not a calendar date" in report.skipped[0].reason
+
+
 @pytest.mark.parametrize("reader", sorted(READERS))
 @pytest.mark.parametrize("ends", [b"\r", b"\n", b"\r\n"], ids=["CR", "LF", "CRLF"])
 @pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig", "utf-16", "cp1252"])

@@ -175,6 +175,10 @@ def fill_workbook(
     rounds = int(values["rounds"])
     if rounds > MAX_ROUNDS:
         raise ActionError(f"the report has {rounds} rounds; a tournament has at most {MAX_ROUNDS}")
+    try:
+        book.settings_from_values(values)  # komi, dates in order: what the Settings sheet allows
+    except ValueError as err:
+        raise ActionError(f"the report's settings cannot be used: {err}") from err
     gw.write_table(b.settings.data.table, book.settings_rows(values))
     gw.write_table(
         players_table(rounds), [book.player_values(p, rounds) for p in t.players.values()]

@@ -38,9 +38,19 @@ class Cancelled(Exception):
         self.warnings = list(warnings)
 
 
+MAX_INPUT_BYTES = 100 * 1024 * 1024
+"""The largest file an action reads (the whole AGA membership list is 1.4 MB)."""
+
+
 def read_input(path: Path) -> bytes:
     """The bytes of a file the TD named, or an ActionError saying why not."""
     try:
+        size = path.stat().st_size
+        if size > MAX_INPUT_BYTES:
+            raise ActionError(
+                f"{path}: {size:,} bytes is more than the {MAX_INPUT_BYTES // 2**20} MB "
+                "this reads; is it the right file?"
+            )
         return path.read_bytes()
     except OSError as err:
         raise ActionError(f"cannot read {path}: {err.strerror}") from err

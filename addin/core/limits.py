@@ -35,10 +35,3 @@ def komi_problem(komi: float) -> str | None:
     if (komi * 2) != int(komi * 2):
         return f"komi {komi:g} is not in half points (7.5, 0.5, 6, -7.5)"
     return None
-
-
-def round_problem(number: int, rounds: int) -> str | None:
-    """Why ``number`` is not a round of a tournament of ``rounds`` rounds."""
-    if not 1 <= number <= rounds:
-        return f"round {number} is not between 1 and {rounds} (Tournament sheet, Number of rounds)"
-    return None

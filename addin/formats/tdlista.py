@@ -141,7 +141,9 @@ def parse_tdlista(data: bytes, source: str = "TDListA") -> ParseReport:
         raise TDListAError(source, None, "the file is empty; expected the AGA TDListA")
     _check_shape(lines, source)
     report = ParseReport(source=source, encoding=encoding, line_count=len(lines))
-    _read_lines(lines, source, report, text_input.control_characters(text))
+    wide = encoding.startswith("UTF-16") or encoding.startswith("UTF-32")
+    dirty = text_input.control_characters(text) if wide else text_input.control_bytes(data)
+    _read_lines(lines, source, report, dirty)
     return report
 
 
@@ -279,5 +281,5 @@ def _parse_date(text: str, what: str) -> date:
     month, day, year = (int(p) for p in parts)
     try:
         return date(year, month, day)
-    except ValueError as error:
+    except (ValueError, OverflowError) as error:
         raise _LineError(f"{what} {shown(text)} is not a calendar date ({error})") from None

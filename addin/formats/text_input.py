@@ -118,7 +118,11 @@ def split_lines(text: str) -> list[str]:
     Not ``str.splitlines``: it also breaks at U+0085, U+2028, form feeds and more, which
     would shift every later line number.
     """
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+        if "\r" in text:
+            text = text.replace("\r", "\n")
+    lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     return lines
@@ -127,6 +131,15 @@ def split_lines(text: str) -> list[str]:
 def normalise_line_ends(text: str) -> str:
     """``text`` with every CR and CRLF made LF."""
     return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+_NOT_CONTROL_BYTES = b"\t\n\r" + bytes(range(0x20, 0x100))
+
+
+def control_bytes(data: bytes) -> bool:
+    """Whether UTF-8 or single-byte ``data`` holds a control character: a fast first look
+    (no decoding; in UTF-8 a byte below 0x20 is always that ASCII character)."""
+    return bool(data.translate(None, _NOT_CONTROL_BYTES))
 
 
 def control_characters(text: str) -> bool:
