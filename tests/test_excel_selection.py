@@ -190,3 +190,33 @@ def test_only_typed_value_buttons_open_an_input_box(action: str, tmp_path: Path)
     outcome = dispatch(action, remote, dialogs=td, yes=True)
     assert td.asked == [] and outcome.status in {"done", "error"}, outcome
     assert actions(remote) is not None
+
+
+def test_a_reports_menu_item_writes_its_sheet_and_pdf_and_no_log(tmp_path: Path) -> None:
+    import subprocess
+
+    from addin.excel.buttons import report_items
+    from addin.excel.report_menu import report_file
+
+    path = prepared_file(tmp_path, 20)
+    wall = report_items()[0]
+    assert wall.preset == ("pairings", "alphabetical")
+    remote = xw.Book(json=book_json(path))
+    pdf = report_file(remote, "pairings", "alphabetical")
+    pdf.unlink(missing_ok=True)
+    td = WatchedTD([])
+    outcome = dispatch(wall.control_id, remote, dialogs=td)
+    assert outcome.status == "done", outcome
+    assert td.asked == []
+    written = {a["args"][1] for a in actions(remote, "addSheet")}
+    assert written == {"Report - Pairing list"}
+    assert not [
+        a
+        for a in actions(remote, "setValues")
+        if a["sheet_position"] == len(remote.sheets) - 1 and remote.sheets[-1].name == "Log"
+    ]
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(pdf), "-"], check=True, capture_output=True, text=True
+    ).stdout
+    assert "Round 2" in text and "Page 1 of" in text
+    pdf.unlink()

@@ -216,6 +216,13 @@ class XlwingsGateway:
         raw = (grid.row(r)[first - 1 : end] for r in range(header_row + 1, grid.height + 1))
         return table_rows.rows_from_block(table, header_row, headers, raw)
 
+    def event_name(self) -> str:
+        """The Tournament sheet's event name (B2), for printed headers."""
+        if "Tournament" not in self.sheet_names():
+            return ""
+        value = self._grid("Tournament").get(2, 2)
+        return "" if cells.is_blank(value) else str(value)
+
     # --- writing ------------------------------------------------------------------------
 
     def _ensure_sheet(self, sheet: str) -> None:
@@ -358,7 +365,9 @@ def _apply(gw: XlwingsGateway, change: Change) -> None:
         ws.tables[change.table.name].resize(ws.range(change.ref))
         _print_area(ws, change.table, change.ref)
     elif isinstance(change, CreateTable):
-        _create_table(gw._sheet(change.table.sheet), change.table, change.ref)
+        ws = gw._sheet(change.table.sheet)
+        _create_table(ws, change.table, change.ref)
+        _page_setup(ws, change.table, gw.event_name())
 
 
 def _print_area(ws: xw.Sheet, table: Table, ref: str) -> None:
@@ -387,6 +396,26 @@ def _create_table(ws: xw.Sheet, table: Table, ref: str) -> None:
             cells_below.data_validation.set_list(list(column.choices), in_cell_dropdown=True)
             _warn_only(cells_below)
     _print_area(ws, table, ref)
+
+
+def _page_setup(ws: xw.Sheet, table: Table, title: str) -> None:
+    """The template's print setup for a sheet made in Excel (a new Round sheet), through
+    Excel's own PageSetup on Windows; xlwings has no portable page setup beyond the area."""
+    if not sys.platform.startswith("win") or _is_remote(ws.book):
+        return
+    with contextlib.suppress(Exception):  # a nicety must never fail an action
+        setup = ws.api.PageSetup
+        setup.PrintTitleRows = "$1:$1"
+        setup.Orientation = 2 if styling.is_wide(table) else 1  # xlLandscape, xlPortrait
+        setup.Zoom = False
+        setup.FitToPagesWide = 1
+        setup.FitToPagesTall = False
+        setup.PrintGridlines = True
+        setup.CenterHorizontally = True
+        setup.LeftHeader = title.replace("&", "&&") if title else "&F"
+        setup.CenterHeader = "&A"
+        setup.RightHeader = "&D &T"
+        setup.CenterFooter = "Page &P of &N"
 
 
 def _warn_only(rng: xw.Range) -> None:
