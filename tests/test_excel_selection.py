@@ -22,6 +22,7 @@ from test_excel_remote import (  # noqa: F401  (remote_engine: the module's auto
     prepared_file,
     remote_engine,
     replay,
+    sheet_of,
     writes,
 )
 
@@ -210,11 +211,7 @@ def test_a_reports_menu_item_writes_its_sheet_and_pdf_and_no_log(tmp_path: Path)
     assert td.asked == []
     written = {a["args"][1] for a in actions(remote, "addSheet")}
     assert written == {"Report - Pairing list"}
-    assert not [
-        a
-        for a in actions(remote, "setValues")
-        if a["sheet_position"] == len(remote.sheets) - 1 and remote.sheets[-1].name == "Log"
-    ]
+    assert "Log" not in {sheet_of(remote, a) for a in actions(remote, "setValues")}
     text = subprocess.run(
         ["pdftotext", "-layout", str(pdf), "-"], check=True, capture_output=True, text=True
     ).stdout
