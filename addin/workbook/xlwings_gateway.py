@@ -159,7 +159,7 @@ class XlwingsGateway:
         """The selected range's sheet and rows, read from Excel with one call or two."""
         try:
             rng = self.book.selection
-            sheet, address = str(rng.sheet.name), str(rng.address)
+            sheet, address = str(rng.sheet.name), _visible_address(rng)
         except Exception:  # a multi-area selection on the remote engine, a shape, nothing
             if not _is_remote(self.book):
                 return None
@@ -328,6 +328,18 @@ class XlwingsGateway:
         self._sheets.clear()  # sheets are added and removed: look each up afresh
         for change in changes:
             _apply(self, change)
+
+
+XL_CELL_TYPE_VISIBLE = 12
+
+
+def _visible_address(rng: xw.Range) -> str:
+    """The selection's address without the rows a filter hides (a TD who filters the
+    TDListA and selects a block means the members shown, not those between them)."""
+    if sys.platform.startswith("win") and not _is_remote(rng.sheet.book):
+        with contextlib.suppress(Exception):  # nothing visible raises: keep the plain address
+            return str(rng.api.SpecialCells(XL_CELL_TYPE_VISIBLE).Address)
+    return str(rng.address)
 
 
 def _overlap(a: str, b: str) -> bool:
