@@ -217,3 +217,13 @@ def test_a_reports_menu_item_writes_its_sheet_and_pdf_and_no_log(tmp_path: Path)
     ).stdout
     assert "Round 2" in text and "Page 1 of" in text
     pdf.unlink()
+
+
+def test_a_question_is_not_shown_with_the_error_icon(tmp_path: Path) -> None:
+    path = prepared_file(tmp_path, 20)
+    at = rows_by(path, TDLISTA, "aga_id")
+    remote = open_selected(path, "TDListA", [at[29999]])  # a lapsed member: a warning
+    assert dispatch("register", remote).status == "cancelled"
+    (ask, told) = alerts(remote)
+    assert ask[2] == "ok_cancel" and ask[3] == "info" and "lapsed" in ask[0]
+    assert told[3] == "info" and not writes(remote)
