@@ -2,7 +2,9 @@
 
 The VBA behind every button is one line, ``RunPython "import addin.excel.entry as
 e;e.dispatch('<control id>')"``. Here the id is looked up (``addin.excel.buttons``),
-the TD is asked for the action's parameters (input box, file dialog), and the action
+the parameters come from the TD's selection (``addin.excel.selected``: one run per
+selected row, a box only for a value the workbook cannot give), from the Reports menu
+item (``addin.excel.report_menu``), or are asked for (file dialog, input box), and the action
 runs on the active workbook through an ``XlwingsGateway`` exactly as the command line
 runs it on a file: compute, ask the TD to accept any warnings (OK/Cancel), then write
 each table once as a block and append to the Log. Errors are a readable dialog, never
