@@ -227,3 +227,28 @@ def test_a_question_is_not_shown_with_the_error_icon(tmp_path: Path) -> None:
     (ask, told) = alerts(remote)
     assert ask[2] == "ok_cancel" and ask[3] == "info" and "lapsed" in ask[0]
     assert told[3] == "info" and not writes(remote)
+
+
+def test_a_look_up_selects_its_matches_and_register_takes_them(tmp_path: Path) -> None:
+    path = prepared_file(tmp_path, 20)
+    remote = xw.Book(json=book_json(path))
+    assert dispatch("lookup", remote, {"query": "Member1"}).status == "done"
+    assert not writes(remote)
+    (select,) = actions(remote, "rangeSelect")
+    assert sheet_of(remote, select) == "TDListA"
+    at = rows_by(path, TDLISTA, "aga_id")
+    matches = sorted(at[i] for i in at if str(i) == "20001" or str(i).startswith("2001"))
+    address = "A{}:I{}".format(select["start_row"] + 1, select["start_row"] + select["row_count"])
+    picked = selected_rows(address)
+    assert picked and set(picked) <= set(matches)  # the remote engine selects one run of them
+    assert "click Register player" in alerts(remote)[-1][0]
+    chosen = xw.Book(json=book_json(path, active="TDListA", selection=str(address)))
+    assert dispatch("register", chosen, dialogs=WatchedTD([]), yes=True).status == "done"
+    ids = sorted(i for i in at if at[i] in picked)
+    same_as_cli_runs(tmp_path, path, chosen, "register", [{"aga": i} for i in ids])
+
+
+def test_a_look_ups_rows_become_one_address_of_runs_within_excels_limit() -> None:
+    assert selected.rows_address([9, 5, 6, 7], "I") == "A5:I7,A9:I9"
+    many = selected.rows_address(list(range(2, 400, 2)), "I")
+    assert len(many) <= 255 and selected_rows(many)[:3] == (2, 4, 6)

@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from openpyxl.utils import get_column_letter
+
 from addin.actions import basic
 from addin.actions.registry import Param, ParamKind, load_all
 from addin.actions.session import ActionError, Cancelled, Session
@@ -32,6 +34,7 @@ from addin.excel.buttons import Button, resolve
 from addin.excel.dialogs import CannotAsk, Dialogs, ExcelDialogs
 from addin.excel.report_menu import open_file, report_file, report_preset
 from addin.excel.selected import SelectionError
+from addin.workbook.layout import TDLISTA
 from addin.workbook.xlwings_gateway import XlwingsGateway
 
 if TYPE_CHECKING:
@@ -120,9 +123,30 @@ def dispatch(
         return Outcome("failed", [f"{type(err).__name__}: {err}"])
     if button.preset is not None and params is None:
         open_file(report_file(book, *button.preset), book)
+    if button.action == "lookup" and runs:
+        session.messages += _select_matches(book, gw, str(runs[0].get("query") or ""))
     if session.messages:
         dialogs.alert(_cut("\n".join(session.messages)), title=label)
     return Outcome("done", list(session.messages))
+
+
+def _select_matches(book: xw.Book, gw: XlwingsGateway, query: str) -> list[str]:
+    """Select the look-up's matches on the TDListA sheet, ready for Register player."""
+    try:
+        rows = selected.lookup_rows(gw, query)
+        if not rows:
+            return []
+        last = get_column_letter(len(TDLISTA.columns))
+        sheet = book.sheets[TDLISTA.sheet]
+        sheet.activate()
+        address = selected.rows_address(rows, last)
+        try:
+            sheet.range(address).select()
+        except Exception:  # an engine without multi-area ranges (remote): the first run
+            sheet.range(address.split(",")[0]).select()
+    except Exception:  # selecting is a convenience: the answer stands without it
+        return []
+    return ["The matches are selected on the TDListA sheet: click Register player to add them."]
 
 
 def _parameter_sets(

@@ -285,3 +285,35 @@ def plan(action: str, gw: Gateway, dialogs: Dialogs, label: str) -> list[Params]
     book = read_book(gw)
     ctx = Context(gw, dialogs, label, gw.selection(), book)
     return PLANS[action](ctx)
+
+
+# --- a look-up's matches, selected for Register ---------------------------------------------
+
+MAX_SELECTED_ADDRESS = 255
+"""Excel's limit on a range address given as text."""
+
+
+def rows_address(rows: list[int], last_column: str) -> str:
+    """``A5:I7,A9:I9`` for rows 5, 6, 7 and 9: runs of rows merged, cut to Excel's limit."""
+    areas: list[str] = []
+    start = prev = None
+    for r in [*sorted(set(rows)), None]:
+        if r is not None and prev is not None and r == prev + 1:
+            prev = r
+            continue
+        if start is not None:
+            area = f"A{start}:{last_column}{prev}"
+            if len(",".join([*areas, area])) > MAX_SELECTED_ADDRESS:
+                break
+            areas.append(area)
+        start = prev = r
+    return ",".join(areas)
+
+
+def lookup_rows(gw: Gateway, query: str) -> list[int]:
+    """The TDListA rows of the members a look-up finds (for selecting them in Excel)."""
+    from addin.actions.registration import read_members
+
+    found = {m.aga_id for m in read_members(gw).search(query)}
+    data = gw.read_table(TDLISTA)
+    return [int(row.number) for row in data.rows if row.get("aga_id") in found and row.number]
