@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from addin.core.model import Game, Player, Round, Tournament
-from addin.excel.dialogs import Dialogs
+from addin.excel.dialogs import CannotAsk, Dialogs
 from addin.workbook.book import Book, read_book
 from addin.workbook.gateway import Gateway, Selection
 from addin.workbook.layout import (
@@ -104,7 +104,10 @@ def _next_round(t: Tournament) -> int:
 
 def _ask(ctx: Context, prompt: str, default: object) -> str | None:
     shown = "" if default is None else str(default)
-    return ctx.dialogs.ask_text(prompt, shown, title=ctx.label)
+    try:
+        return ctx.dialogs.ask_text(prompt, shown, title=ctx.label)
+    except CannotAsk as err:
+        raise SelectionError(f"{prompt}\n\n(This cannot be asked here.)") from err
 
 
 # --- the plans ----------------------------------------------------------------------------
