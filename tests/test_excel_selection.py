@@ -252,3 +252,18 @@ def test_a_look_ups_rows_become_one_address_of_runs_within_excels_limit() -> Non
     assert selected.rows_address([9, 5, 6, 7], "I") == "A5:I7,A9:I9"
     many = selected.rows_address(list(range(2, 400, 2)), "I")
     assert len(many) <= 255 and selected_rows(many)[:3] == (2, 4, 6)
+
+
+def test_the_buttons_that_are_not_selection_driven_ask_only_files_or_typed_values() -> None:
+    from addin.actions.registry import ParamKind
+    from addin.excel.buttons import buttons
+
+    typed_kinds = {ParamKind.TEXT, ParamKind.INT, ParamKind.CHOICE}
+    asks_text = {
+        b.action
+        for b in buttons()
+        if b.action not in selected.PLANS
+        and b.action != "report"  # a menu: its items ask nothing
+        and any(p.kind in typed_kinds for p in b.params)
+    }
+    assert asks_text == {"lookup", "new"}  # a name to search for; a new tournament's name
