@@ -140,10 +140,9 @@ def _select_matches(book: xw.Book, gw: XlwingsGateway, query: str) -> list[str]:
         sheet = book.sheets[TDLISTA.sheet]
         sheet.activate()
         address = selected.rows_address(rows, last)
-        try:
-            sheet.range(address).select()
-        except Exception:  # an engine without multi-area ranges (remote): the first run
-            sheet.range(address.split(",")[0]).select()
+        if book.app.engine.name == "remote":  # no multi-area ranges there: the first run
+            address = address.split(",")[0]
+        sheet.range(address).select()
     except Exception:  # selecting is a convenience: the answer stands without it
         return []
     return ["The matches are selected on the TDListA sheet: click Register player to add them."]
