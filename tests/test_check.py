@@ -7,6 +7,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 
+from addin.workbook.layout import games_table
 from tests.helpers import digest, run
 from tests.workbook_fixtures import simple_tournament, write_workbook
 
@@ -73,15 +74,14 @@ def test_a_deleted_required_column_is_named(players_book: Path) -> None:
 def test_a_round_naming_an_unknown_player_is_named(tmp_path: Path) -> None:
     path = write_workbook(tmp_path / "t.xlsx", simple_tournament(players=6, rounds=1), rounds=1)
     wb = openpyxl.load_workbook(path)
-    ws = wb["Round 1"]
-    white = next(c.column_letter for c in ws[1] if c.value == "White AGA #")
-    ws[f"{white}2"] = 55555
+    white = 1 + [c.key for c in games_table(1).columns].index("white")
+    cell = wb["Round 1"].cell(row=2, column=white, value=55555).coordinate
     wb.save(path)
 
     result = run("check", path)
 
     assert result.returncode == 1
     assert (
-        f"problem: Round 1!{white}2 (White AGA #): AGA # 55555 is not in the Players sheet"
+        f"problem: Round 1!{cell} (White AGA #): AGA # 55555 is not in the Players sheet"
         in result.stdout
     )

@@ -22,6 +22,7 @@ from test_excel_remote import (  # noqa: F401  (remote_engine: the module's auto
     prepared_file,
     remote_engine,
     replay,
+    sheet_of,
     writes,
 )
 
@@ -190,3 +191,79 @@ def test_only_typed_value_buttons_open_an_input_box(action: str, tmp_path: Path)
     outcome = dispatch(action, remote, dialogs=td, yes=True)
     assert td.asked == [] and outcome.status in {"done", "error"}, outcome
     assert actions(remote) is not None
+
+
+def test_a_reports_menu_item_writes_its_sheet_and_pdf_and_no_log(tmp_path: Path) -> None:
+    import subprocess
+
+    from addin.excel.buttons import report_items
+    from addin.excel.report_menu import report_file
+
+    path = prepared_file(tmp_path, 20)
+    wall = report_items()[0]
+    assert wall.preset == ("pairings", "alphabetical")
+    remote = xw.Book(json=book_json(path))
+    pdf = report_file(remote, "pairings", "alphabetical")
+    pdf.unlink(missing_ok=True)
+    td = WatchedTD([])
+    outcome = dispatch(wall.control_id, remote, dialogs=td)
+    assert outcome.status == "done", outcome
+    assert td.asked == []
+    written = {a["args"][1] for a in actions(remote, "addSheet")}
+    assert written == {"Report - Pairing list"}
+    assert "Log" not in {sheet_of(remote, a) for a in actions(remote, "setValues")}
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(pdf), "-"], check=True, capture_output=True, text=True
+    ).stdout
+    assert "Round 2" in text and "Page 1 of" in text
+    pdf.unlink()
+
+
+def test_a_question_is_not_shown_with_the_error_icon(tmp_path: Path) -> None:
+    path = prepared_file(tmp_path, 20)
+    at = rows_by(path, TDLISTA, "aga_id")
+    remote = open_selected(path, "TDListA", [at[29999]])  # a lapsed member: a warning
+    assert dispatch("register", remote).status == "cancelled"
+    (ask, told) = alerts(remote)
+    assert ask[2] == "ok_cancel" and ask[3] == "info" and "lapsed" in ask[0]
+    assert told[3] == "info" and not writes(remote)
+
+
+def test_a_look_up_selects_its_matches_and_register_takes_them(tmp_path: Path) -> None:
+    path = prepared_file(tmp_path, 20)
+    remote = xw.Book(json=book_json(path))
+    assert dispatch("lookup", remote, {"query": "Member1"}).status == "done"
+    assert not writes(remote)
+    (select,) = actions(remote, "rangeSelect")
+    assert sheet_of(remote, select) == "TDListA"
+    at = rows_by(path, TDLISTA, "aga_id")
+    matches = sorted(at[i] for i in at if str(i) == "20001" or str(i).startswith("2001"))
+    address = "A{}:I{}".format(select["start_row"] + 1, select["start_row"] + select["row_count"])
+    picked = selected_rows(address)
+    assert picked and set(picked) <= set(matches)  # the remote engine selects one run of them
+    assert "click Register player" in alerts(remote)[-1][0]
+    chosen = xw.Book(json=book_json(path, active="TDListA", selection=str(address)))
+    assert dispatch("register", chosen, dialogs=WatchedTD([]), yes=True).status == "done"
+    ids = sorted(i for i in at if at[i] in picked)
+    same_as_cli_runs(tmp_path, path, chosen, "register", [{"aga": i} for i in ids])
+
+
+def test_a_look_ups_rows_become_one_address_of_runs_within_excels_limit() -> None:
+    assert selected.rows_address([9, 5, 6, 7], "I") == "A5:I7,A9:I9"
+    many = selected.rows_address(list(range(2, 400, 2)), "I")
+    assert len(many) <= 255 and selected_rows(many)[:3] == (2, 4, 6)
+
+
+def test_the_buttons_that_are_not_selection_driven_ask_only_files_or_typed_values() -> None:
+    from addin.actions.registry import ParamKind
+    from addin.excel.buttons import buttons
+
+    typed_kinds = {ParamKind.TEXT, ParamKind.INT, ParamKind.CHOICE}
+    asks_text = {
+        b.action
+        for b in buttons()
+        if b.action not in selected.PLANS
+        and b.action != "report"  # a menu: its items ask nothing
+        and any(p.kind in typed_kinds for p in b.params)
+    }
+    assert asks_text == {"lookup", "new"}  # a name to search for; a new tournament's name

@@ -47,6 +47,9 @@ def test_pairing_list_by_board_pdf(
     ).stdout
     pages = text.split("\f")[:-1]
     assert f"Page 1 of {len(pages)}" in pages[0] and "Test Open" in pages[0]
+    for page in pages:  # every page: event, round, date and time, page x of y
+        assert "Test Open" in page and "Round 1" in page and " of " in page
+        assert re.search(r"Printed \d{4}-\d\d-\d\d \d\d:\d\d", page)
     t = sixty()
     round1 = t.round(1)
     assert round1 is not None

@@ -8,6 +8,7 @@ import openpyxl
 
 from addin.workbook import template
 from addin.workbook.layout import SHEET_ORDER, fixed_tables
+from addin.workbook.styling import is_wide
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -31,7 +32,7 @@ def test_every_sheet_is_a_printable_excel_table(tmp_path: Path) -> None:
         assert [c.value for c in ws[1]][: len(table.columns)] == list(table.headers)
         assert ws.freeze_panes is not None
         assert str(ws.print_title_rows) == "$1:$1"
-        assert ws.page_setup.orientation == "landscape"
+        assert ws.page_setup.orientation == ("landscape" if is_wide(table) else "portrait")
         assert ws.page_setup.fitToWidth == 1
         for column in table.columns:
             if column.choices:

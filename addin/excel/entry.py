@@ -2,7 +2,9 @@
 
 The VBA behind every button is one line, ``RunPython "import addin.excel.entry as
 e;e.dispatch('<control id>')"``. Here the id is looked up (``addin.excel.buttons``),
-the TD is asked for the action's parameters (input box, file dialog), and the action
+the parameters come from the TD's selection (``addin.excel.selected``: one run per
+selected row, a box only for a value the workbook cannot give), from the Reports menu
+item (``addin.excel.report_menu``), or are asked for (file dialog, input box), and the action
 runs on the active workbook through an ``XlwingsGateway`` exactly as the command line
 runs it on a file: compute, ask the TD to accept any warnings (OK/Cancel), then write
 each table once as a block and append to the Log. Errors are a readable dialog, never
@@ -22,6 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from openpyxl.utils import get_column_letter
+
 from addin.actions import basic
 from addin.actions.failure import describe
 from addin.actions.registry import Param, ParamKind, load_all
@@ -33,6 +37,7 @@ from addin.excel.dialogs import CannotAsk, Dialogs, ExcelDialogs
 from addin.excel.report_menu import open_file, report_file, report_preset
 from addin.excel.selected import SelectionError
 from addin.workbook.cell_gate import RefusedValue
+from addin.workbook.layout import TDLISTA
 from addin.workbook.saving import SaveRefused
 from addin.workbook.xlwings_gateway import XlwingsGateway
 
@@ -122,9 +127,29 @@ def dispatch(
         return Outcome("failed", [describe(err)])
     if button.preset is not None and params is None:
         open_file(report_file(book, *button.preset), book)
+    if button.action == "lookup" and runs:
+        session.messages += _select_matches(book, gw, str(runs[0].get("query") or ""))
     if session.messages:
         dialogs.alert(_cut("\n".join(session.messages)), title=label)
     return Outcome("done", list(session.messages))
+
+
+def _select_matches(book: xw.Book, gw: XlwingsGateway, query: str) -> list[str]:
+    """Select the look-up's matches on the TDListA sheet, ready for Register player."""
+    try:
+        rows = selected.lookup_rows(gw, query)
+        if not rows:
+            return []
+        last = get_column_letter(len(TDLISTA.columns))
+        sheet = book.sheets[TDLISTA.sheet]
+        sheet.activate()
+        address = selected.rows_address(rows, last)
+        if book.app.engine.name == "remote":  # no multi-area ranges there: the first run
+            address = address.split(",")[0]
+        sheet.range(address).select()
+    except Exception:  # selecting is a convenience: the answer stands without it
+        return []
+    return ["The matches are selected on the TDListA sheet: click Register player to add them."]
 
 
 def _parameter_sets(

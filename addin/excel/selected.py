@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from addin.core.model import Game, Player, Round, Tournament
-from addin.excel.dialogs import Dialogs
+from addin.excel.dialogs import CannotAsk, Dialogs
 from addin.workbook.book import Book, read_book
 from addin.workbook.gateway import Gateway, Selection
 from addin.workbook.layout import (
@@ -104,7 +104,10 @@ def _next_round(t: Tournament) -> int:
 
 def _ask(ctx: Context, prompt: str, default: object) -> str | None:
     shown = "" if default is None else str(default)
-    return ctx.dialogs.ask_text(prompt, shown, title=ctx.label)
+    try:
+        return ctx.dialogs.ask_text(prompt, shown, title=ctx.label)
+    except CannotAsk as err:
+        raise SelectionError(f"{prompt}\n\n(This cannot be asked here.)") from err
 
 
 # --- the plans ----------------------------------------------------------------------------
@@ -285,3 +288,35 @@ def plan(action: str, gw: Gateway, dialogs: Dialogs, label: str) -> list[Params]
     book = read_book(gw)
     ctx = Context(gw, dialogs, label, gw.selection(), book)
     return PLANS[action](ctx)
+
+
+# --- a look-up's matches, selected for Register ---------------------------------------------
+
+MAX_SELECTED_ADDRESS = 255
+"""Excel's limit on a range address given as text."""
+
+
+def rows_address(rows: list[int], last_column: str) -> str:
+    """``A5:I7,A9:I9`` for rows 5, 6, 7 and 9: runs of rows merged, cut to Excel's limit."""
+    areas: list[str] = []
+    start = prev = None
+    for r in [*sorted(set(rows)), None]:
+        if r is not None and prev is not None and r == prev + 1:
+            prev = r
+            continue
+        if start is not None:
+            area = f"A{start}:{last_column}{prev}"
+            if len(",".join([*areas, area])) > MAX_SELECTED_ADDRESS:
+                break
+            areas.append(area)
+        start = prev = r
+    return ",".join(areas)
+
+
+def lookup_rows(gw: Gateway, query: str) -> list[int]:
+    """The TDListA rows of the members a look-up finds (for selecting them in Excel)."""
+    from addin.actions.registration import read_members
+
+    found = {m.aga_id for m in read_members(gw).search(query)}
+    data = gw.read_table(TDLISTA)
+    return [int(row.number) for row in data.rows if row.get("aga_id") in found and row.number]

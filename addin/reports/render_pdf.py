@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from datetime import date, datetime
 from functools import cache, partial
 from pathlib import Path
 from typing import Any
@@ -461,6 +462,13 @@ def render(report: Report) -> bytes:
     if report.notes:
         story.append(Spacer(1, 6))
         story += [_p(n, _style(7.5, color=MUTED)) for n in report.notes]
-    lines = (report.tournament, report.heading, f"Printed {report.printed.isoformat()}")
+    lines = (report.tournament, report.heading, f"Printed {printed_at(report.printed)}")
     doc.build(story, canvasmaker=partial(_HeaderCanvas, lines=lines))
     return out.getvalue()
+
+
+def printed_at(day: date) -> str:
+    """The printing date, with the time when it is today (a wall list replaced mid-round)."""
+    if day == date.today():
+        return f"{day.isoformat()} {datetime.now():%H:%M}"
+    return day.isoformat()

@@ -178,7 +178,7 @@ class XlwingsGateway:
         """The selected range's sheet and rows, read from Excel with one call or two."""
         try:
             rng = self.book.selection
-            sheet, address = str(rng.sheet.name), str(rng.address)
+            sheet, address = str(rng.sheet.name), _visible_address(rng)
         except Exception:  # a multi-area selection on the remote engine, a shape, nothing
             if not _is_remote(self.book):
                 return None
@@ -253,6 +253,13 @@ class XlwingsGateway:
             data = table_rows.rows_from_block(table, header_row, headers, raw)
         data.problems += self._problems.get(table.sheet, [])
         return data
+
+    def event_name(self) -> str:
+        """The Tournament sheet's event name (B2), for printed headers."""
+        if "Tournament" not in self.sheet_names():
+            return ""
+        value = self._grid("Tournament").get(2, 2)
+        return "" if cells.is_blank(value) else str(value)
 
     # --- writing ------------------------------------------------------------------------
 
@@ -394,6 +401,18 @@ def _as_typed(value: object) -> object:
     return value
 
 
+XL_CELL_TYPE_VISIBLE = 12
+
+
+def _visible_address(rng: xw.Range) -> str:
+    """The selection's address without the rows a filter hides (a TD who filters the
+    TDListA and selects a block means the members shown, not those between them)."""
+    if sys.platform.startswith("win") and not _is_remote(rng.sheet.book):
+        with contextlib.suppress(Exception):  # nothing visible raises: keep the plain address
+            return str(rng.api.SpecialCells(XL_CELL_TYPE_VISIBLE).Address)
+    return str(rng.address)
+
+
 def _overlap(a: str, b: str) -> bool:
     a1, a2, a3, a4 = range_boundaries(a)
     b1, b2, b3, b4 = range_boundaries(b)
@@ -429,7 +448,9 @@ def _apply(gw: XlwingsGateway, change: Change) -> None:
         ws.tables[change.table.name].resize(ws.range(change.ref))
         _print_area(ws, change.table, change.ref)
     elif isinstance(change, CreateTable):
-        _create_table(gw._sheet(change.table.sheet), change.table, change.ref)
+        ws = gw._sheet(change.table.sheet)
+        _create_table(ws, change.table, change.ref)
+        _page_setup(ws, change.table, gw.event_name())
 
 
 def _print_area(ws: xw.Sheet, table: Table, ref: str) -> None:
@@ -458,6 +479,26 @@ def _create_table(ws: xw.Sheet, table: Table, ref: str) -> None:
             cells_below.data_validation.set_list(list(column.choices), in_cell_dropdown=True)
             _warn_only(cells_below)
     _print_area(ws, table, ref)
+
+
+def _page_setup(ws: xw.Sheet, table: Table, title: str) -> None:
+    """The template's print setup for a sheet made in Excel (a new Round sheet), through
+    Excel's own PageSetup on Windows; xlwings has no portable page setup beyond the area."""
+    if not sys.platform.startswith("win") or _is_remote(ws.book):
+        return
+    with contextlib.suppress(Exception):  # a nicety must never fail an action
+        setup = ws.api.PageSetup
+        setup.PrintTitleRows = "$1:$1"
+        setup.Orientation = 2 if styling.is_wide(table) else 1  # xlLandscape, xlPortrait
+        setup.Zoom = False
+        setup.FitToPagesWide = 1
+        setup.FitToPagesTall = False
+        setup.PrintGridlines = True
+        setup.CenterHorizontally = True
+        setup.LeftHeader = title.replace("&", "&&") if title else "&F"
+        setup.CenterHeader = "&A"
+        setup.RightHeader = "&D &T"
+        setup.CenterFooter = "Page &P of &N"
 
 
 def _warn_only(rng: xw.Range) -> None:
