@@ -15,7 +15,10 @@ import pytest
 
 from addin.excel.entry import dispatch
 from addin.excel.remote_json import LICENSE_VARIABLE, book_json, enable_remote_engine
+from addin.workbook.book import read_book
 from addin.workbook.cell_gate import Formula, RefusedValue, Text, formula_like, gate
+from addin.workbook.layout import players_table
+from addin.workbook.openpyxl_gateway import OpenpyxlGateway
 from addin.workbook.xlwings_gateway import _as_typed
 from tests.helpers import digest, run
 from tests.workbook_fixtures import simple_tournament, write_workbook
@@ -99,33 +102,44 @@ def test_the_tds_own_formulas_survive_a_rewrite(book: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("name", "message"),
+    ("family", "message"),
     [
         (
-            "Bad\x07Name, Pat",
-            "error: Players!B10 (Family name): text holds the control character U+0007, "
-            "which .xlsx files cannot store: 'Bad\\x07Name'; nothing was written\n",
+            "Bad\x07Name",
+            "Players!B10 (Family name): text holds the control character U+0007, "
+            "which .xlsx files cannot store: 'Bad\\x07Name'; nothing was written",
         ),
         (
-            "Tab\x0bName, Pat",
-            "error: Players!B10 (Family name): text holds the control character U+000B, "
-            "which .xlsx files cannot store: 'Tab\\x0bName'; nothing was written\n",
+            "Tab\x0bName",
+            "Players!B10 (Family name): text holds the control character U+000B, "
+            "which .xlsx files cannot store: 'Tab\\x0bName'; nothing was written",
         ),
         (
-            "L" * 40_000 + ", Pat",
-            "error: Players!B10 (Family name): text of 40,000 characters is longer than a cell "
-            f"holds (32,767): {'L' * 200!r}... (40,000 characters); nothing was written\n",
+            "L" * 40_000,
+            "Players!B10 (Family name): text of 40,000 characters is longer than a cell "
+            f"holds (32,767): {'L' * 200!r}... (40,000 characters); nothing was written",
         ),
     ],
 )
 def test_text_no_cell_can_hold_is_refused_naming_the_cell(
-    book: Path, name: str, message: str
+    book: Path, family: str, message: str
 ) -> None:
+    """The gate itself, below every reader (each of which refuses such text first)."""
+    gw = OpenpyxlGateway.open(book)
+    table = players_table(read_book(gw).tournament.settings.rounds)
+    rows = [*gw.read_table(table).rows, {"aga_id": 90001, "family_name": family, "rank": "5k"}]
+    with pytest.raises(RefusedValue) as refused:
+        gw.write_table(table, rows)
+    assert str(refused.value) == message
+
+
+@pytest.mark.parametrize("name", ["Bad\x07Name, Pat", "L" * 40_000 + ", Pat"])
+def test_a_name_no_cell_can_hold_is_refused_before_anything_is_done(book: Path, name: str) -> None:
     before = digest(book)
     done = run("register", book, "--name", name, "--rank", "5k", "--yes")
     assert done.returncode == 1
-    assert done.stderr == message + "t.xlsx is unchanged.\n"
-    assert done.stdout == ""
+    assert "expected a name of at most 200 characters, without control characters" in done.stderr
+    assert len(done.stderr) < 400 and done.stdout == ""
     assert digest(book) == before
 
 
@@ -193,14 +207,13 @@ def test_excel_stores_a_formula_like_name_as_text(book: Path, remote_engine: Non
     assert players["values"][-1][1] == "'=1+2"
 
 
-def test_excel_refuses_a_control_character_naming_the_cell(book: Path, remote_engine: None) -> None:
+def test_excel_refuses_a_control_character_naming_the_name(
+    book: Path, remote_engine: None
+) -> None:
     import xlwings as xw
 
     remote = xw.Book(json=book_json(book))
     outcome = dispatch("register", remote, {"name": "Bad\x07Name, Pat", "rank": "5k"}, yes=True)
     assert outcome.status == "error"
-    assert outcome.messages == [
-        "Players!B10 (Family name): text holds the control character U+0007, which .xlsx "
-        "files cannot store: 'Bad\\x07Name'; nothing was written"
-    ]
-    assert not [a for a in remote.json()["actions"] if a["func"] == "setValues"]
+    (message,) = outcome.messages
+    assert message.startswith("Name 'Bad\\x07Name, Pat': expected a name of at most 200")

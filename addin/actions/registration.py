@@ -186,7 +186,7 @@ def _new_player(aga_id: PlayerId, name: str, requested: str | None) -> Player:
         raise ActionError(f'{shown(name)} is not a name; write it as "Family, Given"')
     if text_input.control_characters(name) or len(name) > MAX_NAME:
         raise ActionError(
-            f"--name {shown(name)}: expected a name of at most {MAX_NAME} characters, "
+            f"Name {shown(name)}: expected a name of at most {MAX_NAME} characters, "
             "without control characters"
         )
     rating = parse_rating(requested) if requested else None
