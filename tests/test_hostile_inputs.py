@@ -17,7 +17,6 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from addin.workbook.open_elsewhere import turn_lock
 from tests.helpers import DATA, digest, run
 from tests.workbook_fixtures import simple_tournament, write_workbook
 
