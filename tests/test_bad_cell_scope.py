@@ -124,7 +124,11 @@ def test_a_bad_result_stops_scoring_not_printing(book: Path, tmp_path: Path) -> 
 
 
 def test_a_row_that_is_no_player_stops_pairing_not_printing(book: Path, tmp_path: Path) -> None:
-    cell = type_into(book, "Players", "Family name", 4, None)
+    """A rank typed on a new row, with no name and no AGA #: nobody the program can complete
+    (a registered row with its name blanked is filled again from the TDListA)."""
+    new_row = len(sheet_rows(book, "Players")) + 2
+    type_into(book, "Players", "Rank or rating", new_row, "5k")
+    cell = f"Players!{column(openpyxl.load_workbook(book)['Players'], 'AGA #')}{new_row} (AGA #)"
     refused(book, "pair", naming=cell)
     out = tmp_path / "registration.txt"
     goes_on_after_warning(book, "report", book, "registration", "--out", out, naming=cell)

@@ -420,7 +420,12 @@ def rebuilt(b: book.Book, intake: Intake) -> book.Book:
         if p is not None and p.aga_id not in players:
             players[p.aga_id] = p
     t = replace(b.tournament, players=players)
-    problems = [p for p in b.problems if p.cell not in intake.resolved or p.sheet != "Players"]
+    problems = [
+        p
+        for p in b.problems
+        if (p.cell not in intake.resolved or p.sheet != "Players")
+        and p.missing_player not in players
+    ]
     return replace(b, tournament=t, tables={**b.tables, data.table.name: data}, problems=problems)
 
 

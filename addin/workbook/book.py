@@ -8,7 +8,7 @@ read, so the TD's extra columns and typed values travel with their row.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 
 from addin.core.handicap import MAX_HANDICAP
@@ -402,9 +402,8 @@ def read_book(gw: Gateway) -> Book:
             continue
         for key, pid in zip(("first", "second"), ids, strict=True):
             if pid not in t.players:
-                book.problems.append(
-                    requests.problem(row, key, f"AGA # {pid} is not in the Players sheet")
-                )
+                text = f"AGA # {pid} is not in the Players sheet"
+                book.problems.append(_missing(requests.problem(row, key, text), pid))
         t.requests.append(
             PairRequest(RequestKind(row["kind"]), int(ids[0]), int(ids[1]), row.get("round"))  # type: ignore[arg-type]
         )
@@ -428,6 +427,10 @@ def _read(book: Book, gw: Gateway, table: Table) -> TableData:
     return data
 
 
+def _missing(problem: Problem, pid: object) -> Problem:
+    return replace(problem, missing_player=pid)  # type: ignore[arg-type]
+
+
 def _read_round(book: Book, gw: Gateway, number: int) -> Round:
     players = book.tournament.players
     games_data = _read(book, gw, games_table(number))
@@ -438,7 +441,9 @@ def _read_round(book: Book, gw: Gateway, number: int) -> Round:
     def claim(pid: int, row: Row, data: TableData, key: str) -> None:
         where = row.cells.get(key) or ""
         if pid not in players:
-            book.problems.append(data.problem(row, key, f"AGA # {pid} is not in the Players sheet"))
+            book.problems.append(
+                _missing(data.problem(row, key, f"AGA # {pid} is not in the Players sheet"), pid)
+            )
         if pid in seen:
             book.problems.append(
                 data.problem(

@@ -42,6 +42,9 @@ class Problem:
     column: str | None = None
     affects: Part | None = None
     """What the bad cell feeds; ``None``: the whole tournament (every action stops)."""
+    missing_player: int | None = None
+    """The AGA # the cell names that is not (yet) a player: completing that Players row
+    answers the problem."""
 
     def __str__(self) -> str:
         where = f"{self.sheet}!{self.cell}" if self.cell else self.sheet
