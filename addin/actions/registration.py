@@ -22,7 +22,6 @@ from addin.core.registration import (
     parse_preregistration_csv,
     register_preregistration,
 )
-from addin.formats import text_input
 from addin.formats.tdlista import TDListAError, parse_tdlista, split_name
 from addin.workbook import book
 from addin.workbook.gateway import LogEntry
@@ -184,17 +183,8 @@ def _new_player(aga_id: PlayerId, name: str, requested: str | None) -> Player:
     family, given = split_name(name)
     if not family:
         raise ActionError(f'{shown(name)} is not a name; write it as "Family, Given"')
-    if text_input.control_characters(name) or len(name) > MAX_NAME:
-        raise ActionError(
-            f"Name {shown(name)}: expected a name of at most {MAX_NAME} characters, "
-            "without control characters"
-        )
     rating = parse_rating(requested) if requested else None
     return Player(aga_id, family, given, rank=requested or "", rating=rating)
-
-
-MAX_NAME = 200
-"""Characters in a name typed for a new player."""
 
 
 def _row_of(b: book.Book, aga_id: PlayerId) -> object:
