@@ -20,8 +20,9 @@ from addin.calc import install
 from addin.calc.extension import IDENTIFIER, PROTOCOL, TOOLBAR
 from addin.calc.office import Office, properties
 from addin.excel.buttons import BUILTIN, buttons, report_items
-from tests.calc_support import require_office
+from tests.calc_support import cli, file_cells, live_cells, require_office, without_clock
 from tests.helpers import run
+from tests.workbook_fixtures import simple_tournament, write_workbook
 
 NOBODY = 65534
 SETPRIV = shutil.which("setpriv") or "setpriv"
@@ -101,3 +102,25 @@ def test_the_extensions_handler_answers_its_entries(installed: Office) -> None:
     )
     assert handler is not None
     assert handler.supportsService("com.sun.star.frame.ProtocolHandler")
+
+
+def test_a_toolbar_entry_runs_the_installed_addin_inside_libreoffice(
+    installed: Office, tmp_path: Path
+) -> None:
+    """The entry's URL, dispatched in the document's window, runs in LibreOffice's own Python
+    (the handler finds ``addin`` through ``addin_path.txt``) and writes what the command line
+    writes."""
+    source = write_workbook(tmp_path / "club.xlsx", simple_tournament(20, 2, seed=3), 3)
+    by_cli = Path(shutil.copy(source, tmp_path / "by-cli.xlsx"))
+    assert cli(by_cli, "standings", {}) == 0
+    doc = installed.open(Path(shutil.copy(source, tmp_path / "by-calc.xlsx")))
+    helper = installed.ctx.ServiceManager.createInstanceWithContext(
+        "com.sun.star.frame.DispatchHelper", installed.ctx
+    )
+    frame = doc.CurrentController.Frame
+    helper.executeDispatch(
+        frame, f"{PROTOCOL}aga_standings", "", 0, properties(params="{}", yes=True)
+    )
+    live = without_clock(live_cells(doc))
+    assert live == without_clock(file_cells(by_cli))
+    assert any(row[1] == "standings" for row in live["Log"][1:])

@@ -3,11 +3,13 @@
 LibreOffice loads this file with its own Python (Debian/Ubuntu: the system python3 through
 python3-uno; Windows and macOS: the Python bundled with LibreOffice). The entries' URLs
 are ``org.usgo.aga.mcmahon:<control id>``; each runs ``addin.calc.entry.dispatch`` on the
-document of the window it was clicked in. The ``addin`` package is found on that Python's
+document of the window it was clicked in. A script may pass the arguments ``params`` (a
+JSON object: nothing is asked) and ``yes`` (warnings accepted), as the tests do. The ``addin`` package is found on that Python's
 own path, else in the folders listed in ``addin_path.txt`` beside this file (written by
 ``python -m addin build-calc``), else in ``AGA_MCMAHON_PYTHONPATH``.
 """
 
+import json
 import os
 import sys
 import traceback
@@ -64,7 +66,9 @@ class Handler(unohelper.Base, XDispatchProvider, XDispatch, XInitialization, XSe
                 "Install it with that Python, or run: python -m addin install-calc"
             )
             return
-        dispatch(url.Path, doc, self.ctx)
+        given = {arg.Name: arg.Value for arg in args}
+        params = json.loads(given["params"]) if "params" in given else None
+        dispatch(url.Path, doc, self.ctx, params, yes=bool(given.get("yes")))
 
     def addStatusListener(self, listener, url):
         pass
