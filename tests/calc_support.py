@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 from collections.abc import Iterator, Mapping
 from datetime import date, datetime, time
 from pathlib import Path
@@ -21,15 +22,24 @@ from addin.calc.office import Office, soffice
 from addin.calc.uno_loader import UnoMissing, load_uno
 from addin.cli import run_on_file
 
+REQUIRED = "AGA_REQUIRE_LIBREOFFICE"
+"""Set (by .ci/run): a missing LibreOffice or uno fails the tests instead of skipping them."""
+
 
 def require_office() -> None:
-    """Skip, saying why, where LibreOffice or its Python bridge is missing."""
+    """Skip, saying why, where LibreOffice or its Python bridge is missing (fail in CI)."""
+    missing = None
     if soffice() is None:
-        pytest.skip("LibreOffice (soffice) is not installed")
-    try:
-        load_uno()
-    except UnoMissing as err:
-        pytest.skip(str(err))
+        missing = "LibreOffice (soffice) is not installed"
+    else:
+        try:
+            load_uno()
+        except UnoMissing as err:
+            missing = str(err)
+    if missing and os.environ.get(REQUIRED):
+        pytest.fail(f"{missing} ({REQUIRED} is set)")
+    if missing:
+        pytest.skip(missing)
 
 
 def office_or_skip() -> Iterator[Office]:

@@ -4,9 +4,10 @@ LibreOffice loads this file with its own Python (Debian/Ubuntu: the system pytho
 python3-uno; Windows and macOS: the Python bundled with LibreOffice). The entries' URLs
 are ``org.usgo.aga.mcmahon:<control id>``; each runs ``addin.calc.entry.dispatch`` on the
 document of the window it was clicked in. A script may pass the arguments ``params`` (a
-JSON object: nothing is asked) and ``yes`` (warnings accepted), as the tests do. The ``addin`` package is found on that Python's
-own path, else in the folders listed in ``addin_path.txt`` beside this file (written by
-``python -m addin build-calc``), else in ``AGA_MCMAHON_PYTHONPATH``.
+JSON object: nothing is asked) and ``yes`` (warnings accepted), as the tests do. The
+``addin`` package is found on that Python's own path, else in the folders listed in
+``addin_path.txt`` beside this file (written by ``python -m addin build-calc``), else in
+``AGA_MCMAHON_PYTHONPATH``.
 """
 
 import json
