@@ -155,6 +155,19 @@ def cmd_build_excel(args: argparse.Namespace) -> int:
     return build.main([str(args.out)] if args.out else [])
 
 
+def cmd_install_calc(args: argparse.Namespace) -> int:
+    from addin.calc import install
+
+    return install.main(args.remove, args.profile)
+
+
+def cmd_build_calc(args: argparse.Namespace) -> int:
+    from addin.calc.extension import EXTENSION_FILE, build_extension
+
+    print(f"Built {build_extension(args.out or Path(EXTENSION_FILE))}")
+    return EXIT_OK
+
+
 def cmd_template(args: argparse.Namespace) -> int:
     try:
         template.write_template(args.out, force=args.force)
@@ -324,6 +337,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("build-excel", cmd_build_excel, "build the .xlam add-in file")
     p.add_argument("out", type=Path, nargs="?", help="where to write the .xlam")
 
+    p = command("install-calc", cmd_install_calc, "install the LibreOffice Calc extension")
+    p.add_argument("--remove", action="store_true", help="remove it from LibreOffice")
+    p.add_argument("--profile", type=Path, help="a LibreOffice user profile folder to use")
+
+    p = command("build-calc", cmd_build_calc, "build the .oxt LibreOffice Calc extension")
+    p.add_argument("out", type=Path, nargs="?", help="where to write the .oxt")
+
     p = command("template", cmd_template, "write the blank workbook template")
     p.add_argument("out", type=Path, nargs="?", default=Path("workbook_template.xlsx"))
     p.add_argument("--force", action="store_true", help="replace a tournament (a backup is kept)")
@@ -389,6 +409,7 @@ _OUTPUTS: dict[str, tuple[str, ...]] = {
     "demo": ("book",),
     "template": ("out",),
     "build-excel": ("out",),
+    "build-calc": ("out",),
 }
 
 

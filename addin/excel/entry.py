@@ -19,7 +19,7 @@ from __future__ import annotations
 import contextlib
 import tempfile
 import traceback
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -70,12 +70,14 @@ def dispatch(
     *,
     dialogs: Dialogs | None = None,
     yes: bool = False,
+    gateway: Callable[..., XlwingsGateway] = XlwingsGateway,
 ) -> Outcome:
     """Run the action behind a ribbon button on ``book`` (default: the calling workbook).
 
     ``params`` given: nothing is asked, missing optional parameters are blank.
     ``yes``: accept warnings without asking, like ``--yes`` on the command line.
-    Never raises: every failure becomes a dialog.
+    Never raises: every failure becomes a dialog. ``gateway`` makes the gateway from
+    ``book`` (LibreOffice Calc's door passes its own, ``addin.calc.entry``).
     """
     if book is None:
         import xlwings as xw
@@ -91,7 +93,7 @@ def dispatch(
                 f"This add-in does not know the button {control_id!r}. "
                 "Rebuild it with: python -m addin install-excel"
             )
-        gw = XlwingsGateway(
+        gw = gateway(
             book, confirm=(lambda m: True) if yes else dialogs.confirm, alert=dialogs.alert
         )
         runs = _parameter_sets(button, gw, params, dialogs, book)

@@ -199,26 +199,34 @@ class XlwingsGateway:
         range is larger than ``CELLS_PER_READ``), cut at the end of its data."""
         grid = self._grids.get(sheet)
         if grid is None:
-            ws = self._sheet(sheet)
-            last = ws.used_range.last_cell
-            height, width = int(last.row), min(int(last.column), MAX_COLUMNS)
+            used_height, used_width = self._used_corner(sheet)
+            height, width = used_height, min(used_width, MAX_COLUMNS)
             values: list[list[object]] = []
             while len(values) < height:
                 top = len(values) + 1
                 bottom = min(height, top + max(1000, CELLS_PER_READ // width) - 1)
-                block = ws.range((top, 1), (bottom, width)).options(ndim=2).value
-                values += [list(row) for row in block]
+                values += self._read_block(sheet, top, bottom, width)
                 if len(values) - extent.measure_block(values).last_row > extent.GAP_ROWS:
                     break
             found = extent.measure_block(values)
             problems = extent.stray_problems(sheet, found)
-            if not problems and (len(values) < height or width < int(last.column)):
-                problems.append(_used_range_problem(sheet, found, last))
+            if not problems and (len(values) < height or width < used_width):
+                problems.append(_used_range_problem(sheet, found, used_height, used_width))
             self._problems[sheet] = problems
             grid = self._grids[sheet] = Grid(
                 [row[: found.last_column] for row in values[: found.last_row]]
             )
         return grid
+
+    def _used_corner(self, sheet: str) -> tuple[int, int]:
+        """The used range's last row and column (1-based)."""
+        last = self._sheet(sheet).used_range.last_cell
+        return int(last.row), int(last.column)
+
+    def _read_block(self, sheet: str, top: int, bottom: int, width: int) -> list[list[object]]:
+        """Rows ``top``..``bottom`` of columns 1..``width``, in one Excel call."""
+        block = self._sheet(sheet).range((top, 1), (bottom, width)).options(ndim=2).value
+        return [list(row) for row in block]
 
     def _table_refs(self, sheet: str) -> dict[str, str]:
         """The sheet's Excel Tables: name -> A1 range (such as ``A1:K17``)."""
@@ -377,9 +385,9 @@ class XlwingsGateway:
             _apply(self, change)
 
 
-def _used_range_problem(sheet: str, found: extent.Extent, last: xw.Range) -> Problem:
+def _used_range_problem(sheet: str, found: extent.Extent, row: int, column: int) -> Problem:
     """The used range runs far past the data, though no value was seen there."""
-    corner = f"{get_column_letter(int(last.column))}{int(last.row)}"
+    corner = f"{get_column_letter(column)}{row}"
     return Problem(
         sheet,
         f"the sheet's used range reaches {corner}, far beyond its data (row {found.last_row}); "

@@ -1,0 +1,1 @@
+"""The LibreOffice Calc front door: a UNO gateway, Calc dialogs and the .oxt extension."""

@@ -1,0 +1,89 @@
+"""The Calc door's dispatcher: a toolbar or menu entry runs ``dispatch(control_id, doc)``.
+
+It is the Excel door's dispatcher (``addin.excel.entry.dispatch``) with Calc's parts:
+the document through a ``UnoGateway``, Calc's dialogs, and a small stand-in for what the
+Excel door asks of an xlwings Book (its name, its file, opening another workbook). The
+buttons, the selection rules, the parameters asked and the messages are the same code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from addin.calc.dialogs import CalcDialogs
+from addin.calc.uno_gateway import UnoGateway
+from addin.excel.dialogs import Dialogs
+from addin.excel.entry import Outcome
+from addin.excel.entry import dispatch as excel_dispatch
+
+
+class _Engine:
+    name = "calc"
+
+
+class _Books:
+    def __init__(self, ctx: Any) -> None:
+        self.ctx = ctx
+
+    def open(self, path: str) -> Any:
+        """Open a workbook in a new Calc window (``New tournament`` does)."""
+        import uno  # type: ignore[import-not-found]
+
+        desktop = self.ctx.ServiceManager.createInstanceWithContext(
+            "com.sun.star.frame.Desktop", self.ctx
+        )
+        return desktop.loadComponentFromURL(uno.systemPathToFileUrl(path), "_blank", 0, ())
+
+
+class _App:
+    def __init__(self, ctx: Any) -> None:
+        self.engine = _Engine()
+        self.books = _Books(ctx)
+
+
+class CalcBook:
+    """What the shared dispatcher asks of a workbook, for a Calc document."""
+
+    def __init__(self, ctx: Any, doc: Any) -> None:
+        self.ctx = ctx
+        self.doc = doc
+        self.app = _App(ctx)
+
+    @property
+    def fullname(self) -> str:
+        if not self.doc.hasLocation():
+            return str(self.doc.Title)
+        import uno  # type: ignore[import-not-found]
+
+        return str(uno.fileUrlToSystemPath(self.doc.Location))
+
+    @property
+    def name(self) -> str:
+        return Path(self.fullname).name
+
+
+def _gateway(book: CalcBook, **kwargs: Any) -> UnoGateway:
+    return UnoGateway(book.doc, **kwargs)
+
+
+def dispatch(
+    control_id: str,
+    doc: Any,
+    ctx: Any,
+    params: Mapping[str, object] | None = None,
+    *,
+    dialogs: Dialogs | None = None,
+    yes: bool = False,
+) -> Outcome:
+    """Run the action behind a Calc toolbar entry on ``doc``; never raises (a dialog says)."""
+    book = CalcBook(ctx, doc)
+    return excel_dispatch(
+        control_id,
+        book,  # type: ignore[arg-type]
+        params,
+        dialogs=dialogs or CalcDialogs(ctx, doc),
+        yes=yes,
+        gateway=_gateway,
+    )
