@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import io
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -57,3 +58,29 @@ def sheet_rows(path: Path, sheet: str) -> list[dict[str, object]]:
     rows = ws.iter_rows(values_only=True)
     header = next(rows)
     return [dict(zip(header, r, strict=False)) for r in rows if any(v is not None for v in r)]
+
+
+SOFFICE = shutil.which("soffice") or shutil.which("libreoffice")
+"""LibreOffice, the real spreadsheet application the workbooks must open in."""
+
+
+def libreoffice_convert(source: Path, target: str, outdir: Path) -> Path:
+    """``soffice --headless --convert-to TARGET``, with a profile of its own; the new file."""
+    assert SOFFICE is not None, "LibreOffice is not installed"
+    done = subprocess.run(
+        [
+            SOFFICE,
+            f"-env:UserInstallation=file://{outdir / 'profile'}",
+            "--headless",
+            "--convert-to",
+            target,
+            "--outdir",
+            str(outdir),
+            str(source),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert done.returncode == 0, done.stderr
+    return outdir / f"{source.stem}.{target.split(':')[0]}"

@@ -11,14 +11,13 @@ typed when an action rewrites its sheet.
 from __future__ import annotations
 
 import shutil
-import subprocess
 from pathlib import Path
 
 import openpyxl
 import pytest
 from openpyxl.workbook.workbook import Workbook
 
-from tests.helpers import digest, log_messages, run, sheet_rows
+from tests.helpers import digest, libreoffice_convert, log_messages, run, sheet_rows
 from tests.test_round_sheets_whole import SOFFICE, column, edit, refused, setting_cell
 
 
@@ -156,24 +155,7 @@ def test_a_structural_problem_still_stops_everything(book: Path, tmp_path: Path)
 @pytest.mark.skipif(SOFFICE is None, reason="LibreOffice is not installed")
 def test_a_bad_rank_in_a_workbook_resaved_by_libreoffice(book: Path, tmp_path: Path) -> None:
     cell = type_into(book, "Players", "Rank or rating", PLAYER_ROW, "strong-ish")
-    outdir = tmp_path / "libreoffice"
-    converted = subprocess.run(
-        [
-            str(SOFFICE),
-            f"-env:UserInstallation=file://{tmp_path / 'profile'}",
-            "--headless",
-            "--convert-to",
-            "xlsx",
-            "--outdir",
-            str(outdir),
-            str(book),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
-    assert converted.returncode == 0, converted.stderr
-    resaved = outdir / book.name
+    resaved = libreoffice_convert(book, "xlsx", tmp_path / "libreoffice")
     refused(resaved, "pair", naming=cell)
     out = tmp_path / "pairings.html"
     goes_on_after_warning(resaved, "report", resaved, "pairings", "--out", out, naming=cell)

@@ -3,40 +3,22 @@
 from __future__ import annotations
 
 import csv
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from addin.workbook.layout import SHEET_ORDER
+from tests.helpers import SOFFICE, libreoffice_convert
 from tests.workbook_fixtures import simple_tournament, write_workbook
 
 ROOT = Path(__file__).resolve().parents[1]
-SOFFICE = shutil.which("soffice") or shutil.which("libreoffice")
 pytestmark = pytest.mark.skipif(SOFFICE is None, reason="LibreOffice is not installed")
 
 EVERY_SHEET_CSV = "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1"
 
 
 def convert(source: Path, target: str, outdir: Path) -> list[Path]:
-    profile = outdir / "profile"
-    result = subprocess.run(
-        [
-            SOFFICE,
-            f"-env:UserInstallation=file://{profile}",
-            "--headless",
-            "--convert-to",
-            target,
-            "--outdir",
-            str(outdir),
-            str(source),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
-    assert result.returncode == 0, result.stderr
+    libreoffice_convert(source, target, outdir)
     return sorted(p for p in outdir.iterdir() if p.is_file())
 
 

@@ -18,11 +18,10 @@ from lxml import etree
 
 from addin.workbook.layout import fixed_tables, games_table
 from addin.workbook.styling import is_wide
-from tests.helpers import run
+from tests.helpers import SOFFICE, libreoffice_convert, run
 from tests.workbook_fixtures import simple_tournament, write_workbook
 
 ROOT = Path(__file__).resolve().parents[1]
-SOFFICE = shutil.which("soffice") or shutil.which("libreoffice")
 needs_printing = pytest.mark.skipif(
     SOFFICE is None or shutil.which("pdftotext") is None or shutil.which("pdffonts") is None,
     reason="LibreOffice and poppler-utils print and measure the PDF",
@@ -92,23 +91,7 @@ def print_sheet(path: Path, sheet: str, paper: int, outdir: Path) -> Path:
     wb[sheet].page_setup.paperSize = paper
     single = outdir / f"{sheet.replace(' ', '-')}-{paper}.xlsx"
     wb.save(single)
-    result = subprocess.run(
-        [
-            str(SOFFICE),
-            f"-env:UserInstallation=file://{outdir / 'profile'}",
-            "--headless",
-            "--convert-to",
-            "pdf",
-            "--outdir",
-            str(outdir),
-            str(single),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
-    assert result.returncode == 0, result.stderr
-    return single.with_suffix(".pdf")
+    return libreoffice_convert(single, "pdf", outdir)
 
 
 def words_by_page(pdf: Path) -> list[tuple[float, list[tuple[str, float, float]]]]:

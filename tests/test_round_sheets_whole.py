@@ -10,7 +10,6 @@ and cell named, leaving the workbook byte-identical.
 from __future__ import annotations
 
 import shutil
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -20,9 +19,7 @@ from openpyxl.cell.cell import Cell
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
-from tests.helpers import digest, run
-
-SOFFICE = shutil.which("soffice") or shutil.which("libreoffice")
+from tests.helpers import SOFFICE, digest, libreoffice_convert, run
 
 
 @pytest.fixture(scope="module")
@@ -127,24 +124,7 @@ def test_an_emptied_round_sheet(book: Path) -> None:
 @pytest.mark.skipif(SOFFICE is None, reason="LibreOffice is not installed")
 def test_an_emptied_round_sheet_resaved_by_libreoffice(book: Path, tmp_path: Path) -> None:
     edit(book, _empty)
-    outdir = tmp_path / "libreoffice"
-    converted = subprocess.run(
-        [
-            str(SOFFICE),
-            f"-env:UserInstallation=file://{tmp_path / 'profile'}",
-            "--headless",
-            "--convert-to",
-            "xlsx",
-            "--outdir",
-            str(outdir),
-            str(book),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
-    assert converted.returncode == 0, converted.stderr
-    resaved = outdir / book.name
+    resaved = libreoffice_convert(book, "xlsx", tmp_path / "libreoffice")
     check_lists(resaved, "Round 2!A2: round 2 has no games and no byes")
     standings_and_pair_refuse(resaved, "Round 2!A2")
 

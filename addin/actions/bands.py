@@ -11,7 +11,7 @@ from addin.actions.session import ActionError, Session
 from addin.core.bands import BandError, Banding, BarStyle, build_bands, rebuild_bands, suggest_bar
 from addin.core.handicap import scheme_text
 from addin.core.model import Band, Player, Status
-from addin.core.ratings import RatingError, parse_rating, rank_of
+from addin.core.ratings import RatingError, entry_rating, rank_of
 from addin.workbook import book
 from addin.workbook.gateway import LogEntry, Problem, Row
 from addin.workbook.layout import BANDS, SETTINGS, SETTINGS_TABLE, players_table
@@ -25,13 +25,9 @@ def rated_players(b: book.Book) -> list[Player]:
     for p in b.tournament.players.values():
         if p.status is Status.DROPPED:
             continue
-        rating = p.rating
-        if rating is None and p.rank:
-            try:
-                rating = parse_rating(p.rank)
-            except RatingError:
-                rating = None
-        if rating is None:
+        try:
+            rating = entry_rating(p)
+        except RatingError:
             problems.append(
                 b.players_data.problem(
                     rows[p.aga_id], "rating", f"{p.name} has no entry rating and no rank"

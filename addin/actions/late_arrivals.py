@@ -5,7 +5,7 @@ from __future__ import annotations
 from addin.actions.session import ActionError
 from addin.core.bands import band_for_rating
 from addin.core.model import Status
-from addin.core.ratings import RatingError, parse_rating
+from addin.core.ratings import RatingError, entry_rating
 from addin.workbook import book
 from addin.workbook.gateway import Row
 
@@ -36,13 +36,9 @@ def place_late_arrivals(b: book.Book, rows: list[Row]) -> tuple[list[str], list[
             continue
         if p.band is not None and p.initial_score is not None:
             continue
-        rating = p.rating
-        if rating is None and p.rank:
-            try:
-                rating = parse_rating(p.rank)
-            except RatingError:
-                continue
-        if rating is None:
+        try:
+            rating = entry_rating(p)
+        except RatingError:
             continue
         if p.band_override in bands:
             number, why = p.band_override, "their band override"
