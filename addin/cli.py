@@ -158,6 +158,9 @@ def cmd_build_excel(args: argparse.Namespace) -> int:
 def cmd_install_calc(args: argparse.Namespace) -> int:
     from addin.calc import install
 
+    if args.profile is not None and args.profile.exists() and not args.profile.is_dir():
+        print(f"error: --profile {args.profile} is a file; expected a folder", file=sys.stderr)
+        return EXIT_ERROR
     return install.main(args.remove, args.profile)
 
 

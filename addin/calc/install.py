@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -69,7 +70,12 @@ def remove(profile: Path | None = None) -> None:
 def _unopkg(args: list[str], as_user: Sequence[str] = ()) -> None:
     command = [*as_user, unopkg(), *args]
     done = subprocess.run(
-        command, capture_output=True, text=True, timeout=300, env=soffice_environment()
+        command,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=soffice_environment(),
+        cwd=tempfile.gettempdir(),  # unopkg starts with a cd to it: a folder any user may enter
     )
     if done.returncode != 0:
         reason = (done.stderr or done.stdout).strip().splitlines()
