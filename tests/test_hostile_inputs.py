@@ -177,7 +177,7 @@ CREATE_CASES = [
     case("template-no-folder", "template {tmp}/none/t.xlsx", "there is no folder", 1),
     case("build-excel-no-folder", "build-excel {tmp}/none/a.xlam", "there is no folder", 1),
     case("build-calc-no-folder", "build-calc {tmp}/none/a.oxt", "there is no folder", 1),
-    case("install-calc-profile-a-file", "install-calc --profile {file}", "expected a folder", 1, b"x"),
+    case("install-calc-a-file", "install-calc --profile {file}", "expected a folder", 1, b"x"),
     case("unknown-command", "frobnicate {book}", "invalid choice", 2),
     case("missing-book", "pair", "required", 2),
 ]
