@@ -274,8 +274,11 @@ def test_settings_are_baked_into_the_addins_own_xlwings_sheet(tmp_path: Path) ->
 
 
 def test_a_build_without_settings_leaves_the_settings_sheet_switched_off(xlam: Path) -> None:
-    wb = openpyxl.load_workbook(as_xlsm(xlam), keep_vba=True)
-    assert wb.sheetnames == [build.CONF_SHEET]
+    wb = openpyxl.load_workbook(as_xlsm(xlam), read_only=True)
+    try:
+        assert wb.sheetnames == [build.CONF_SHEET]
+    finally:
+        wb.close()
 
 
 def test_excel_settings_name_the_platforms_interpreter() -> None:
