@@ -264,10 +264,11 @@ def test_in_the_vba_project_only_the_ribbon_module_stream_changed(xlam: Path) ->
 def test_settings_are_baked_into_the_addins_own_xlwings_sheet(tmp_path: Path) -> None:
     settings = install.excel_settings(r"C:\Python311\python.exe", "win32")
     path = build.build_addin(tmp_path / "a.xlam", settings)
-    wb = openpyxl.load_workbook(as_xlsm(path), keep_vba=True)
+    wb = openpyxl.load_workbook(as_xlsm(path), read_only=True)
     assert wb.sheetnames == [f"{build.PROJECT_NAME}.conf"]
-    ws = wb.worksheets[0]
-    values = {str(r[0]).upper(): r[1] for r in ws.iter_rows(values_only=True) if r[0]}
+    rows = wb.worksheets[0].iter_rows(values_only=True)
+    values = {str(r[0]).upper(): r[1] for r in rows if r[0]}
+    wb.close()
     assert values["INTERPRETER_WIN"] == r"C:\Python311\python.exe"
     assert values["PYTHONPATH"] == str(Path(__file__).resolve().parents[1])
     assert importlib.import_module("addin").__file__.startswith(values["PYTHONPATH"])
