@@ -8,6 +8,7 @@ import io
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -84,3 +85,29 @@ def libreoffice_convert(source: Path, target: str, outdir: Path) -> Path:
     )
     assert done.returncode == 0, done.stderr
     return outdir / f"{source.stem}.{target.split(':')[0]}"
+
+
+@contextlib.contextmanager
+def licensed_remote_engine() -> Iterator[None]:
+    """xlwings' remote engine, licensed for noncommercial use (the variable set empty turns
+    it off); skips the test when it can't be had, and restores the environment after."""
+    import os
+
+    import pytest
+
+    from addin.excel.remote_json import LICENSE_VARIABLE, enable_remote_engine
+
+    license_key = os.environ.get(LICENSE_VARIABLE, "noncommercial")
+    if not license_key:
+        pytest.skip(f"{LICENSE_VARIABLE} is set empty: remote-engine tests are off")
+    before = os.environ.get(LICENSE_VARIABLE)
+    os.environ[LICENSE_VARIABLE] = license_key
+    try:
+        if not enable_remote_engine():
+            pytest.skip("xlwings' remote engine is not available with this xlwings/license")
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(LICENSE_VARIABLE, None)
+        else:
+            os.environ[LICENSE_VARIABLE] = before

@@ -6,7 +6,6 @@ openpyxl as a TD types them, survive every rewrite.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,13 +13,13 @@ import openpyxl
 import pytest
 
 from addin.excel.entry import dispatch
-from addin.excel.remote_json import LICENSE_VARIABLE, book_json, enable_remote_engine
+from addin.excel.remote_json import book_json
 from addin.workbook.book import read_book
 from addin.workbook.cell_gate import Formula, RefusedValue, Text, formula_like, gate
 from addin.workbook.layout import players_table
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
 from addin.workbook.xlwings_gateway import _as_typed
-from tests.helpers import digest, run
+from tests.helpers import digest, licensed_remote_engine, run
 from tests.workbook_fixtures import simple_tournament, write_workbook
 
 
@@ -180,20 +179,8 @@ def test_a_page_opened_in_excel_keeps_formula_like_names_as_text(book: Path) -> 
 
 @pytest.fixture
 def remote_engine() -> Iterator[None]:
-    license_key = os.environ.get(LICENSE_VARIABLE, "noncommercial")
-    if not license_key:
-        pytest.skip(f"{LICENSE_VARIABLE} is set empty: remote-engine tests are off")
-    before = os.environ.get(LICENSE_VARIABLE)
-    os.environ[LICENSE_VARIABLE] = license_key
-    try:
-        if not enable_remote_engine():
-            pytest.skip("xlwings' remote engine is not available with this xlwings/license")
+    with licensed_remote_engine():
         yield
-    finally:
-        if before is None:
-            os.environ.pop(LICENSE_VARIABLE, None)
-        else:
-            os.environ[LICENSE_VARIABLE] = before
 
 
 def test_excel_stores_a_formula_like_name_as_text(book: Path, remote_engine: None) -> None:

@@ -13,7 +13,6 @@ compares it, table by table, with what the command line makes of the same file.
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 from collections.abc import Iterator, Mapping
 from datetime import date
@@ -31,32 +30,19 @@ from addin.core.model import Tournament
 from addin.excel.buttons import BUILTIN
 from addin.excel.dialogs import TITLE
 from addin.excel.entry import SAVE_AS, Outcome, dispatch
-from addin.excel.remote_json import LICENSE_VARIABLE, book_json, enable_remote_engine
+from addin.excel.remote_json import book_json
 from addin.workbook import book
 from addin.workbook.layout import LOG, TDLISTA, games_table
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
 from addin.workbook.xlwings_gateway import XlwingsGateway
-from tests.helpers import DATA
-
-LICENSE = os.environ.get(LICENSE_VARIABLE, "noncommercial")
+from tests.helpers import DATA, licensed_remote_engine
 
 
 @pytest.fixture(scope="module", autouse=True)
 def remote_engine() -> Iterator[None]:
     """xlwings' remote engine, licensed for noncommercial use; skip when it can't be had."""
-    if not LICENSE:
-        pytest.skip(f"{LICENSE_VARIABLE} is set empty: remote-engine tests are off")
-    before = os.environ.get(LICENSE_VARIABLE)
-    os.environ[LICENSE_VARIABLE] = LICENSE
-    try:
-        if not enable_remote_engine():
-            pytest.skip("xlwings' remote engine is not available with this xlwings/license")
+    with licensed_remote_engine():
         yield
-    finally:
-        if before is None:
-            os.environ.pop(LICENSE_VARIABLE, None)
-        else:
-            os.environ[LICENSE_VARIABLE] = before
 
 
 # --- realistic workbooks ------------------------------------------------------------------
