@@ -1,13 +1,20 @@
 """Understanding a result as a TD types it.
 
 The Round sheets offer a dropdown with the seven outcomes, but a TD in a hurry
-types ``W``, ``b+``, ``jigo`` or ``1-0``. Everything unambiguous is accepted;
-anything else is an error that the caller pins to its cell.
+types ``W``, ``b+``, ``jigo`` or ``1-0``, or copies the game record's own result
+(SGF's ``RE``: ``B+R``, ``W+T``, ``B+3.5``, ``W+F``, ``0``, ``Void``). Everything
+unambiguous is accepted; anything else is an error that the caller pins to its cell.
 """
 
 from __future__ import annotations
 
+import re
+
 from addin.core.model import Result
+
+_GAME_RECORD = re.compile(r"([bw])\+(r|resign|t|time|\d+(?:\.\d+)?)")
+"""A win as a game record writes it: by resignation, on time or by so many points."""
+_WINNER = {"b": Result.BLACK_WINS, "w": Result.WHITE_WINS}
 
 _ALIASES: dict[str, Result] = {
     # White wins
@@ -55,7 +62,7 @@ _ALIASES: dict[str, Result] = {
 for _r in Result:
     _ALIASES[_r.value.casefold()] = _r
 
-EXPECTED = ", ".join(r.value for r in Result) + " (or W, B, WF, BF, jigo, 1-0, 0-1)"
+EXPECTED = ", ".join(r.value for r in Result) + " (or W, B, WF, BF, jigo, 1-0, 0-1, B+R, W+3.5)"
 
 
 def parse_result(text: str) -> Result | None:
@@ -65,6 +72,8 @@ def parse_result(text: str) -> Result | None:
         return None
     compact = folded.replace(" ", "")
     result = _ALIASES.get(folded) or _ALIASES.get(compact)
+    if result is None and (record := _GAME_RECORD.fullmatch(compact)):
+        result = _WINNER[record.group(1)]
     if result is None:
         raise ValueError(f"{text!r} is not a result; expected {EXPECTED}")
     return result

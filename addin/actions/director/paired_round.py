@@ -304,7 +304,7 @@ def _changes(t: Tournament, old: Game, new: Game) -> str:
     Param(
         "result",
         "the result: White wins, Black wins, White wins by forfeit, Black wins by forfeit, "
-        "Jigo, No result, Double forfeit (or W, B, WF, BF, jigo); blank clears it",
+        "Jigo, No result, Double forfeit (or W, B, WF, BF, jigo, B+R, W+3.5); blank clears it",
         required=True,
     ),
 )
