@@ -193,3 +193,30 @@ def test_a_deleted_round_is_not_paired_again_under_a_later_one(book: Path) -> No
     assert run("unpair", book, "--round", 3, "--yes").returncode == 0
     assert run("check", book).returncode == 0
     assert run("pair", book, "--yes").returncode == 0
+
+
+def test_a_name_typed_over_another_players_name(book: Path) -> None:
+    """The wall sheet shows the names; the AGA # decides who played. Typing another
+    player's name over White would post one pairing and score another: refused."""
+    wb = openpyxl.load_workbook(book)
+    ws = wb["Round 3"]
+    other_name = ws[f"{column(ws, 'Black')}2"].value
+    other_id = ws[f"{column(ws, 'Black AGA #')}2"].value
+    own_id = ws[f"{column(ws, 'White AGA #')}4"].value
+
+    edit(
+        book, lambda wb: wb["Round 3"].__setitem__(f"{column(wb['Round 3'], 'White')}4", other_name)
+    )
+    cell = f"Round 3!{letter(book, 'Round 3', 'White')}4 (White)"
+    check_lists(book, f"{cell}: {other_name!r} is AGA # {other_id}", f"this game is {own_id}")
+    standings_and_pair_refuse(book, cell)
+
+
+def test_a_players_own_name_retyped_in_other_case_and_spacing_is_fine(book: Path) -> None:
+    def shout(wb: Workbook) -> None:
+        ws = wb["Round 3"]
+        cell = ws[f"{column(ws, 'Black')}3"]
+        cell.value = "  " + str(cell.value).upper().replace(", ", " ,  ")
+
+    edit(book, shout)
+    assert run("check", book).returncode == 0

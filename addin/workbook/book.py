@@ -431,12 +431,43 @@ def _missing(problem: Problem, pid: object) -> Problem:
     return replace(problem, missing_player=pid)  # type: ignore[arg-type]
 
 
+def _squashed_name(name: object) -> str:
+    return " ".join(str(name).replace(",", " ").split()).casefold()
+
+
+def _names_of(players: Mapping[PlayerId, Player]) -> dict[str, PlayerId]:
+    """Each registered player's name (spacing, commas and case aside), where no one shares it."""
+    seen: dict[str, list[PlayerId]] = {}
+    for pid, player in players.items():
+        seen.setdefault(_squashed_name(player.name), []).append(pid)
+    return {name: pids[0] for name, pids in seen.items() if len(pids) == 1}
+
+
+def _name_problem(
+    players: Mapping[PlayerId, Player], names: dict[str, PlayerId], shown: object, pid: PlayerId
+) -> str | None:
+    """A name cell that names another registered player than the AGA # beside it.
+
+    The AGA # decides who played; a name typed over it (to change the pairing on the wall
+    sheet) would otherwise be printed and posted while the other player is scored."""
+    if shown is None or pid not in players:
+        return None
+    other = names.get(_squashed_name(shown))
+    if other is None or other == pid:
+        return None
+    return (
+        f"{str(shown)[:60]!r} is AGA # {other}, but the AGA # of this game is {pid} "
+        f"({players[pid].name}): the AGA # decides who played; correct the name or the number"
+    )
+
+
 def _read_round(book: Book, gw: Gateway, number: int) -> Round:
     players = book.tournament.players
     games_data = _read(book, gw, games_table(number))
     byes_data = _read(book, gw, byes_table(number))
     games: list[Game] = []
     seen: dict[PlayerId, str] = {}
+    names = _names_of(players)
 
     def claim(pid: int, row: Row, data: TableData, key: str) -> None:
         where = row.cells.get(key) or ""
@@ -467,6 +498,10 @@ def _read_round(book: Book, gw: Gateway, number: int) -> Round:
             continue
         claim(int(white), row, games_data, "white")  # type: ignore[call-overload]
         claim(int(black), row, games_data, "black")  # type: ignore[call-overload]
+        for key in ("white", "black"):
+            wrong = _name_problem(players, names, row.get(f"{key}_name"), int(row[key]))  # type: ignore[call-overload]
+            if wrong:
+                book.problems.append(games_data.problem(row, f"{key}_name", wrong))
         if white == black:
             book.problems.append(games_data.problem(row, "black", "a player cannot play themself"))
         if not 0 <= int(row.get("handicap", 0)) <= MAX_HANDICAP:  # type: ignore[call-overload]
