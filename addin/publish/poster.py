@@ -31,6 +31,11 @@ MARGIN = 0.6 * inch
 QR_SIZE = 5.3 * inch
 
 _BLANKS = re.compile(r"\s+")
+_DROPPED = ("Cf", "Cs", "Co", "Cn")
+"""Invisible format characters (a right-to-left override would reverse the name in some
+viewers), lone surrogates, private-use and unassigned code points."""
+_JOINERS = "\u200c\u200d"
+"""Zero-width (non-)joiners: part of how Persian and Indic names are spelled."""
 
 
 def printable(text: str, limit: int) -> str:
@@ -39,7 +44,7 @@ def printable(text: str, limit: int) -> str:
     kept = "".join(
         " " if unicodedata.category(c) in ("Cc", "Zl", "Zp") else c
         for c in text
-        if unicodedata.category(c) not in ("Cs", "Co", "Cn") and c != "\x00"
+        if unicodedata.category(c) not in _DROPPED or c in _JOINERS
     )
     line = _BLANKS.sub(" ", kept).strip()
     return line if len(line) <= limit else line[: limit - 1].rstrip() + "\u2026"
