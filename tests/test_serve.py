@@ -21,8 +21,12 @@ from pathlib import Path
 import openpyxl
 import pytest
 
+from addin.actions.registry import load_all
+from addin.actions.session import Session
+from addin.publish import background
 from addin.publish.poster import MAX_EVENT_CHARS
 from addin.publish.serve import lan_address
+from addin.workbook.openpyxl_gateway import OpenpyxlGateway
 from tests.helpers import digest, log_messages, run
 
 REQUIRED = "AGA_REQUIRE_LIBREOFFICE"
@@ -301,3 +305,37 @@ def test_a_hostile_event_name_still_makes_a_correct_one_page_poster(
     else:
         assert len(name) > 10 * MAX_EVENT_CHARS and "Very long Very long" in words
         assert "\u2026" in text, "cut, with an ellipsis"
+
+
+# --- the ribbon button: a background server, so that Excel is never blocked ----------------
+
+
+def press_serve(book: Path, stop_it: bool, asked: list[str]) -> list[str]:
+    """The ribbon's run of ``serve``: a Session that is not the command line's, as Excel's
+    dispatcher makes it; OK or Cancel to "stop serving?"; what the TD is told."""
+    gateway = OpenpyxlGateway.open(book, confirm=lambda m: asked.append(m) is None and stop_it)
+    session = Session(gateway, "serve")
+    load_all()["serve"].run(session, {"wifi": "Hall Guest", "port": 0})
+    return session.messages
+
+
+def test_the_ribbon_serves_in_the_background_and_a_second_click_stops_it(
+    book: Path, site: Path, tmp_path: Path
+) -> None:
+    asked: list[str] = []
+    try:
+        said = press_serve(book, stop_it=False, asked=asked)  # returns: Excel is free
+        match = re.search(r"Serving spring-site at (http://[\d.]+:(\d+)/)", said[-1])
+        assert match, said
+        url, port = match[1], int(match[2])
+        assert get(port, "/")[2].decode("utf-8") == INDEX
+        assert qr_codes(book.with_name("spring-poster.pdf"), tmp_path) == [url]
+        said = press_serve(book, stop_it=False, asked=asked)
+        assert asked[-1].startswith(f"spring-site is being served at {url}")
+        assert said[-1].startswith(f"Already serving spring-site at {url}")
+        said = press_serve(book, stop_it=True, asked=asked)
+        assert said == [f"Stopped serving spring-site at {url}."]
+        with pytest.raises(OSError):
+            get(port, "/")
+    finally:
+        background.stop(site)

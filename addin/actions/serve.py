@@ -140,8 +140,8 @@ def _poster_only(
     if not folder.is_dir():
         session.say(f"note: there is no site folder {folder} yet: run publish before serve")
     session.say(
-        "note: serve must get the same address (this computer on the same network, the port "
-        "free); it says so if not"
+        f"note: the poster is right while this computer serves on this network at {url} "
+        "(serve says so when that port is taken)"
     )
 
 
