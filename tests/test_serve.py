@@ -339,3 +339,11 @@ def test_the_ribbon_serves_in_the_background_and_a_second_click_stops_it(
             get(port, "/")
     finally:
         background.stop(site)
+
+
+def test_stop_from_the_command_line_when_nothing_runs_says_so(book: Path, site: Path) -> None:
+    done = run("serve", book, "--stop")
+    assert (done.returncode, done.stdout) == (
+        0,
+        "No server of spring-site was running in the background.\n",
+    )

@@ -8,6 +8,7 @@ phone's refresh always sees the newest round.
 
 ``python -m addin.publish.serve FOLDER --port N`` serves a folder alone: the Excel button
 starts it in the background (``addin.publish.background``) so that Excel is never blocked.
+This module imports nothing but the standard library, so any Python 3 can run it.
 """
 
 from __future__ import annotations
