@@ -347,3 +347,32 @@ def test_stop_from_the_command_line_when_nothing_runs_says_so(book: Path, site: 
         0,
         "No server of spring-site was running in the background.\n",
     )
+
+
+def test_calcs_button_serves_in_the_background_and_the_next_click_stops_it(
+    book: Path, site: Path
+) -> None:
+    """The real door: LibreOffice Calc's dispatcher on the live document, as its toolbar runs
+    it (Excel's dispatcher is the same code with the xlwings gateway)."""
+    from addin.calc.dialogs import AcceptAll
+    from addin.calc.entry import dispatch
+    from tests.calc_support import office_or_skip
+
+    offices = office_or_skip()
+    office = next(offices)
+    try:
+        doc = office.open(book)
+        shown = AcceptAll()
+        outcome = dispatch("aga_serve", doc, office.ctx, {"wifi": "Hall Guest"}, dialogs=shown)
+        assert outcome.status == "done", outcome
+        match = re.search(r"Serving spring-site at (http://[\d.]+:(\d+)/)", shown.shown[-1][1])
+        assert match, shown.shown
+        assert get(int(match[2]), "/")[2].decode("utf-8") == INDEX
+        outcome = dispatch("aga_serve", doc, office.ctx, {"wifi": ""}, dialogs=shown)
+        assert "Stop serving it?" in shown.shown[-2][1]
+        assert shown.shown[-1][1] == f"Stopped serving spring-site at {match[1]}."
+        with pytest.raises(OSError):
+            get(int(match[2]), "/")
+    finally:
+        background.stop(site)
+        offices.close()
