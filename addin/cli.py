@@ -42,22 +42,28 @@ def run_on_file(path: Path, name: str, action: FileAction, args: argparse.Namesp
 
     One command at a time per workbook: a second waits for the first, then reads afresh.
     """
+    started: list[Session] = []
     try:
         with one_at_a_time(target_of(path)):
-            return _run_on_file(path, name, action, args)
+            code = _run_on_file(path, name, action, args, started)
     except WorkbookBusy as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_ERROR
+    later = started[0].afterwards if started and code == EXIT_OK else None
+    return later() if later else code  # serve's server: the workbook is free meanwhile
 
 
-def _run_on_file(path: Path, name: str, action: FileAction, args: argparse.Namespace) -> int:
+def _run_on_file(
+    path: Path, name: str, action: FileAction, args: argparse.Namespace, started: list[Session]
+) -> int:
     yes = getattr(args, "yes", False)
     try:
         gw = OpenpyxlGateway.open(path, force=getattr(args, "force", False), confirm=lambda m: yes)
     except WorkbookError as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_ERROR
-    session = Session(gw, name, force=gw.force)
+    session = Session(gw, name, force=gw.force, in_terminal=True)
+    started.append(session)
     try:
         action(session, args)
     except Cancelled as cancelled:

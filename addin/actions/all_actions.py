@@ -7,5 +7,6 @@ from addin.actions import (  # noqa: F401
     pairing,
     registration,
     reports,
+    serve,
     standings,
 )

@@ -9,7 +9,7 @@ accepted and every action done is appended to the Log sheet.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -65,6 +65,11 @@ class Session:
     """What the action reports to the TD when it is done."""
     force: bool = False
     """``--force``: an output may replace another tournament workbook (a backup is kept)."""
+    in_terminal: bool = False
+    """The command line: an action may keep running after the workbook is released."""
+    afterwards: Callable[[], int] | None = None
+    """What the command line runs once the workbook is released and the messages printed
+    (``serve``'s server, until Ctrl-C); its result is the exit code."""
     wrote_sheet: bool = False
     """The action wrote a sheet that is not tournament data (a report sheet): the workbook
     is saved, but nothing goes to the Log and the undo backups are left alone."""

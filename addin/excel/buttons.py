@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from addin.actions.registry import ACTIONS, Param, ParamKind, load_all
+from addin.actions.registry import ACTIONS, Action, Param, ParamKind, load_all
 
 CONTROL_PREFIX = "aga_"
 """Ribbon control ids must be unique across every add-in Excel has loaded."""
@@ -55,6 +55,7 @@ PLACES: dict[str, tuple[str, str, str]] = {
     "report": ("after", LARGE, "FilePrintPreview"),
     "export-aga": ("after", LARGE, "ExportTextFile"),
     "check": ("after", LARGE, "TraceError"),
+    "serve": ("after", SMALL, "WebPagePreview"),
 }
 DEFAULT_PLACE = ("more", SMALL, "MacroRecord")
 """A newly registered action lands in "More" until it is given a place here."""
@@ -87,8 +88,14 @@ TIPS: dict[str, str] = {
     "report": "Print-ready reports: each writes a sheet and a PDF beside the workbook.",
     "export-aga": "Write the AGA results report (text and XML) to send to the AGA.",
     "check": "Read every sheet and list each problem with its cell; changes nothing.",
+    "serve": "Let players open the published site on their phones over the hall's Wi-Fi, "
+    "and write a poster with its QR code. Click again to stop serving.",
 }
 """What each button does, in a TD's words (the ribbon's tooltip)."""
+
+ASKED: dict[str, tuple[str, ...]] = {"serve": ("wifi",)}
+"""Buttons that ask for only some of their action's parameters (the rest keep their
+defaults): serving from Excel needs only the Wi-Fi name printed on the poster."""
 
 
 @dataclass(frozen=True)
@@ -156,7 +163,7 @@ def buttons() -> list[Button]:
     """Every ribbon button, in ribbon order."""
     actions = load_all()
     found: dict[str, Button] = {
-        a.id: Button(a.id, a.label, a.help, a.params) for a in actions.values() if a.button
+        a.id: Button(a.id, a.label, a.help, _asked(a)) for a in actions.values() if a.button
     }
     for key, button in BUILTIN.items():
         if key not in ACTIONS:
@@ -197,8 +204,13 @@ def resolve(control_id: str) -> Button | None:
         return next((b for b in report_items() if b.control_id == control_id), None)
     spec = load_all().get(action)
     if spec is not None:
-        return Button(spec.id, spec.label, spec.help, spec.params)
+        return Button(spec.id, spec.label, spec.help, _asked(spec))
     return BUILTIN.get(action)
+
+
+def _asked(spec: Action) -> tuple[Param, ...]:
+    names = ASKED.get(spec.id)
+    return spec.params if names is None else tuple(p for p in spec.params if p.name in names)
 
 
 def buttons_table() -> str:

@@ -1,0 +1,142 @@
+"""The one-page poster beside the wall sheets: scan the QR code to follow the event on a phone.
+
+reportlab (already used for the PDF reports) draws the QR code itself
+(``reportlab.graphics.barcode.qr``): nothing more to install.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import unicodedata
+
+from reportlab.graphics import renderPDF
+from reportlab.graphics.barcode.qr import QrCodeWidget
+from reportlab.graphics.shapes import Drawing
+from reportlab.lib.enums import TA_CENTER
+from reportlab.lib.pagesizes import letter
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import inch
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Paragraph
+
+from addin.reports import pdf_text
+from addin.reports.render_pdf import INK, MUTED, fonts
+
+MAX_EVENT_CHARS = 120
+"""A longer event name is cut (with an ellipsis): the poster is one page."""
+MAX_WIFI_CHARS = 64
+MARGIN = 0.6 * inch
+QR_SIZE = 5.3 * inch
+
+_BLANKS = re.compile(r"\s+")
+_DROPPED = ("Cf", "Cs", "Co", "Cn")
+"""Invisible format characters (a right-to-left override would reverse the name in some
+viewers), lone surrogates, private-use and unassigned code points."""
+_JOINERS = "\u200c\u200d"
+"""Zero-width (non-)joiners: part of how Persian and Indic names are spelled."""
+
+
+def printable(text: str, limit: int) -> str:
+    """``text`` on one line: control characters dropped, runs of blanks made one space, and
+    cut to ``limit`` characters. A formula such as ``=HYPERLINK(...)`` is only text here."""
+    kept = "".join(
+        " " if unicodedata.category(c) in ("Cc", "Zl", "Zp") else c
+        for c in text
+        if unicodedata.category(c) not in _DROPPED or c in _JOINERS
+    )
+    line = _BLANKS.sub(" ", kept).strip()
+    return line if len(line) <= limit else line[: limit - 1].rstrip() + "\u2026"
+
+
+def poster_pdf(event: str, url: str, wifi: str | None = None) -> bytes:
+    """A letter-size page: the event, a big QR code of ``url``, ``url`` as text, the Wi-Fi."""
+    regular, bold = fonts()
+    event = printable(event, MAX_EVENT_CHARS) or "Go tournament"
+    network = printable(wifi or "", MAX_WIFI_CHARS)
+    width, height = letter
+    text_width = width - 2 * MARGIN
+    out = io.BytesIO()
+    page = Canvas(out, pagesize=letter, pageCompression=1)
+    page.setTitle(f"{event}: pairings and standings on your phone")
+    page.setAuthor("AGA McMahon")
+
+    top = height - MARGIN
+    top -= _paragraph(page, event, _centered(bold, 30), top, text_width, max_height=1.5 * inch)
+    top -= 0.15 * inch
+    top -= _paragraph(
+        page,
+        "Pairings, results and standings on your phone",
+        _centered(regular, 18, MUTED),
+        top,
+        text_width,
+    )
+    top -= 0.2 * inch
+
+    code = QrCodeWidget(url, barLevel="M")
+    x0, y0, x1, y1 = code.getBounds()
+    scale = [QR_SIZE / (x1 - x0), 0, 0, QR_SIZE / (y1 - y0), 0, 0]
+    drawing = Drawing(QR_SIZE, QR_SIZE, transform=scale)
+    drawing.add(code)
+    renderPDF.draw(drawing, page, (width - QR_SIZE) / 2, top - QR_SIZE)
+    top -= QR_SIZE + 0.2 * inch
+
+    size = _fitting(url, bold, 28, text_width)
+    page.setFillColor(INK)
+    page.setFont(bold, size)
+    page.drawCentredString(width / 2, top - size, url)
+    top -= size * 1.6
+
+    if network:
+        top -= _paragraph(
+            page, f"Wi-Fi: {network}", _centered(bold, 22), top, text_width, max_height=1 * inch
+        )
+        hint = "Join this Wi-Fi, then scan the code with your phone's camera."
+    else:
+        hint = "Join the hall's Wi-Fi, then scan the code with your phone's camera."
+    top -= 0.1 * inch
+    _paragraph(page, hint, _centered(regular, 14, MUTED), top, text_width)
+    page.setFont(regular, 10)
+    page.setFillColor(MUTED)
+    page.drawCentredString(
+        width / 2, MARGIN, "Pages refresh themselves when a new round or result is published."
+    )
+    page.showPage()
+    page.save()
+    return out.getvalue()
+
+
+def _centered(font: str, size: float, color: object = INK) -> ParagraphStyle:
+    return ParagraphStyle(
+        "poster", fontName=font, fontSize=size, leading=size * 1.2, alignment=TA_CENTER,
+        textColor=color,
+    )  # fmt: skip
+
+
+def _paragraph(
+    page: Canvas,
+    text: str,
+    style: ParagraphStyle,
+    top: float,
+    width: float,
+    max_height: float | None = None,
+) -> float:
+    """Draw ``text`` wrapped and centred below ``top``, smaller until it fits ``max_height``;
+    the height it took."""
+    while True:
+        para = Paragraph(pdf_text.markup(text, style.fontName), style)
+        _, used = para.wrap(width, 10 * inch)
+        if max_height is None or used <= max_height or style.fontSize <= 10:
+            break
+        size = style.fontSize - 2
+        style = ParagraphStyle("poster", parent=style, fontSize=size, leading=size * 1.2)
+    para.drawOn(page, MARGIN, top - used)
+    return float(used)
+
+
+def _fitting(text: str, font: str, size: float, width: float) -> float:
+    """The largest font size up to ``size`` at which ``text`` fits ``width`` on one line."""
+    while size > 8 and stringWidth(text, font, size) > width:
+        size -= 1
+    return size
