@@ -54,9 +54,9 @@ def _options(p: argparse.ArgumentParser) -> None:
 
 
 def _error(message: object, book: Path | None = None) -> int:
-    print(f"error: {message}", file=sys.stderr)
-    if book is not None:
-        print(f"{book.name} is unchanged.", file=sys.stderr)
+    """One line on stderr, saying the workbook was left as it was."""
+    kept = f"; {book.name} is unchanged" if book is not None else ""
+    print(f"error: {message}{kept}", file=sys.stderr)
     return EXIT_ERROR
 
 
