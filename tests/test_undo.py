@@ -11,6 +11,8 @@ import json
 import os
 import shutil
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import openpyxl
@@ -331,3 +333,41 @@ def test_prune_keeps_what_later_entries_need(
     assert run("undo", book).returncode == 0
     refused = run("undo", book)
     assert refused.returncode == 1 and "is missing" in refused.stderr
+
+
+def test_undo_waits_its_turn_and_gives_up_leaving_the_workbook_alone(
+    played: tuple[Path, Tournament], tmp_path: Path
+) -> None:
+    """Another command holds the workbook's turn lock: undo waits, then says it is busy."""
+    folder, t = played
+    book = tmp_path / "t.xlsx"
+    book.write_bytes((folder / "played.xlsx").read_bytes())
+    assert run("drop", book, "--player", min(t.players), "--yes").returncode == 0
+    kept = digest(book)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD_THE_TURN, str(book)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "holding"
+        env = os.environ | {"AGA_MCMAHON_LOCK_TIMEOUT": "1"}
+        done = subprocess.run(
+            [sys.executable, "-m", "addin", "undo", str(book)],
+            capture_output=True,
+            text=True,
+            env=env,
+        )
+    finally:
+        holder.kill()
+        holder.wait()
+    assert done.returncode == 1 and "busy" in done.stderr
+    assert digest(book) == kept and len(journal(book)) == 1
+
+
+HOLD_THE_TURN = """
+import sys, time
+from pathlib import Path
+from addin.workbook.open_elsewhere import one_at_a_time
+with one_at_a_time(Path(sys.argv[1])):
+    print("holding", flush=True)
+    time.sleep(60)
+"""

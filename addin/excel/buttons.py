@@ -55,6 +55,8 @@ PLACES: dict[str, tuple[str, str, str]] = {
     "report": ("after", LARGE, "FilePrintPreview"),
     "export-aga": ("after", LARGE, "ExportTextFile"),
     "check": ("after", LARGE, "TraceError"),
+    "history": ("after", SMALL, "ReviewTrackChanges"),
+    "undo": ("after", SMALL, "ReviewRejectChange"),
 }
 DEFAULT_PLACE = ("more", SMALL, "MacroRecord")
 """A newly registered action lands in "More" until it is given a place here."""
@@ -87,6 +89,8 @@ TIPS: dict[str, str] = {
     "report": "Print-ready reports: each writes a sheet and a PDF beside the workbook.",
     "export-aga": "Write the AGA results report (text and XML) to send to the AGA.",
     "check": "Read every sheet and list each problem with its cell; changes nothing.",
+    "history": "List the journal: every action that changed this workbook, newest last.",
+    "undo": "Take back the last action in the journal (it says how for the open workbook).",
 }
 """What each button does, in a TD's words (the ribbon's tooltip)."""
 
@@ -145,6 +149,18 @@ BUILTIN: dict[str, Button] = {
         "check",
         "Check workbook",
         "Read every sheet and list each problem with its cell; changes nothing",
+        builtin=True,
+    ),
+    "history": Button(
+        "history",
+        "History",
+        "List the journal: every action that changed this workbook",
+        builtin=True,
+    ),
+    "undo": Button(
+        "undo",
+        "Undo",
+        "Take back the last action in the journal",
         builtin=True,
     ),
 }
