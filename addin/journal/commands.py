@@ -87,12 +87,19 @@ def take_back(args: argparse.Namespace, kind: str, to: int | None) -> int:
         return _error(err, book)
     except OSError as err:
         return _error(f"could not write {book}: {err.strerror or err}", book)
-    taken = p.journal.entry(p.restores)
-    print(
-        f"{book.name} is back as it was before entry {describe(taken)}; "
-        f"this {kind} is entry {entry.number} (undo --to {entry.number} takes it back)."
-    )
+    print(done_message(p.journal, book.name, kind, to, entry.number))
     return EXIT_OK
+
+
+def done_message(journal: Journal, name: str, kind: str, to: int | None, number: int) -> str:
+    """What an undo or redo did, in the TD's words, and how to take it back."""
+    taken = journal.entry(journal.entry(number).restores or 0)
+    back = f"This {kind} is entry {number}; undo --to {number} takes it back."
+    if kind == "redo" and taken.restores is not None:
+        return f"Redid entry {describe(journal.entry(taken.restores))}. {back}"
+    if to is None:
+        return f"Took back entry {describe(taken)}: {name} is as it was before it. {back}"
+    return f"{name} is as it was before entry {describe(taken)}. {back}"
 
 
 def cmd_history(args: argparse.Namespace) -> int:
