@@ -371,3 +371,21 @@ with one_at_a_time(Path(sys.argv[1])):
     print("holding", flush=True)
     time.sleep(60)
 """
+
+
+def test_a_journal_that_cannot_be_written_leaves_the_workbook_as_it_was(
+    played: tuple[Path, Tournament], tmp_path: Path
+) -> None:
+    """The save happened, the entry could not be added: the workbook is put back."""
+    folder, t = played
+    book = tmp_path / "t.xlsx"
+    book.write_bytes((folder / "played.xlsx").read_bytes())
+    ids = sorted(t.players)
+    assert run("drop", book, "--player", ids[0], "--yes").returncode == 0
+    kept, entries = digest(book), journal(book)
+    os.chmod(folder_of(book) / "journal.json", stat.S_IRUSR)
+    for command in (["drop", book, "--player", ids[1], "--yes"], ["undo", book]):
+        done = run(*command)
+        assert done.returncode == 1 and "journal.json is read-only" in done.stderr, done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1
+        assert digest(book) == kept and journal(book) == entries

@@ -43,18 +43,29 @@ def record(
         save()
     except BaseException:
         journal.drop_snapshot(digest, wrote)
+        if not journal.entries:
+            journal.tidy()
         raise
-    after = book.read_bytes()
-    after_digest, wrote_after = journal.keep_snapshot(after)
-    entry = Entry(
-        journal.next_number, action, plain_arguments(arguments), now(), door, digest, after_digest
-    )
+    after_digest, wrote_after = None, False
     try:
+        after = book.read_bytes()
+        after_digest, wrote_after = journal.keep_snapshot(after)
+        entry = Entry(
+            journal.next_number,
+            action,
+            plain_arguments(arguments),
+            now(),
+            door,
+            digest,
+            after_digest,
+        )
         journal.append(entry)
     except BaseException:
         put_back(book, before)
         journal.drop_snapshot(after_digest, wrote_after and after_digest != digest)
         journal.drop_snapshot(digest, wrote)
+        if not journal.entries:
+            journal.tidy()
         raise
     return entry
 

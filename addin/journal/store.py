@@ -10,6 +10,7 @@ to a temporary file and renamed into place; nothing is removed except by the TD
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -114,7 +115,7 @@ class Journal:
         if folder.exists() and not folder.is_dir():
             raise JournalError(f"{folder} is a file, not the journal's folder; rename it")
         if not journal.file.exists():
-            if folder.is_dir() and any(folder.iterdir()):
+            if any((folder / SNAPSHOTS).glob("*.xlsx")):
                 raise JournalError(f"{journal.file} is missing; the journal cannot be read")
             return journal
         where = str(journal.file)
@@ -167,6 +168,12 @@ class Journal:
         """Take back a snapshot this run wrote (the action it was for failed)."""
         if digest and written:
             self.snapshot_path(digest).unlink(missing_ok=True)
+
+    def tidy(self) -> None:
+        """Remove the journal's folders when a failed first action left them empty."""
+        for folder in (self.folder / SNAPSHOTS, self.folder):
+            with contextlib.suppress(OSError):
+                folder.rmdir()  # only when empty
 
     def read_snapshot(self, digest: str, what: str) -> bytes:
         """The bytes of a snapshot, checked against its digest."""

@@ -152,6 +152,7 @@ def restore(p: Plan, *, door: str = "CLI") -> Entry:
         notes=notes,
     )
     try:
+        journal.keep_snapshot(p.data)  # usually there already: the state before entry N
         journal.append(entry)
     except BaseException:
         put_back(book, p.current)
