@@ -104,6 +104,8 @@ def done_message(journal: Journal, name: str, kind: str, to: int | None, number:
 
 def cmd_history(args: argparse.Namespace) -> int:
     book: Path = args.book
+    if not target_of(book).is_file():
+        return _error(f"{book} does not exist (or is not a file); expected a tournament workbook")
     try:
         if args.prune_before is not None:
             with one_at_a_time(target_of(book)):
