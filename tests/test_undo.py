@@ -389,3 +389,21 @@ def test_a_journal_that_cannot_be_written_leaves_the_workbook_as_it_was(
         assert done.returncode == 1 and "journal.json is read-only" in done.stderr, done.stderr
         assert len(done.stderr.strip().splitlines()) == 1
         assert digest(book) == kept and journal(book) == entries
+
+
+def test_undo_refuses_while_excel_has_the_workbook_open(
+    played: tuple[Path, Tournament], tmp_path: Path
+) -> None:
+    folder, t = played
+    book = tmp_path / "tournament.xlsx"
+    book.write_bytes((folder / "played.xlsx").read_bytes())
+    first = digest(book)
+    assert run("drop", book, "--player", min(t.players), "--yes").returncode == 0
+    kept = digest(book)
+    owner = tmp_path / "~$tournament.xlsx"
+    owner.write_bytes(bytes([4]) + b"Jane" + bytes(50))
+    refused = run("undo", book)
+    assert refused.returncode == 1 and "open in Excel" in refused.stderr
+    assert digest(book) == kept and len(journal(book)) == 1
+    assert run("undo", book, "--force").returncode == 0  # a lock file left over from a crash
+    assert digest(book) == first
