@@ -407,3 +407,23 @@ def test_undo_refuses_while_excel_has_the_workbook_open(
     assert digest(book) == kept and len(journal(book)) == 1
     assert run("undo", book, "--force").returncode == 0  # a lock file left over from a crash
     assert digest(book) == first
+
+
+def test_stepping_back_over_hand_edits_between_two_actions_asks_first(
+    played: tuple[Path, Tournament], tmp_path: Path
+) -> None:
+    folder, t = played
+    book = tmp_path / "t.xlsx"
+    book.write_bytes((folder / "played.xlsx").read_bytes())
+    ids = sorted(t.players)
+    assert run("drop", book, "--player", ids[0], "--yes").returncode == 0
+    hand_edit(book, "Tournament", "B2", "Typed between")
+    assert run("drop", book, "--player", ids[1], "--yes").returncode == 0
+    assert run("undo", book).returncode == 0  # takes back the second drop: the typing stays
+    assert openpyxl.load_workbook(book)["Tournament"]["B2"].value == "Typed between"
+    kept = digest(book)
+    asked = run("undo", book)
+    assert asked.returncode == 3 and "changed after entry 1 (sheets Tournament)" in asked.stderr
+    assert digest(book) == kept
+    assert run("undo", book, "--yes").returncode == 0
+    assert openpyxl.load_workbook(book)["Tournament"]["B2"].value != "Typed between"

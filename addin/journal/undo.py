@@ -87,9 +87,9 @@ class HandEdits:
         )
 
 
-def hand_edits(journal: Journal, current: bytes) -> HandEdits | None:
-    """What the TD changed since the last entry, by sheet; None when nothing."""
-    last = journal.entries[-1]
+def hand_edits(journal: Journal, current: bytes, since: Entry | None = None) -> HandEdits | None:
+    """What the TD changed since entry ``since`` (the last one), by sheet; None: nothing."""
+    last = since or journal.entries[-1]
     if sha256(current) == last.after:
         return None
     try:
@@ -123,7 +123,10 @@ def plan(book: Path, kind: str, to: int | None = None) -> Plan:
     if not journal.book.is_file():
         raise JournalError(f"{journal.book} does not exist; nothing to undo in")
     current = journal.book.read_bytes()
-    return Plan(journal, number, kind, data, current, hand_edits(journal, current))
+    # Stepping back, the workbook should be as the action taken back left it: anything
+    # else was typed after it (perhaps before a later action, since taken back).
+    since = entry if kind == "undo" and to is None else None
+    return Plan(journal, number, kind, data, current, hand_edits(journal, current, since))
 
 
 def restore(p: Plan, *, door: str = "CLI") -> Entry:
