@@ -23,6 +23,9 @@ from addin.actions.failure import describe
 from addin.actions.registry import Action, ParamKind, load_all
 from addin.actions.session import ActionError, Cancelled, Session
 from addin.core.limits import MAX_ROUNDS, shown
+from addin.journal import commands as journal_commands
+from addin.journal.recorder import record
+from addin.journal.store import JournalError
 from addin.workbook import template
 from addin.workbook.cell_gate import RefusedValue
 from addin.workbook.open_elsewhere import WorkbookBusy, WorkbookLocked, one_at_a_time
@@ -84,9 +87,15 @@ def _run_on_file(
         else:
             gw.append_log(session.log)
             try:
-                gw.save(**({} if session.log else {"keep": 0}))  # a report sheet keeps backups
+                if session.log:  # the tournament changed: the journal keeps the state before
+                    record(path, name, _arguments(args), gw.save)
+                else:
+                    gw.save(keep=0)  # a report sheet: no journal entry, the backups stay
             except (RefusedValue, SaveRefused, WorkbookLocked) as err:
                 print(f"error: {err}", file=sys.stderr)
+                return EXIT_ERROR
+            except JournalError as err:
+                print(f"error: {err}; {path.name} is unchanged", file=sys.stderr)
                 return EXIT_ERROR
             except OSError as err:
                 reason = err.strerror or err
@@ -98,6 +107,14 @@ def _run_on_file(
     for message in [*session.messages, *notes]:
         print(message)
     return EXIT_OK
+
+
+_NOT_ARGUMENTS = {"handler", "command", "book", "yes", "force"}
+
+
+def _arguments(args: argparse.Namespace) -> dict[str, object]:
+    """What the TD asked for, as the journal records it."""
+    return {k: v for k, v in vars(args).items() if k not in _NOT_ARGUMENTS}
 
 
 # --- commands -------------------------------------------------------------------------
@@ -118,8 +135,8 @@ def cmd_new(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     try:
         gw = basic.new_tournament(args.book, values, force=args.force)
-        gw.save()
-    except (ActionError, SaveRefused) as err:
+        record(args.book, "new", values, gw.save)
+    except (ActionError, SaveRefused, JournalError) as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_ERROR
     except OSError as err:
@@ -362,6 +379,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="(no effect: check only reads)")
     for spec in load_all().values():
         _add_registered(sub, spec)
+    journal_commands.add_commands(command)
     return parser
 
 

@@ -188,6 +188,8 @@ def sample_params(action: str, tmp_path: Path, t: Tournament) -> dict[str, objec
         "lookup": {"query": t.players[ids[0]].family_name[:4]},
         "new": {"book": tmp_path / "fresh.xlsx", "name": "Fresh Open", "rounds": 4},
         "check": {},
+        "history": {},
+        "undo": {},
     }
     if action in known:
         return known[action]

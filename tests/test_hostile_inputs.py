@@ -343,7 +343,19 @@ XML_CASES = [
     ]
 ] + [case("aga-xml-missing", "import-aga-xml {book} {tmp}/none.xml", "cannot read")]
 
+JOURNAL_CASES = [
+    case("undo-no-journal", "undo {book}", "has no journal yet"),
+    case("undo-to-text", "undo {book} --to two", "invalid int value: 'two'", 2),
+    case("undo-to-0", "undo {book} --to 0", "nothing to undo"),
+    case("redo-no-journal", "redo {book}", "has no journal yet"),
+    case("undo-no-book", "undo {tmp}/nowhere.xlsx", "has no journal yet"),
+    case("history-no-book", "history {tmp}/nowhere.xlsx", "does not exist"),
+    case("history-prune-text", "history {book} --prune-before x", "invalid int value", 2),
+    case("history-prune-none", "history {book} --prune-before 5", "has no journal entries"),
+]
+
 ALL_CASES = [
+    *JOURNAL_CASES,
     *ROUND_CASES,
     *NUMBER_CASES,
     *CREATE_CASES,

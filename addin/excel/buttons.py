@@ -56,6 +56,8 @@ PLACES: dict[str, tuple[str, str, str]] = {
     "export-aga": ("after", LARGE, "ExportTextFile"),
     "check": ("after", LARGE, "TraceError"),
     "serve": ("after", SMALL, "WebPagePreview"),
+    "history": ("after", SMALL, "ReviewTrackChanges"),
+    "undo": ("after", SMALL, "ReviewRejectChange"),
 }
 DEFAULT_PLACE = ("more", SMALL, "MacroRecord")
 """A newly registered action lands in "More" until it is given a place here."""
@@ -90,6 +92,8 @@ TIPS: dict[str, str] = {
     "check": "Read every sheet and list each problem with its cell; changes nothing.",
     "serve": "Let players open the published site on their phones over the hall's Wi-Fi, "
     "and write a poster with its QR code. Click again to stop serving.",
+    "history": "List the journal: every action that changed this workbook, newest last.",
+    "undo": "Take back the last action in the journal (it says how for the open workbook).",
 }
 """What each button does, in a TD's words (the ribbon's tooltip)."""
 
@@ -152,6 +156,18 @@ BUILTIN: dict[str, Button] = {
         "check",
         "Check workbook",
         "Read every sheet and list each problem with its cell; changes nothing",
+        builtin=True,
+    ),
+    "history": Button(
+        "history",
+        "History",
+        "List the journal: every action that changed this workbook",
+        builtin=True,
+    ),
+    "undo": Button(
+        "undo",
+        "Undo",
+        "Take back the last action in the journal",
         builtin=True,
     ),
 }

@@ -34,6 +34,7 @@ from addin.core.limits import shown
 from addin.excel import selected
 from addin.excel.buttons import Button, resolve
 from addin.excel.dialogs import CannotAsk, Dialogs, ExcelDialogs
+from addin.excel.journal_buttons import history_text, undo_text
 from addin.excel.report_menu import open_file, report_file, report_preset
 from addin.excel.selected import SelectionError
 from addin.workbook.cell_gate import RefusedValue
@@ -101,6 +102,10 @@ def dispatch(
             return Outcome("cancelled")
         if button.action == "new":
             return _new(book, runs[0], dialogs)
+        if button.action in ("history", "undo"):
+            text = (history_text if button.action == "history" else undo_text)(book)
+            dialogs.alert(_cut(text), title=label)
+            return Outcome("done", [text])
         session = Session(gw, button.action)
         for values in runs:  # one run per selected row, each logged as the command line logs it
             _run(button, session, values)

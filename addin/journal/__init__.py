@@ -1,0 +1,1 @@
+"""The tournament's journal: every action that changed the workbook, and undo."""

@@ -1,0 +1,85 @@
+"""Recording an action in the journal around the save that makes it real."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from addin.journal.store import Entry, Journal, now, sha256
+from addin.workbook.saving import save_atomically, target_of
+
+
+def plain_arguments(arguments: Mapping[str, object]) -> dict[str, object]:
+    """The arguments as JSON keeps them: paths and dates as text, unset ones left out."""
+    plain: dict[str, object] = {}
+    for key, value in arguments.items():
+        if value is None or value is False:
+            continue
+        plain[key] = value if isinstance(value, bool | int | float | str) else str(value)
+    return plain
+
+
+def record(
+    book: Path,
+    action: str,
+    arguments: Mapping[str, object],
+    save: Callable[[], None],
+    *,
+    door: str = "CLI",
+) -> Entry:
+    """Keep the workbook as it is, call ``save()``, and add the journal entry.
+
+    All or nothing: when the snapshot cannot be kept the save does not happen; when the
+    save fails the snapshot written for it is removed; when the journal cannot be written
+    after the save, the workbook is put back as it was. ``JournalError`` or the save's
+    own exception says why.
+    """
+    book = target_of(Path(book))
+    journal = Journal.load(book)
+    before = book.read_bytes() if book.exists() else None
+    digest, wrote = journal.keep_snapshot(before) if before is not None else (None, False)
+    try:
+        save()
+    except BaseException:
+        journal.drop_snapshot(digest, wrote)
+        if not journal.entries:
+            journal.tidy()
+        raise
+    after_digest, wrote_after = None, False
+    try:
+        after = book.read_bytes()
+        after_digest, wrote_after = journal.keep_snapshot(after)
+        entry = Entry(
+            journal.next_number,
+            action,
+            plain_arguments(arguments),
+            now(),
+            door,
+            digest,
+            after_digest,
+        )
+        journal.append(entry)
+    except BaseException:
+        put_back(book, before)
+        journal.drop_snapshot(after_digest, wrote_after and after_digest != digest)
+        journal.drop_snapshot(digest, wrote)
+        if not journal.entries:
+            journal.tidy()
+        raise
+    return entry
+
+
+def put_back(book: Path, data: bytes | None) -> None:
+    """Leave ``book`` as it was before a step that could not be journaled."""
+    with contextlib.suppress(OSError):
+        if data is None:
+            book.unlink(missing_ok=True)
+        else:
+
+            def write(tmp: Path) -> None:
+                tmp.write_bytes(data)
+
+            save_atomically(write, book, keep=0)
+    if data is not None and (not book.exists() or sha256(book.read_bytes()) != sha256(data)):
+        raise OSError(f"{book} could not be put back as it was")

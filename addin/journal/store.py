@@ -1,0 +1,217 @@
+"""Where the journal lives and how it is read and written.
+
+Beside ``NAME.xlsx`` a folder ``NAME.history/`` holds ``journal.json`` (the entries)
+and ``snapshots/``: each state of the workbook an entry saw, before and after, as the
+.xlsx bytes (already zip-compressed), named by their SHA-256. The state after one
+action is the state before the next, so each is stored once. Every file is written
+to a temporary file and renamed into place; nothing is removed except by the TD
+(``history --prune-before N``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from addin.workbook.saving import save_atomically, target_of
+
+FORMAT = 1
+JOURNAL_FILE = "journal.json"
+SNAPSHOTS = "snapshots"
+
+
+class JournalError(RuntimeError):
+    """The journal or one of its snapshots cannot be used; nothing was changed."""
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def folder_of(book: Path) -> Path:
+    """``tournament.history`` beside ``tournament.xlsx`` (a symbolic link followed)."""
+    book = target_of(Path(book))
+    return book.with_name(f"{book.stem}.history")
+
+
+def now() -> str:
+    return datetime.now().replace(microsecond=0).isoformat(sep=" ")
+
+
+@dataclass
+class Entry:
+    number: int
+    action: str
+    arguments: dict[str, object]
+    time: str
+    door: str
+    """Who did it: ``CLI``, ``Excel`` or ``Calc``."""
+    before: str | None
+    """SHA-256 of the workbook before the entry (its snapshot); None: there was none."""
+    after: str
+    """SHA-256 of the workbook right after the entry."""
+    restores: int | None = None
+    """An undo or redo: the entry whose *before* state it put back."""
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def is_undo(self) -> bool:
+        return self.restores is not None
+
+
+_FIELDS: dict[str, tuple[type, ...]] = {
+    "number": (int,),
+    "action": (str,),
+    "arguments": (dict,),
+    "time": (str,),
+    "door": (str,),
+    "before": (str, type(None)),
+    "after": (str,),
+    "restores": (int, type(None)),
+    "notes": (list,),
+}
+
+
+def _entry(raw: object, where: str) -> Entry:
+    if not isinstance(raw, dict):
+        raise JournalError(f"{where}: an entry is not an object")
+    for name, kinds in _FIELDS.items():
+        if name not in raw and name not in ("restores", "notes"):
+            raise JournalError(f"{where}: an entry has no {name!r}")
+        if name in raw and not isinstance(raw[name], kinds):
+            raise JournalError(f"{where}: entry {raw.get('number')!r} has a bad {name!r}")
+    return Entry(**{k: v for k, v in raw.items() if k in _FIELDS})
+
+
+def _write_file(path: Path, data: bytes) -> None:
+    def write(tmp: Path) -> None:
+        tmp.write_bytes(data)
+
+    save_atomically(write, path, keep=0)
+
+
+class Journal:
+    """The entries of one workbook's journal; read with ``load``, grown with ``append``."""
+
+    def __init__(self, book: Path, entries: list[Entry]) -> None:
+        self.book = target_of(Path(book))
+        self.folder = folder_of(self.book)
+        self.entries = entries
+
+    @property
+    def file(self) -> Path:
+        return self.folder / JOURNAL_FILE
+
+    @classmethod
+    def load(cls, book: Path) -> Journal:
+        """The journal of ``book``; empty when it has none yet. Never creates anything."""
+        folder = folder_of(book)
+        journal = cls(book, [])
+        if folder.exists() and not folder.is_dir():
+            raise JournalError(f"{folder} is a file, not the journal's folder; rename it")
+        if not journal.file.exists():
+            if any((folder / SNAPSHOTS).glob("*.xlsx")):
+                raise JournalError(f"{journal.file} is missing; the journal cannot be read")
+            return journal
+        where = str(journal.file)
+        try:
+            raw = json.loads(journal.file.read_text(encoding="utf-8"))
+        except OSError as err:
+            raise JournalError(f"{where}: cannot be read: {err.strerror or err}") from err
+        except (UnicodeDecodeError, json.JSONDecodeError) as err:
+            raise JournalError(f"{where}: damaged, not the journal's JSON ({err})") from err
+        if not isinstance(raw, dict) or raw.get("format") != FORMAT:
+            raise JournalError(f"{where}: not a journal of format {FORMAT}")
+        entries = [_entry(e, where) for e in raw.get("entries") or []]
+        numbers = [e.number for e in entries]
+        if numbers != list(range(1, len(entries) + 1)):
+            raise JournalError(f"{where}: the entries are not numbered 1, 2, 3 ...")
+        journal.entries = entries
+        return journal
+
+    def entry(self, number: int) -> Entry:
+        if not 1 <= number <= len(self.entries):
+            last = len(self.entries)
+            raise JournalError(
+                f"there is no entry {number} in the journal of {self.book.name} "
+                f"(entries 1 to {last})"
+                if last
+                else f"{self.book.name} has no journal entries"
+            )
+        return self.entries[number - 1]
+
+    @property
+    def next_number(self) -> int:
+        return len(self.entries) + 1
+
+    # --- snapshots ----------------------------------------------------------------------
+
+    def snapshot_path(self, digest: str) -> Path:
+        return self.folder / SNAPSHOTS / f"{digest}.xlsx"
+
+    def keep_snapshot(self, data: bytes) -> tuple[str, bool]:
+        """Store ``data`` (once); its digest, and whether this call wrote it."""
+        digest = sha256(data)
+        path = self.snapshot_path(digest)
+        if path.is_file() and path.stat().st_size == len(data):
+            return digest, False
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _write_file(path, data)
+        return digest, True
+
+    def drop_snapshot(self, digest: str | None, written: bool) -> None:
+        """Take back a snapshot this run wrote (the action it was for failed)."""
+        if digest and written:
+            self.snapshot_path(digest).unlink(missing_ok=True)
+
+    def tidy(self) -> None:
+        """Remove the journal's folders when a failed first action left them empty."""
+        for folder in (self.folder / SNAPSHOTS, self.folder):
+            with contextlib.suppress(OSError):
+                folder.rmdir()  # only when empty
+
+    def read_snapshot(self, digest: str, what: str) -> bytes:
+        """The bytes of a snapshot, checked against its digest."""
+        path = self.snapshot_path(digest)
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            raise JournalError(f"{path}, the snapshot of {what}, is missing") from None
+        except OSError as err:
+            raise JournalError(f"{path}: cannot be read: {err.strerror or err}") from err
+        if sha256(data) != digest:
+            raise JournalError(f"{path}, the snapshot of {what}, is damaged (digest differs)")
+        return data
+
+    # --- entries ------------------------------------------------------------------------
+
+    def append(self, entry: Entry) -> None:
+        """Add ``entry`` and write the journal file in one rename."""
+        self._write([*self.entries, entry])
+        self.entries.append(entry)
+
+    def _write(self, entries: list[Entry]) -> None:
+        document = {
+            "format": FORMAT,
+            "workbook": self.book.name,
+            "entries": [asdict(e) for e in entries],
+        }
+        self.folder.mkdir(exist_ok=True)
+        text = json.dumps(document, indent=1, ensure_ascii=False, default=str)
+        _write_file(self.file, text.encode("utf-8"))
+
+    def prune_before(self, number: int) -> int:
+        """Remove the snapshots only entries before ``number`` need; how many were removed."""
+        needed = {d for e in self.entries[number - 1 :] for d in (e.before, e.after) if d}
+        removed = 0
+        folder = self.folder / SNAPSHOTS
+        for path in sorted(folder.glob("*.xlsx")) if folder.is_dir() else []:
+            if path.stem not in needed:
+                os.unlink(path)
+                removed += 1
+        return removed
