@@ -192,6 +192,18 @@ OUTPUT_CASES = [
     case("export-text-no-folder", "export-aga {book} --text {tmp}/none/a.txt", "no folder"),
     case("export-xml-no-folder", "export-aga {book} --xml {tmp}/none/a.xml", "no folder"),
     case("export-is-folder", "export-aga {book} --xml {tmp}", "it is a folder"),
+    case("serve-no-site", "serve {book}", "there is no site folder"),
+    case("serve-site-is-file", "serve {book} --folder {file}", "is a file, not a folder", 1, b"x"),
+    case("serve-port-minus-1", "serve {book} --port -1", "port -1 is not a port number"),
+    case("serve-port-70000", "serve {book} --port 70000", "port 70000 is not a port number"),
+    case("serve-port-text", "serve {book} --port eighty", "invalid int value: 'eighty'", 2),
+    case(
+        "serve-poster-no-folder",
+        "serve {book} --poster-only --poster {tmp}/none/p.pdf",
+        "no folder",
+    ),
+    case("serve-poster-not-pdf", "serve {book} --poster-only --poster {tmp}/p.png", "end in .pdf"),
+    case("serve-poster-only-any-port", "serve {book} --poster-only --port 0", "a fixed port"),
 ]
 
 # --- the workbook itself ------------------------------------------------------------------
