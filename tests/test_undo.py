@@ -84,6 +84,7 @@ def sample_params(spec: Action, tmp: Path, t: Tournament) -> dict[str, object]:
         "result": {"round": 2, "board": 1, "result": "W"},
         "set-game": {"round": 2, "board": 1, "swap_colours": True},
         "break-pair": {"round": 2, "board": 1},
+        "serve": {"poster_only": True},  # serving runs until stopped; the poster alone ends
     }
     if spec.id in known:
         return known[spec.id]
