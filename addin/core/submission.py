@@ -60,9 +60,13 @@ class Cell:
     ref: str | None = None
     header: str | None = None
 
+    @property
+    def place(self) -> str:
+        """``Players!A7``: the sheet and cell without the header."""
+        return f"{self.sheet}!{self.ref}" if self.ref else self.sheet
+
     def __str__(self) -> str:
-        where = f"{self.sheet}!{self.ref}" if self.ref else self.sheet
-        return f"{where} ({self.header})" if self.header else where
+        return f"{self.place} ({self.header})" if self.header else self.place
 
 
 @dataclass(frozen=True)
@@ -206,7 +210,7 @@ def _duplicates(rows: Sequence[PlayerRow]) -> list[SubmissionProblem]:
         by_name.setdefault(key, []).append(row)
     for aga_id, same in by_id.items():
         if len(same) > 1:
-            cells = ", ".join(str(r.cells.get("aga_id", "?")) for r in same)
+            cells = ", ".join(_place(r) for r in same)
             found.append(
                 SubmissionProblem(
                     Severity.ERROR,
@@ -227,6 +231,11 @@ def _duplicates(rows: Sequence[PlayerRow]) -> list[SubmissionProblem]:
                 )
             )
     return found
+
+
+def _place(row: PlayerRow) -> str:
+    cell = row.cells.get("aga_id")
+    return cell.place if cell else "?"
 
 
 def _fold(text: str) -> str:
