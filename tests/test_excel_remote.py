@@ -326,6 +326,17 @@ def test_check_names_the_cell_of_a_bad_result(tmp_path: Path) -> None:
     assert not writes(remote)
 
 
+def test_the_aga_check_is_a_dialog_naming_the_cells_and_writes_nothing(tmp_path: Path) -> None:
+    path = prepared_file(tmp_path, 20)
+    before = path.read_bytes()
+    remote = open_remote(path)
+    outcome = dispatch("check-aga", remote)
+    prompt = alerts(remote)[-1][0]
+    assert outcome.status == "error"
+    assert "(Start date): Start date is blank" in prompt and "(Director name)" in prompt
+    assert not writes(remote) and path.read_bytes() == before
+
+
 READS_THE_ROUNDS = ("pair", "standings")
 """Actions whose input is every Round sheet, so refuse a workbook with a bad result."""
 
