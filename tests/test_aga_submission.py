@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from lxml import etree
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
-from addin.core.model import Player, Tournament
+from addin.core.model import Player, Settings, Tournament
 from addin.core.submission import PlayerRow, Severity, Submission, check_submission
 from addin.formats.aga_xml import validate_aga_xml
 from tests.helpers import digest, log_messages, run
@@ -404,3 +405,24 @@ def test_a_control_character_read_through_excel_is_invalid() -> None:
         Submission(Tournament(players={p.aga_id: p}), [PlayerRow(p)], today=TODAY)
     )
     assert problems[0].severity is Severity.INVALID and "'\\x07'" in problems[0].message
+
+
+def test_a_fee_renews_a_lapsed_membership_and_the_later_date_counts() -> None:
+    start = TODAY - timedelta(days=1)
+    lapsed = Player(12345, "Doe", "Jane", membership_expiry=start - timedelta(days=400))
+    renewed = replace(lapsed, aga_id=12346, given_name="John", aga_fee=30.0)
+    relisted = replace(lapsed, aga_id=12347, given_name="Jo")
+    t = Tournament(settings=Settings(name="T", start_date=start, end_date=TODAY))
+    t.players = {p.aga_id: p for p in (lapsed, renewed, relisted)}
+    problems = check_submission(
+        Submission(
+            t,
+            [PlayerRow(p) for p in t.players.values()],
+            listed_expiry={12347: TODAY + timedelta(days=10)},
+            today=TODAY,
+        )
+    )
+    about = {pid: [p for p in problems if f"AGA {pid} " in p.message] for pid in t.players}
+    assert [p.severity for p in about[12345] if "expired" in p.message] == [Severity.ERROR]
+    assert not [p for p in about[12346] if "expire" in p.message]
+    assert not [p for p in about[12347] if "expire" in p.message]
