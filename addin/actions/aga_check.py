@@ -144,7 +144,7 @@ def screen_for_export(session: Session, b: book.Book) -> list[str]:
             "\n".join(
                 [
                     f"{source}: the AGA would reject this report; nothing was exported "
-                    "(fix these, or export anyway with --force):",
+                    "(fix these, or export anyway from the command line with --force):",
                     *lines(errors),
                 ]
             )
