@@ -149,6 +149,19 @@ def test_the_demo_itself_is_refused_naming_the_temporary_numbers(
         assert "temporary number" in line
     assert digest(demo) == before
 
+    # With --force the newcomers go under NEW REGISTRATIONS, each with the fee taken.
+    book = Path(shutil.copy(demo, tmp_path / "forced.xlsx"))
+    wb = openpyxl.load_workbook(book)
+    for row in players(wb):
+        if int(row["AGA #"].value) in TEMPORARY:
+            row["AGA fee"].value = 30
+    wb.save(book)
+    code, _, err, text, _ = export(book, tmp_path, "--force", "--yes")
+    assert code == 0, err
+    new = text.read_text(encoding="utf-8").split("NEW REGISTRATIONS\n")[1].split("TD: ")[0]
+    for row in temporary:
+        assert f"AGA Fee: $30\nAGA Number: {row['AGA #'].value}\nName: {name_of(row)}\n" in new
+
 
 # --- each cause -------------------------------------------------------------------------------
 
