@@ -2,7 +2,7 @@
 
 ``make_tournament(seed)`` plays a 13-player, 5-round McMahon-like event: weaker players
 take Black and handicaps follow the AGA handicap-minus-one rule; temporary members (9000x)
-with contact details; an existing member whose details changed (``[AGA update]``);
+with contact details; an existing member whose details the desk collected (email, fee);
 voluntary byes (requests) and forced byes (odd field) - round 4 has both; and, at fixed
 places, a jigo, a no-result, both forfeits, a double forfeit and an unplayed game, so that
 every result appears whatever the seed. The same seed gives the same tournament.
@@ -103,7 +103,7 @@ def _with_members(players: dict[PlayerId, Player]) -> dict[PlayerId, Player]:
         birth_date=date(2011, 2, 3),
     )
     players[2786] = replace(
-        players[2786], email="bill.chiles@example.net", notes="moved [AGA update]"
+        players[2786], email="bill.chiles@example.net", aga_fee=30.0, notes="moved"
     )
     return players
 

@@ -23,7 +23,7 @@ def played(tmp_path: Path) -> Path:
 
 def export(book: Path, out: Path) -> tuple[Path, Path]:
     text, xml = out / f"{book.stem}.txt", out / f"{book.stem}.xml"
-    result = run("export-aga", book, "--text", text, "--xml", xml, "--yes")
+    result = run("export-aga", book, "--text", text, "--xml", xml, "--yes", "--force")
     assert result.returncode == 0, result.stderr
     return text, xml
 
@@ -74,13 +74,14 @@ def test_real_reports_import_and_standings_follow(tmp_path: Path, name: str) -> 
     assert len(sheet_rows(book, "Standings")) == len(players)
 
 
-def test_missing_tournament_data_is_an_active_warning(played: Path, tmp_path: Path) -> None:
+def test_missing_tournament_data_blocks_the_export(played: Path, tmp_path: Path) -> None:
     book = tmp_path / "bare.xlsx"
     assert run("new", book).returncode == 0
-    result = run("export-aga", book, "--xml", tmp_path / "x.xml")
-    assert result.returncode == 3
-    assert "Director name" in result.stderr and "Start date" in result.stderr
-    assert not (tmp_path / "x.xml").exists()
+    before = digest(book)
+    result = run("export-aga", book, "--xml", tmp_path / "x.xml", "--yes")
+    assert result.returncode == 1
+    assert "Director name is blank" in result.stderr and "Start date is blank" in result.stderr
+    assert not (tmp_path / "x.xml").exists() and digest(book) == before
 
 
 BILLION_LAUGHS = b"""<?xml version="1.0"?>

@@ -69,7 +69,7 @@ def test_import_export_import_gives_the_same_tournament(tmp_path: Path, report: 
     """Players, games, colours, handicaps, komi, results, byes, drops and requests."""
     first = imported(tmp_path, report, "first.xlsx")
     xml = tmp_path / "again.xml"
-    exported = run("export-aga", first, "--xml", xml, "--yes")
+    exported = run("export-aga", first, "--xml", xml, "--yes", "--force")
     assert exported.returncode == 0, exported.stderr
     second = imported(tmp_path, xml, "second.xlsx")
     one, two = tournament(first), tournament(second)
@@ -146,7 +146,7 @@ def test_a_dropped_player_is_not_paired_again_after_export_and_import(tmp_path: 
     assert run("drop", played, "--player", dropped, "--yes").returncode == 0
     assert run("bye", played, "--player", requester, "--round", 6, "--yes").returncode == 0
     xml = tmp_path / "report.xml"
-    assert run("export-aga", played, "--xml", xml, "--yes").returncode == 0
+    assert run("export-aga", played, "--xml", xml, "--yes", "--force").returncode == 0
     fresh = imported(tmp_path, xml, "fresh.xlsx")
     back = tournament(fresh)
     assert back.players[dropped].status is Status.DROPPED
@@ -176,7 +176,7 @@ def test_what_eggplant_cannot_hold_is_an_active_warning_naming_the_games(
     path = write_workbook(tmp_path / "t.xlsx", t, rounds=5)
     xml = tmp_path / "x.xml"
     before = digest(path)
-    result = run("export-aga", path, "--xml", xml)
+    result = run("export-aga", path, "--xml", xml, "--force")
     assert result.returncode == 3
     assert f"round 1 board {void.board} ({void.white} W v {void.black} B)" in result.stderr
     assert "'void'" in result.stderr
@@ -184,7 +184,7 @@ def test_what_eggplant_cannot_hold_is_an_active_warning_naming_the_games(
     assert "no half point" in result.stderr
     assert not xml.exists()
     assert digest(path) == before
-    assert run("export-aga", path, "--xml", xml, "--yes").returncode == 0
+    assert run("export-aga", path, "--xml", xml, "--yes", "--force").returncode == 0
     assert xml.exists()
 
 

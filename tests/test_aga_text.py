@@ -18,7 +18,6 @@ from addin.core.model import (
     Tournament,
 )
 from addin.formats.aga_text import (
-    MEMBERSHIP_UPDATE_FLAG,
     AGAReportError,
     date_span,
     read_aga_text,
@@ -206,8 +205,10 @@ def test_membership_details_of_new_and_changed_members() -> None:
     for aga_id in (90000, 90001, 2786):
         mine, theirs = t.players[aga_id], back[aga_id]
         fields = ("email", "phone", "address", "citizenship", "birth_date", "membership_type")
+        fields += ("aga_fee",)
         assert [getattr(theirs, f) for f in fields] == [getattr(mine, f) for f in fields]
-    assert MEMBERSHIP_UPDATE_FLAG in back[2786].notes
+    assert "AGA Fee: $30\nAGA Number: 2786" in after_end
+    assert back[2786].aga_fee == 30.0 and back[2786].notes == ""
     assert back[15850].email == ""
     assert read_aga_text(text, "x").settings.director.email == "td@example.org"
 

@@ -77,7 +77,9 @@ def test_a_bad_rank_blocks_only_pairing_the_player(book: Path, tmp_path: Path) -
     )
     assert "Round 3" in pairings.read_text()
     text, xml = tmp_path / "aga.txt", tmp_path / "aga.xml"
-    goes_on_after_warning(book, "export-aga", book, "--text", text, "--xml", xml, naming=cell)
+    goes_on_after_warning(
+        book, "export-aga", book, "--text", text, "--xml", xml, "--force", naming=cell
+    )
     assert text.read_text().strip() and xml.read_bytes().startswith(b"<?xml")
     assert run("lookup", book, "Fan").returncode == 0
     # The rank is no input of the scores: the standings go on too.

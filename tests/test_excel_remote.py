@@ -21,7 +21,7 @@ from typing import Any
 
 import openpyxl
 import pytest
-from workbook_fixtures import simple_tournament, write_workbook
+from workbook_fixtures import ready_for_aga, simple_tournament, write_workbook
 
 from addin.actions.registry import ParamKind, load_all
 from addin.actions.session import Session
@@ -48,9 +48,13 @@ def remote_engine() -> Iterator[None]:
 # --- realistic workbooks ------------------------------------------------------------------
 
 
-def tournament_file(directory: Path, players: int, *, played: int = 2, rounds: int = 3) -> Path:
-    """A tournament with ``players`` players and ``played`` rounds of results, of ``rounds``."""
+def tournament_file(
+    directory: Path, players: int, *, played: int = 2, rounds: int = 3, ready: bool = False
+) -> Path:
+    """A tournament with ``players`` players and ``played`` rounds of results, of ``rounds``
+    (``ready``: with what the AGA submission check asks for)."""
     t = simple_tournament(players, played, seed=players)
+    t = ready_for_aga(t) if ready else t
     return write_workbook(directory / f"open-{players}.xlsx", t, rounds)
 
 
@@ -76,9 +80,9 @@ def tdlista_file(directory: Path, t: Tournament | None = None, extra: int = 30) 
     return path
 
 
-def prepared_file(directory: Path, players: int) -> Path:
+def prepared_file(directory: Path, players: int, ready: bool = False) -> Path:
     """A tournament whose TDListA sheet is already filled, through the command line."""
-    path = tournament_file(directory, players)
+    path = tournament_file(directory, players, ready=ready)
     listing = tdlista_file(directory, simple_tournament(players, 2, seed=players))
     assert cli(path, "import-tdlista", {"tdlista": listing}) == 0
     return path
@@ -304,8 +308,8 @@ def test_an_accepted_warning_is_written_to_the_log(tmp_path: Path) -> None:
     assert levels[:2] == ["Warning", "Confirmed"] and levels[-1] == "Action"
 
 
-def bad_result_file(tmp_path: Path) -> tuple[Path, str]:
-    path = prepared_file(tmp_path, 20)
+def bad_result_file(tmp_path: Path, ready: bool = False) -> tuple[Path, str]:
+    path = prepared_file(tmp_path, 20, ready)
     wb = openpyxl.load_workbook(path)
     ws = wb["Round 1"]
     column = 1 + [c.key for c in games_table(1).columns].index("result")
@@ -322,6 +326,17 @@ def test_check_names_the_cell_of_a_bad_result(tmp_path: Path) -> None:
     prompt, title, _, _, _ = alerts(remote)[-1]
     assert f"{where} (Result): 'xyz' is not one of" in prompt and title == "Check workbook"
     assert not writes(remote)
+
+
+def test_the_aga_check_is_a_dialog_naming_the_cells_and_writes_nothing(tmp_path: Path) -> None:
+    path = prepared_file(tmp_path, 20)
+    before = path.read_bytes()
+    remote = open_remote(path)
+    outcome = dispatch("check-aga", remote)
+    prompt = alerts(remote)[-1][0]
+    assert outcome.status == "error"
+    assert "(Start date): Start date is blank" in prompt and "(Director name)" in prompt
+    assert not writes(remote) and path.read_bytes() == before
 
 
 READS_THE_ROUNDS = ("pair", "standings")
@@ -351,7 +366,7 @@ def test_a_bad_result_is_a_dialog_naming_the_cell_and_nothing_changes(
 def test_a_bad_result_is_a_warning_naming_the_cell_where_it_is_no_input(
     action: str, tmp_path: Path
 ) -> None:
-    path, where = bad_result_file(tmp_path)
+    path, where = bad_result_file(tmp_path, ready=action == "export-aga")
     remote = open_remote(path)
     params = sample_params(action, tmp_path, simple_tournament(20, 2, seed=20))
     outcome = dispatch(action, remote, params, yes=True)

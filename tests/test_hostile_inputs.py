@@ -204,6 +204,7 @@ OUTPUT_CASES = [
     ),
     case("serve-poster-not-pdf", "serve {book} --poster-only --poster {tmp}/p.png", "end in .pdf"),
     case("serve-poster-only-any-port", "serve {book} --poster-only --port 0", "a fixed port"),
+    case("check-aga-missing-book", "check-aga {tmp}/missing.xlsx", "missing.xlsx"),
 ]
 
 # --- the workbook itself ------------------------------------------------------------------
@@ -474,6 +475,7 @@ HAND_EDITED: dict[str, tuple[Callable[[Path], None], str]] = {
     "bands": (lambda p: set_setting(p, "Komi (even games)", 1e308), "Komi (even games)"),
     "pair": (lambda p: set_setting(p, "Komi (even games)", 7.3), "not in half points"),
     "export-aga": (lambda p: set_cell(p, "Round 1", "Komi", -7.25), "not in half points"),
+    "check-aga": (lambda p: set_cell(p, "Players", "AGA fee", -5), "is not an amount in dollars"),
 }
 
 
@@ -485,7 +487,8 @@ def test_a_hand_edited_value_out_of_range_is_a_problem_named_by_sheet(
     edit(book)
     before = digest(book)
     extra = {
-        "export-aga": ["--xml", str(tmp_path / "a.xml")],
+        # --force: past what the AGA would reject (no dates, no director) to the komi warning
+        "export-aga": ["--xml", str(tmp_path / "a.xml"), "--force"],
     }.get(command, [])
     result = run(command, book, *extra)
     output = result.stdout + result.stderr

@@ -14,7 +14,7 @@ import pytest
 
 from addin.workbook.open_elsewhere import held_by
 from tests.helpers import digest, log_messages, run
-from tests.workbook_fixtures import simple_tournament, write_workbook
+from tests.workbook_fixtures import ready_for_aga, simple_tournament, write_workbook
 
 EXCEL = "Excel (lock file ~$t.xlsx, user Jane Doe)"
 LIBREOFFICE = "LibreOffice (lock file .~lock.t.xlsx#, user Jane Doe on gohall)"
@@ -35,7 +35,8 @@ def libreoffice_lock_file(book: Path, user: str) -> None:
 
 @pytest.fixture(params=["excel", "libreoffice"])
 def held(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[Path, str]:
-    book = write_workbook(tmp_path / "t.xlsx", simple_tournament(players=8, rounds=1), rounds=1)
+    t = ready_for_aga(simple_tournament(players=8, rounds=1))
+    book = write_workbook(tmp_path / "t.xlsx", t, rounds=1)
     if request.param == "excel":
         excel_owner_file(book, "Jane Doe")
         return book, EXCEL

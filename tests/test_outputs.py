@@ -14,12 +14,13 @@ import pytest
 from addin.workbook.saving import backup_path
 from addin.workbook.template import content
 from tests.helpers import digest, run
-from tests.workbook_fixtures import simple_tournament, write_workbook
+from tests.workbook_fixtures import ready_for_aga, simple_tournament, write_workbook
 
 
 @pytest.fixture
 def book(tmp_path: Path) -> Path:
-    return write_workbook(tmp_path / "t.xlsx", simple_tournament(players=8, rounds=1), rounds=1)
+    t = ready_for_aga(simple_tournament(players=8, rounds=1))
+    return write_workbook(tmp_path / "t.xlsx", t, rounds=1)
 
 
 @pytest.fixture

@@ -169,7 +169,7 @@ def test_new_files_get_the_users_umask(book: Path) -> None:
     old = os.umask(0o022)
     try:
         text, page = book.parent / "aga.txt", book.parent / "pairings.html"
-        assert run("export-aga", book, "--text", text, "--yes").returncode == 0
+        assert run("export-aga", book, "--text", text, "--yes", "--force").returncode == 0
         assert run("report", book, "registration", "--out", page).returncode == 0
         template = book.parent / "blank.xlsx"
         assert run("template", template).returncode == 0
@@ -183,6 +183,6 @@ def test_an_existing_file_keeps_its_permissions(book: Path) -> None:
     text = book.parent / "aga.txt"
     text.write_text("old")
     text.chmod(0o640)
-    assert run("export-aga", book, "--text", text, "--yes").returncode == 0
+    assert run("export-aga", book, "--text", text, "--yes", "--force").returncode == 0
     assert stat.S_IMODE(text.stat().st_mode) == 0o640
     assert text.read_text() != "old"

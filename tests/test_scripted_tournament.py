@@ -272,11 +272,11 @@ def test_the_aga_reports_validate_and_carry_every_game(
 ) -> None:
     path, _ = played
     text, xml = tmp_path / "open.txt", tmp_path / "open.xml"
-    result = run("export-aga", path, "--text", text, "--xml", xml)
+    result = run("export-aga", path, "--text", text, "--xml", xml, "--force")
     # The script records a void game, which Eggplant (the AGA's program) cannot hold.
     assert result.returncode == 3
     assert "Eggplant has no 'void' result" in result.stderr and not xml.exists()
-    result = run("export-aga", path, "--text", text, "--xml", xml, "--yes")
+    result = run("export-aga", path, "--text", text, "--xml", xml, "--yes", "--force")
     assert result.returncode == 0, result.stderr
     assert validate_aga_xml(xml.read_bytes()) == []
     back = read_aga_text(text.read_text(encoding="utf-8"), text.name)

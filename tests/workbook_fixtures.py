@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import random
-from datetime import date
+from dataclasses import replace
+from datetime import date, timedelta
 from pathlib import Path
 
-from addin.core.model import Bye, ByeKind, Game, Player, Result, Round, Tournament
+from addin.core.model import Bye, ByeKind, Contact, Game, Player, Result, Round, Tournament
 from addin.workbook import book, template
 from addin.workbook.layout import BANDS, players_table
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
@@ -88,3 +89,23 @@ def write_workbook(path: Path, t: Tournament, rounds: int | None = None) -> Path
         book.write_round(gw, rnd, t.players)
     gw.save()
     return path
+
+
+def ready_for_aga(t: Tournament, today: date | None = None) -> Tournament:
+    """``t`` with what the AGA submission check asks for: the event's name, venue, dates
+    (ended today), director, and memberships current past the last day."""
+    today = today or date.today()
+    settings = replace(
+        t.settings,
+        name=t.settings.name or "Test Open",
+        venue=t.settings.venue or "Seattle Go Center",
+        start_date=today - timedelta(days=1),
+        end_date=today,
+        director=Contact("Dana Director", phone="206-555-0100", email="td@example.org"),
+        basic_time_minutes=t.settings.basic_time_minutes or 60,
+    )
+    players = {
+        pid: replace(p, membership_expiry=today + timedelta(days=365))
+        for pid, p in t.players.items()
+    }
+    return replace(t, settings=settings, players=players)

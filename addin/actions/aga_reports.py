@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from addin.actions import director, needs
+from addin.actions import aga_check, director, needs
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session, read_input
 from addin.core.limits import MAX_ROUNDS
@@ -17,24 +17,16 @@ from addin.formats.aga_xml import read_aga_xml_report, validate_aga_xml, write_a
 from addin.formats.eggplant import eggplant_limits
 from addin.workbook import book
 from addin.workbook.gateway import LogEntry
-from addin.workbook.layout import SETTINGS, players_table, round_number_of
+from addin.workbook.layout import players_table, round_number_of
 
 SOFTWARE = "addin (AGA Swiss McMahon for Excel)"
-
-
-def missing_tournament_data(b: book.Book) -> list[str]:
-    """Labels of the settings the AGA needs that are blank."""
-    return [
-        s.label
-        for s in SETTINGS
-        if s.required_for_aga and b.settings.values.get(s.key) in (None, "")
-    ]
 
 
 @action(
     "export-aga",
     "Export AGA reports",
-    "write the AGA text report and/or the AGA XML report",
+    "check the tournament as the AGA rating office will, then write the AGA text report "
+    "and/or the AGA XML report",
     Param("text", "the text report to write (.txt)", ParamKind.FILE_OUT),
     Param("xml", "the XML report to write (.xml)", ParamKind.FILE_OUT),
 )
@@ -42,17 +34,10 @@ def export_aga(session: Session, params: Mapping[str, object]) -> None:
     text_path, xml_path = params.get("text"), params.get("xml")
     if not text_path and not xml_path:
         raise ActionError("export-aga needs --text FILE.txt and/or --xml FILE.xml")
-    b = needs.read_for(session, needs.NOTHING)
+    b = book.read_book(session.gw)
+    read_warnings = needs.screen(session, b, aga_check.EXPORT_NEEDS)
     t = b.tournament
-    missing = missing_tournament_data(b)
-    unplayed = sum(1 for r in t.rounds for g in r.games if g.result is None)
-    warnings = []
-    if missing:
-        warnings.append(
-            "the AGA needs these Tournament settings, still blank: " + ", ".join(missing)
-        )
-    if unplayed:
-        warnings.append(f"{unplayed} game(s) have no result yet; they are reported as unplayed")
+    warnings = [*aga_check.screen_for_export(session, b), *read_warnings]
     if xml_path:
         warnings += [f"XML report for Eggplant: {w}" for w in eggplant_limits(t)]
     session.warn(warnings)

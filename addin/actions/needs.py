@@ -32,6 +32,7 @@ CONTACT_COLUMNS = frozenset(
         "address",
         "citizenship",
         "birth_date",
+        "aga_fee",
         "notes",
     }
 )

@@ -35,3 +35,16 @@ def komi_problem(komi: float) -> str | None:
     if (komi * 2) != int(komi * 2):
         return f"komi {komi:g} is not in half points (7.5, 0.5, 6, -7.5)"
     return None
+
+
+MAX_AGA_FEE = 5000.0
+"""The largest membership fee in dollars (a life membership is well below it)."""
+
+
+def fee_problem(fee: float) -> str | None:
+    """Why ``fee`` is not a membership fee in dollars, or ``None`` when it is one."""
+    if not math.isfinite(fee) or not 0 <= fee <= MAX_AGA_FEE:
+        return f"{fee:g} is not an amount from 0 to {MAX_AGA_FEE:,.0f} dollars"
+    if abs(round(fee * 100) - fee * 100) > 1e-6:
+        return f"{fee:g} has more than two decimals (dollars and cents)"
+    return None

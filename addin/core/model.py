@@ -204,6 +204,8 @@ class Player:
     address: str = ""
     citizenship: str = ""
     birth_date: date | None = None
+    aga_fee: float | None = None
+    """Membership fee in dollars the desk collected for the AGA (new member or renewal)."""
     notes: str = ""
 
     @property

@@ -53,6 +53,7 @@ PLACES: dict[str, tuple[str, str, str]] = {
     "prohibit": ("round", SMALL, "Delete"),
     "standings": ("after", LARGE, "Refresh"),
     "report": ("after", LARGE, "FilePrintPreview"),
+    "check-aga": ("after", SMALL, "ErrorChecking"),
     "export-aga": ("after", LARGE, "ExportTextFile"),
     "check": ("after", LARGE, "TraceError"),
     "serve": ("after", SMALL, "WebPagePreview"),
@@ -88,7 +89,10 @@ TIPS: dict[str, str] = {
     "prohibit": "Select two players' rows, then click: they are never paired together.",
     "standings": "Recompute scores, tiebreaks and the Standings and Cross Table sheets.",
     "report": "Print-ready reports: each writes a sheet and a PDF beside the workbook.",
-    "export-aga": "Write the AGA results report (text and XML) to send to the AGA.",
+    "check-aga": "List what the AGA rating office would reject or question in the report: "
+    "temporary numbers, lapsed memberships, missing results; changes nothing.",
+    "export-aga": "Check the tournament, then write the AGA results report (text and XML) "
+    "to send to the AGA.",
     "check": "Read every sheet and list each problem with its cell; changes nothing.",
     "serve": "Let players open the published site on their phones over the hall's Wi-Fi, "
     "and write a poster with its QR code. Click again to stop serving.",

@@ -259,6 +259,7 @@ PLANS: dict[str, Plan] = {
     "standings": nothing,
     "bands": nothing,
     "check": nothing,
+    "check-aga": nothing,
 }
 """Every button that acts on the selection or on nothing; the others ask for files or text."""
 

@@ -40,10 +40,13 @@ Decisions (the interface document leaves them open):
   :func:`addin.core.handicap.aga_text_komi` (one stone is a no-komi game: handicap 0). The
   half point is lost, so reading gives whole-number komi (Ing: N stones read back as komi 0).
 * **Membership details** after END: every temporary member (90000-99999) under
-  ``NEW REGISTRATIONS``, then, under ``MEMBERSHIP UPDATES``, every other player whose
-  ``notes`` contain :data:`MEMBERSHIP_UPDATE_FLAG` (the model has no field for "data changed").
+  ``NEW REGISTRATIONS``, then, under ``MEMBERSHIP UPDATES``, every other player for whom the
+  desk collected something the TDListA does not hold: a mailing address, email, phone,
+  citizenship, birth date or a membership fee (the TDListA has none of these, so a value in
+  any of them is news to the AGA). No marker in Notes decides it.
   The address is split into ``Address 1`` / ``Address 2`` / ``City, State Zip`` by lines: the
-  last line is the city line, the first the street. ``AGA Fee`` is left blank (not in the model).
+  last line is the city line, the first the street. ``AGA Fee`` is the fee collected
+  (``$30``, ``$22.50``), blank when none was.
 * **TD** name, email and phone close the file (``TD: ...``), as Eggplant does.
 
 Reading accepts the variations of real files (Eggplant): ``TOURNEY label`` on one line,
@@ -60,7 +63,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 
 from addin.core.handicap import MAX_HANDICAP, aga_text_komi, komi_from_report
-from addin.core.limits import MAX_ROUNDS, komi_problem, shown
+from addin.core.limits import MAX_ROUNDS, fee_problem, komi_problem, shown
 from addin.core.model import (
     Bye,
     ByeKind,
@@ -78,10 +81,10 @@ from addin.core.ratings import RatingError, parse_rating
 from addin.formats import text_input
 
 __all__ = [
-    "MEMBERSHIP_UPDATE_FLAG",
     "TEMPORARY_IDS",
     "AGAReportError",
     "date_span",
+    "format_fee",
     "format_number",
     "format_rating",
     "is_temporary_member",
@@ -93,8 +96,6 @@ __all__ = [
 
 TEMPORARY_IDS = range(90000, 100000)
 """Temporary AGA numbers for members who join at the tournament (interface document)."""
-MEMBERSHIP_UPDATE_FLAG = "[AGA update]"
-"""Put this in ``Player.notes`` to report an existing member's changed contact details."""
 
 _RESULT_CODES = {
     Result.WHITE_WINS: "W",
@@ -130,12 +131,21 @@ def is_temporary_member(aga_id: PlayerId) -> bool:
 
 
 def needs_membership_details(player: Player) -> bool:
-    """New members and members flagged as changed go to the membership block."""
-    return is_temporary_member(player.aga_id) or _has_update_flag(player)
+    """New members, and members with details the desk collected, go to the membership block."""
+    return is_temporary_member(player.aga_id) or has_desk_details(player)
 
 
-def _has_update_flag(player: Player) -> bool:
-    return MEMBERSHIP_UPDATE_FLAG.casefold() in player.notes.casefold()
+def has_desk_details(player: Player) -> bool:
+    """Whether the desk collected membership data the TDListA does not hold."""
+    texts = (player.address, player.email, player.phone, player.citizenship)
+    return any(t.strip() for t in texts) or player.birth_date is not None or bool(player.aga_fee)
+
+
+def format_fee(fee: float | None) -> str:
+    """``$30``, ``$22.50``; blank when no fee was collected."""
+    if fee is None:
+        return ""
+    return f"${fee:.0f}" if float(fee).is_integer() else f"${fee:.2f}"
 
 
 def format_number(value: float) -> str:
@@ -257,7 +267,7 @@ def _address_fields(address: str) -> tuple[str, str, str]:
 def _membership_record(p: Player) -> list[str]:
     street, second, city = _address_fields(p.address)
     fields = [
-        ("AGA Fee", ""),
+        ("AGA Fee", format_fee(p.aga_fee)),
         ("AGA Number", str(p.aga_id)),
         ("Name", p.name),
         ("Membership Type", p.membership_type),
@@ -276,7 +286,7 @@ def _membership_record(p: Player) -> list[str]:
 def _membership_lines(players: Iterable[Player]) -> list[str]:
     players = list(players)
     new = [p for p in players if is_temporary_member(p.aga_id)]
-    changed = [p for p in players if not is_temporary_member(p.aga_id) and _has_update_flag(p)]
+    changed = [p for p in players if not is_temporary_member(p.aga_id) and has_desk_details(p)]
     lines: list[str] = []
     for title, group in (("NEW REGISTRATIONS", new), ("MEMBERSHIP UPDATES", changed)):
         if group:
@@ -593,9 +603,6 @@ def _with_details(reader: _Reader, number: int, player: Player, record: dict[str
     keys = ("address", "address 1", "address 2", "city, state zip")
     address = "\n".join(record[k] for k in keys if record.get(k))
     birthday = record.get("birthday") or record.get("birth date") or ""
-    notes = player.notes
-    if not is_temporary_member(player.aga_id) and not _has_update_flag(player):
-        notes = f"{notes} {MEMBERSHIP_UPDATE_FLAG}".strip()
     return replace(
         player,
         address=address,
@@ -605,5 +612,20 @@ def _with_details(reader: _Reader, number: int, player: Player, record: dict[str
         birth_date=_parse_date(reader, number, birthday) if birthday else None,
         chapter=record.get("club", player.chapter),
         membership_type=record.get("membership type", player.membership_type),
-        notes=notes,
+        aga_fee=_parse_fee(reader, number, record.get("aga fee", "")),
     )
+
+
+def _parse_fee(reader: _Reader, number: int, text: str) -> float | None:
+    """``$30``, ``30.00``; blank is no fee."""
+    amount = text.strip().removeprefix("$").strip()
+    if not amount:
+        return None
+    try:
+        fee = float(amount)
+    except ValueError:
+        raise reader.error(number, f"AGA Fee {shown(text)} is not an amount in dollars") from None
+    problem = fee_problem(fee)
+    if problem:
+        raise reader.error(number, f"AGA Fee: {problem}")
+    return fee

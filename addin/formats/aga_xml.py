@@ -42,7 +42,8 @@ in its own ``eggplantparticipation`` attribute ("PAIRED,ABSENT,NOT_ASSIGNED,", o
 round): ABSENT becomes a bye request and, in a round with games, a voluntary bye.
 
 Player contact details are optional attributes of Player: ``Email``, ``Phone``, ``Address``
-(line breaks kept as ``&#10;``), ``Citizenship``, ``BirthDate`` (YYYY-MM-DD).
+(line breaks kept as ``&#10;``), ``Citizenship``, ``BirthDate`` (YYYY-MM-DD), and ``AGAFee``
+(the membership fee collected at the desk, in dollars: ``30``, ``22.50``).
 ``InitialTournamentScore`` is left out while the player has none.
 
 Rating: we write the rank of the entry rating as the AGA sample does ("7D", "27K"), and the
@@ -87,7 +88,7 @@ from importlib import resources
 from lxml import etree
 
 from addin.core.handicap import MAX_HANDICAP, aga_text_komi, komi_from_report
-from addin.core.limits import MAX_ROUNDS, komi_problem, shown
+from addin.core.limits import MAX_ROUNDS, fee_problem, komi_problem, shown
 from addin.core.model import (
     Bye,
     ByeKind,
@@ -105,7 +106,7 @@ from addin.core.model import (
 )
 from addin.core.ratings import RatingError, parse_rating, rank_of
 from addin.formats import eggplant
-from addin.formats.aga_text import AGAReportError, format_number, format_rating
+from addin.formats.aga_text import AGAReportError, format_fee, format_number, format_rating
 from addin.formats.eggplant import read_settings as read_eggplant_settings
 
 __all__ = [
@@ -345,6 +346,7 @@ def _player_contact(p: Player) -> list[tuple[str, str]]:
         ("Address", p.address.strip()),
         ("Citizenship", p.citizenship.strip()),
         ("BirthDate", p.birth_date.isoformat() if p.birth_date else ""),
+        ("AGAFee", format_fee(p.aga_fee).removeprefix("$")),
     ]
 
 
@@ -739,6 +741,7 @@ def _read_player(context: _Context, element: etree._Element) -> None:
         address=element.get("Address", ""),
         citizenship=element.get("Citizenship", ""),
         birth_date=_birth_date(context, element),
+        aga_fee=_fee(context, element),
         notes=notes,
     )
     if eggplant.is_dropped(element.get("Status", "")):
@@ -788,6 +791,16 @@ def _float(context: _Context, element: etree._Element, key: str) -> float:
     if not math.isfinite(value):
         raise context.error(element, f"{key}={shown(text)} is not a number")
     return value
+
+
+def _fee(context: _Context, element: etree._Element) -> float | None:
+    if not element.get("AGAFee", "").strip():
+        return None
+    fee = _float(context, element, "AGAFee")
+    problem = fee_problem(fee)
+    if problem:
+        raise context.error(element, f"AGAFee: {problem}")
+    return fee
 
 
 def _birth_date(context: _Context, element: etree._Element) -> date | None:

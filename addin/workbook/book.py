@@ -294,6 +294,7 @@ def player_from_row(row: Row, rounds: int) -> Player | None:
         address=str(row.get("address", "")),
         citizenship=str(row.get("citizenship", "")),
         birth_date=row.get("birth_date"),  # type: ignore[arg-type]
+        aga_fee=row.get("aga_fee"),  # type: ignore[arg-type]
         notes=str(row.get("notes", "")),
     )
 
@@ -325,6 +326,7 @@ def player_values(p: Player, rounds: int) -> dict[str, object]:
         "address": p.address or None,
         "citizenship": p.citizenship or None,
         "birth_date": p.birth_date,
+        "aga_fee": p.aga_fee,
         "notes": p.notes or None,
     }
     for n in range(1, rounds + 1):

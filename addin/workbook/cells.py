@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from datetime import date, datetime
 
+from addin.core.limits import fee_problem
 from addin.core.ratings import RatingError, parse_rating, rank_floor, rank_of
 from addin.core.results import parse_result
 from addin.workbook.cell_gate import Formula
@@ -23,7 +24,7 @@ class CellError(ValueError):
         self.expected = expected
 
 
-NUMERIC = (Kind.INT, Kind.FLOAT)
+NUMERIC = (Kind.INT, Kind.FLOAT, Kind.MONEY)
 
 _TRUE = {"yes", "y", "true", "1", "x", "on"}
 _FALSE = {"no", "n", "false", "0", "off"}
@@ -52,6 +53,8 @@ def parse(value: object, column: Column) -> object:
             return _int(value)
         if kind is Kind.FLOAT:
             return _float(value)
+        if kind is Kind.MONEY:
+            return _money(value)
         if kind is Kind.RATING:
             return parse_rating(value)  # type: ignore[arg-type]
         if kind is Kind.RATING_FLOOR:
@@ -101,6 +104,16 @@ def _float(value: object) -> float:
     if isinstance(value, str):
         value = value.replace(",", ".") if value.count(",") == 1 and "." not in value else value
     return float(value)  # type: ignore[arg-type]
+
+
+def _money(value: object) -> float:
+    """Dollars: 30, 30.5, "$30.00"; never negative, huge, or finer than a cent."""
+    if isinstance(value, str):
+        value = value.removeprefix("$").strip()
+    amount = _float(value)
+    if fee_problem(amount):
+        raise ValueError(value)
+    return amount
 
 
 _DATE_FORMATS = ("%Y-%m-%d", "%m/%d/%Y", "%m/%d/%y", "%Y/%m/%d", "%d.%m.%Y")
@@ -174,7 +187,7 @@ def render(value: object, column: Column) -> object:
     if kind is Kind.RATING_FLOOR and isinstance(value, float):
         label = rank_of(value)
         return label if rank_floor(label) == value else value
-    if kind is Kind.FLOAT and isinstance(value, float) and value.is_integer():
+    if kind in (Kind.FLOAT, Kind.MONEY) and isinstance(value, float) and value.is_integer():
         return int(value)
     if hasattr(value, "value") and kind in (Kind.CHOICE, Kind.RESULT):
         return value.value  # an enum member

@@ -49,6 +49,7 @@ class Kind(enum.Enum):
     RESULT = "a game result"
     ROUNDS = "round numbers separated by commas (2, 4)"
     TIMESTAMP = "a date and time"
+    MONEY = "an amount in dollars from 0 to 5,000 (30 or $30.00)"
 
 
 class Owner(enum.Enum):
@@ -389,6 +390,14 @@ def players_table(rounds: int) -> Table:
             Column("address", "Mailing address", width=28),
             Column("citizenship", "Citizenship", width=10),
             Column("birth_date", "Birth date", Kind.DATE, width=11, number_format="yyyy-mm-dd"),
+            Column(
+                "aga_fee",
+                "AGA fee",
+                Kind.MONEY,
+                width=8,
+                number_format="0.00",
+                help="Membership fee collected at the desk (dollars); reported to the AGA",
+            ),
             Column("notes", "Notes", width=24),
         ),
         unique="aga_id",

@@ -1,0 +1,190 @@
+"""The AGA submission check: before ``export-aga``, and alone as ``check-aga`` (read only).
+
+The check itself is pure (``addin.core.submission``); this module reads what it needs from
+the workbook: every Players row (duplicates included), the TDListA's expiry dates, the cells
+of the settings and of each game's result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import date
+
+from addin.actions import needs
+from addin.actions.member_list import read_members
+from addin.actions.registry import action
+from addin.actions.session import ActionError, Session
+from addin.core.model import PlayerId
+from addin.core.submission import (
+    Cell,
+    PlayerRow,
+    SettingField,
+    Severity,
+    Submission,
+    SubmissionProblem,
+    check_submission,
+)
+from addin.workbook import book
+from addin.workbook.gateway import LogEntry, Row, TableData
+from addin.workbook.layout import SETTINGS, SETTINGS_TABLE, games_table
+
+EXPORT_NEEDS = needs.Needs(players=needs.EVERY, player_columns=frozenset({"aga_fee"}))
+"""A fee the AGA report would carry must be readable; other bad cells are printed around."""
+
+
+def submission_problems(
+    session: Session, b: book.Book, today: date | None = None
+) -> list[SubmissionProblem]:
+    """Everything the rating office would reject or question in ``b``'s report."""
+    listed, unread = _listed_expiry(session, b)
+    problems = check_submission(
+        Submission(
+            tournament=b.tournament,
+            rows=_player_rows(b),
+            settings=_setting_fields(b),
+            listed_expiry=listed,
+            result_cells=_result_cells(b),
+            today=today or date.today(),
+        )
+    )
+    return unread + problems
+
+
+def _cells(data: TableData, row: Row) -> dict[str, Cell]:
+    return {
+        c.key: Cell(data.table.sheet, row.cells.get(c.key), c.header)
+        for c in data.table.columns
+        if row.cells.get(c.key)
+    }
+
+
+def _player_rows(b: book.Book) -> list[PlayerRow]:
+    data, rounds = b.players_data, b.tournament.settings.rounds
+    rows = []
+    for row in data.rows:
+        player = book.player_from_row(row, rounds)
+        if player is not None:
+            rows.append(PlayerRow(player, _cells(data, row)))
+    return rows
+
+
+def _setting_fields(b: book.Book) -> list[SettingField]:
+    fields = []
+    for s in SETTINGS:
+        ref = b.settings.cell(s.key)
+        cell = Cell(SETTINGS_TABLE.sheet, ref, s.label) if ref else Cell(SETTINGS_TABLE.sheet)
+        blank = b.settings.values.get(s.key) in (None, "")
+        fields.append(SettingField(s.key, s.label, blank, cell))
+    return fields
+
+
+def _result_cells(b: book.Book) -> dict[tuple[int, PlayerId, PlayerId], Cell]:
+    cells = {}
+    for rnd in b.tournament.rounds:
+        data = b.tables.get(games_table(rnd.number).name)
+        for row in data.rows if data else ():
+            white, black = row.get("white"), row.get("black")
+            if isinstance(white, int) and isinstance(black, int) and row.cells.get("result"):
+                cells[(rnd.number, white, black)] = Cell(
+                    data.table.sheet, row.cells["result"], "Result"
+                )
+    return cells
+
+
+def _listed_expiry(
+    session: Session, b: book.Book
+) -> tuple[Mapping[PlayerId, date | None], list[SubmissionProblem]]:
+    """The TDListA's expiry date of each player it lists; a warning when it cannot be read."""
+    try:
+        index = read_members(session.gw)
+    except ActionError as err:
+        first = str(err).splitlines()[0]
+        return {}, [
+            SubmissionProblem(Severity.WARNING, f"{first}: membership dates not checked there")
+        ]
+    listed = {}
+    for pid in b.tournament.players:
+        member = index.by_id(pid)
+        if member is not None:
+            listed[pid] = member.expiry
+    return listed, []
+
+
+def lines(problems: Sequence[SubmissionProblem]) -> list[str]:
+    return [f"  {p.severity.value}: {p}" for p in problems]
+
+
+def split(
+    problems: Sequence[SubmissionProblem],
+) -> tuple[list[SubmissionProblem], list[SubmissionProblem], list[SubmissionProblem]]:
+    """(invalid, errors, warnings)."""
+    return tuple(  # type: ignore[return-value]
+        [p for p in problems if p.severity is severity] for severity in Severity
+    )
+
+
+def screen_for_export(session: Session, b: book.Book) -> list[str]:
+    """Stop on invalid values, and on errors unless ``--force``; the warnings to ask about.
+
+    Errors passed with ``--force`` are told and go to the Log with the export.
+    """
+    invalid, errors, warnings = split(submission_problems(session, b))
+    source = session.gw.source
+    if invalid:
+        raise ActionError(
+            "\n".join(
+                [
+                    f"{source}: the AGA report cannot carry these values; nothing was exported:",
+                    *lines(invalid),
+                ]
+            )
+        )
+    if errors and not session.force:
+        raise ActionError(
+            "\n".join(
+                [
+                    f"{source}: the AGA would reject this report; nothing was exported "
+                    "(fix these, or export anyway from the command line with --force):",
+                    *lines(errors),
+                ]
+            )
+        )
+    for error in errors:
+        message = f"exported with --force although: {error}"
+        session.say(message)
+        session.log.append(LogEntry("Error", session.action, message))
+    return [str(w) for w in warnings]
+
+
+@action(
+    "check-aga",
+    "AGA check",
+    "list what the AGA rating office would reject or question in the report (reads only)",
+)
+def check_aga(session: Session, params: Mapping[str, object]) -> None:
+    b = book.read_book(session.gw)
+    unreadable = [
+        SubmissionProblem(Severity.INVALID, str(p)) for p in b.problems if EXPORT_NEEDS.stops(p)
+    ]
+    around = [
+        SubmissionProblem(Severity.WARNING, f"{p} (export-aga prints around it)")
+        for p in b.problems
+        if not EXPORT_NEEDS.stops(p)
+    ]
+    invalid, errors, warnings = split([*unreadable, *submission_problems(session, b), *around])
+    if invalid or errors:
+        raise ActionError(
+            "\n".join(
+                [
+                    f"{session.gw.source}: the AGA would reject this report "
+                    f"({len(invalid) + len(errors)} errors, {len(warnings)} warnings):",
+                    *lines([*invalid, *errors, *warnings]),
+                ]
+            )
+        )
+    for line in lines(warnings):
+        session.say(line.strip())
+    players = len(b.tournament.players)
+    games = sum(len(r.games) for r in b.tournament.rounds)
+    verdict = f"{len(warnings)} warnings to look at" if warnings else "nothing to fix"
+    session.say(f"AGA check of {players} players and {games} games: {verdict}")
