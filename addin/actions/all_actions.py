@@ -5,6 +5,7 @@ from addin.actions import (  # noqa: F401
     bands,
     director,
     pairing,
+    publish,
     registration,
     reports,
     standings,

@@ -70,7 +70,7 @@ def action(
 
 DAY_ORDER = (
     "import-tdlista", "lookup", "register", "preregister", "bands", "pair", "unpair",
-    "standings", "report", "export-aga", "import-aga-xml", "import-aga-text",
+    "standings", "report", "publish", "export-aga", "import-aga-xml", "import-aga-text",
 )  # fmt: skip
 """The order of a TD's day, for help texts and the ribbon; other actions follow."""
 

@@ -53,6 +53,7 @@ PLACES: dict[str, tuple[str, str, str]] = {
     "prohibit": ("round", SMALL, "Delete"),
     "standings": ("after", LARGE, "Refresh"),
     "report": ("after", LARGE, "FilePrintPreview"),
+    "publish": ("after", LARGE, "WebPagePreview"),
     "export-aga": ("after", LARGE, "ExportTextFile"),
     "check": ("after", LARGE, "TraceError"),
 }
@@ -85,6 +86,8 @@ TIPS: dict[str, str] = {
     "prohibit": "Select two players' rows, then click: they are never paired together.",
     "standings": "Recompute scores, tiebreaks and the Standings and Cross Table sheets.",
     "report": "Print-ready reports: each writes a sheet and a PDF beside the workbook.",
+    "publish": "Write the pairings, standings and a page per player as a small web site for "
+    "players' phones, in a folder beside the workbook; open pages refresh themselves.",
     "export-aga": "Write the AGA results report (text and XML) to send to the AGA.",
     "check": "Read every sheet and list each problem with its cell; changes nothing.",
 }
