@@ -1,1 +1,2 @@
-"""Publishing the tournament for players: a static site (``publish``) and a local server (``serve``)."""
+"""Publishing the tournament for players: a static site (``publish``) and a local server
+(``serve``)."""

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from addin.core.handicap import scheme_text
-from addin.core.model import ByeKind, Color, PlayerId, Round, Tournament
+from addin.core.model import ByeKind, Color, PlayerId, Tournament
 from addin.core.scoring import Outcome, RoundRecord
 from addin.core.tiebreaks import Standing, TiebreakContext
 from addin.publish.explain import explain_tiebreak, why_opponent
@@ -29,6 +29,12 @@ MENU = (
     ("standings.html", "Standings"),
     ("crosstable.html", "Cross table"),
     ("event.html", "Event"),
+)
+
+
+FIND = (
+    '<input type="search" id="find" class="find" placeholder="Find your name or AGA #" '
+    'aria-label="Find your name or AGA number" autocomplete="off">'
 )
 
 
@@ -170,9 +176,9 @@ def pairings_page(data: SiteData) -> str:
         )
     body = (
         f"<p>Round {data.round} of {t.settings.rounds}. Find your name, or your board below.</p>"
-        '<input type="search" id="find" class="find" placeholder="Find your name or AGA #" '
-        'aria-label="Find your name or AGA number" autocomplete="off">'
-        '<p class="jump"><a href="#by-name">By name</a> &middot; <a href="#by-board">By board</a></p>'
+        + FIND
+        + '<p class="jump"><a href="#by-name">By name</a> &middot; '
+        '<a href="#by-board">By board</a></p>'
         f'<h2 id="by-name">By name</h2><ul class="cards names">{"".join(by_name)}</ul>'
         f'<h2 id="by-board">By board</h2><ul class="cards boards">{"".join(by_board)}</ul>'
     )
@@ -209,9 +215,8 @@ def standings_page(data: SiteData) -> str:
         f"<p>Standings {after}: McMahon score, then the tiebreaks in order "
         f"({esc(', '.join(criteria))}). Games not played yet count nothing. Wins are shown "
         "for information and break no tie. Tap a name to see how each tiebreak was made.</p>"
-        '<input type="search" id="find" class="find" placeholder="Find your name or AGA #" '
-        'aria-label="Find your name or AGA number" autocomplete="off">'
-        '<div class="scroll"><table class="grid standings"><thead><tr>'
+        + FIND
+        + '<div class="scroll"><table class="grid standings"><thead><tr>'
         '<th class="num">Place</th><th>Name</th><th>Rank</th><th class="num">MMS</th>'
         f'<th class="num">Wins</th>{head}</tr></thead><tbody>'
         + "".join(rows)
@@ -247,9 +252,7 @@ def crosstable_page(data: SiteData) -> str:
             f'{"".join(cells)}<td class="num">{esc(show_score(s.score) or "0")}</td>{values}</tr>'
         )
     body = (
-        '<input type="search" id="find" class="find" placeholder="Find your name or AGA #" '
-        'aria-label="Find your name or AGA number" autocomplete="off">'
-        '<div class="scroll"><table class="grid crosstable"><thead><tr>'
+        FIND + '<div class="scroll"><table class="grid crosstable"><thead><tr>'
         '<th class="num">Place</th><th class="num">No.</th><th>Name</th><th>Rank</th>'
         f'{rounds}<th class="num">MMS</th>{head}</tr></thead><tbody>'
         + "".join(rows)
@@ -312,7 +315,7 @@ def player_page(data: SiteData, pid: PlayerId) -> str:
             f'<div class="sub">{line}</div>'
             f'<div class="result {css}">{esc(text)}</div>'
             f'<div class="sub">McMahon score: {esc(show_score(rec.score_before) or "0")} '
-            f'&rarr; {esc(show_score(rec.score_after) or "0")}</div>'
+            f"&rarr; {esc(show_score(rec.score_after) or '0')}</div>"
             f'<div class="why">Why: {" ".join(esc(w, 600) for w in why)}</div></li>'
         )
     games_html = (
@@ -374,7 +377,7 @@ def event_page(data: SiteData) -> str:
         rounds.append(f"<li><strong>Round {n}</strong>: {esc(state)}</li>")
     players = sum(1 for p in t.players.values() if p.status.value == "Active")
     body = (
-        f"{facts}<h2>Rounds</h2><ul class=\"cards rounds\">{''.join(rounds)}</ul>"
+        f'{facts}<h2>Rounds</h2><ul class="cards rounds">{"".join(rounds)}</ul>'
         f"<p>{players} players active.</p>"
     )
     return frame(data, "event.html", "Event", body)

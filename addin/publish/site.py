@@ -49,9 +49,7 @@ def site_data(t: Tournament, log: Sequence[tuple[str, str]] = ()) -> pages.SiteD
     )
 
 
-def build_site(
-    t: Tournament, published: datetime, log: Sequence[tuple[str, str]] = ()
-) -> Site:
+def build_site(t: Tournament, published: datetime, log: Sequence[tuple[str, str]] = ()) -> Site:
     """Every file of the site. ``log``: the Log's (level, message) lines, for the forced
     byes' reasons."""
     data = site_data(t, log)

@@ -22,8 +22,7 @@ def clean(text: object, longest: int = LONGEST) -> str:
     if len(raw) > longest:
         raw = raw[:longest] + "\u2026"
     return "".join(
-        "\ufffd" if unicodedata.category(c) in ("Cc", "Cs") and c not in "\t\n" else c
-        for c in raw
+        "\ufffd" if unicodedata.category(c) in ("Cc", "Cs") and c not in "\t\n" else c for c in raw
     )
 
 
