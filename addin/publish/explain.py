@@ -23,6 +23,7 @@ NameOf = Callable[[PlayerId], str]
 
 _PAIRED = re.compile(r"^Paired round (\d+):")
 _BYE_REASON = re.compile(r"Forced bye: .*$")
+_VERB = re.compile(r"\byou (take|float)s\b")
 
 
 def bye_reasons(log: Sequence[tuple[str, str]]) -> dict[int, str]:
@@ -54,6 +55,7 @@ def _personal(text: str, t: Tournament, me: PlayerId, opponent: PlayerId | None)
     if opponent is not None:
         p = t.players.get(opponent)
         text = text.replace(_label(t, opponent), p.name if p is not None else str(opponent))
+    text = _VERB.sub(lambda m: f"you {m.group(1)}", text)
     return text[:1].upper() + text[1:]
 
 
