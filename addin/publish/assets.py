@@ -29,7 +29,7 @@ body { margin: 0 auto; max-width: 60rem; padding: 0 .75rem 2rem; color: var(--in
 a { color: var(--accent); }
 header.site { border-bottom: 2px solid var(--ink); padding: .5rem 0 .4rem; margin-bottom: .6rem; }
 .event { font-weight: 700; font-size: 1.05rem; }
-nav { display: flex; flex-wrap: wrap; gap: .15rem .9rem; margin-top: .2rem; }
+nav { display: flex; flex-wrap: wrap; gap: .1rem .65rem; margin-top: .2rem; font-size: .92rem; }
 nav a { text-decoration: none; font-weight: 600; }
 nav a[aria-current] { color: var(--ink); text-decoration: underline; }
 .updated { color: var(--muted); font-size: .85rem; }
@@ -47,6 +47,7 @@ ul.cards > li:nth-child(even) { background: var(--zebra); }
 .board-no { font-weight: 700; }
 .vs { display: grid; grid-template-columns: 1fr; gap: .1rem; }
 .why { font-size: .92rem; margin-top: .2rem; }
+.why b { font-weight: 600; }
 .result { font-weight: 600; }
 .result.win { color: #1b6e2a; } .result.loss { color: #a3261b; }
 .result.pending { font-weight: 400; font-style: italic; color: var(--muted); }

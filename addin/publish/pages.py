@@ -316,7 +316,7 @@ def player_page(data: SiteData, pid: PlayerId) -> str:
             f'<div class="result {css}">{esc(text)}</div>'
             f'<div class="sub">McMahon score: {esc(show_score(rec.score_before) or "0")} '
             f"&rarr; {esc(show_score(rec.score_after) or '0')}</div>"
-            f'<div class="why">Why: {" ".join(esc(w, 600) for w in why)}</div></li>'
+            f'<div class="why"><b>Why:</b> {" ".join(esc(w, 600) for w in why)}</div></li>'
         )
     games_html = (
         f'<ul class="cards games">{"".join(games)}</ul>'
