@@ -37,7 +37,11 @@ def site_folder(session: Session, asked: object) -> Path:
     "Publish",
     "write the pairings, standings, cross table, a page per player and the event page "
     "as a small web site for players' phones (it refreshes itself when published again)",
-    Param("to", "the folder to write the site to (default: NAME-site beside the workbook)"),
+    Param(
+        "to",
+        "the folder to write the site to (default: NAME-site beside the workbook)",
+        asked=False,
+    ),
 )
 def publish(session: Session, params: Mapping[str, object]) -> None:
     folder = site_folder(session, params.get("to"))

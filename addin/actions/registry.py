@@ -33,6 +33,9 @@ class Param:
     choices: tuple[str, ...] = ()
     positional: bool = False
     """On the command line: a positional argument after the workbook."""
+    asked: bool = True
+    """Whether a button asks for it; False: the command line's option only (its default
+    serves the button, e.g. ``publish`` writes beside the workbook)."""
 
 
 Run = Callable[[Session, Mapping[str, object]], None]

@@ -223,6 +223,7 @@ def buttons_table() -> str:
         asks = "; ".join(
             p.help + ("" if p.required or p.kind is ParamKind.FLAG else " (optional)")
             for p in b.params
+            if p.asked
         )
         lines.append(f"| {GROUPS[b.group]} | **{b.label}** | {b.tip} | {asks or '-'} |")
     return "\n".join(lines)
