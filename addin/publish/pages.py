@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from addin.core.handicap import scheme_text
-from addin.core.model import ByeKind, Color, PlayerId, Tournament
+from addin.core.model import ByeKind, Color, PlayerId, Status, Tournament
 from addin.core.scoring import Outcome, RoundRecord
 from addin.core.tiebreaks import Standing, TiebreakContext
 from addin.publish.explain import explain_tiebreak, why_opponent
@@ -124,6 +124,11 @@ def _result_text(rec: RoundRecord) -> tuple[str, str]:
     return texts[rec.outcome]
 
 
+def _active(t: Tournament, pid: PlayerId) -> bool:
+    p = t.players.get(pid)
+    return p is not None and p.status is Status.ACTIVE
+
+
 def _conditions(handicap: int, komi: float) -> str:
     return f"{handicap_text(handicap)}, komi {show_score(komi) or '0'}"
 
@@ -137,9 +142,11 @@ def pairings_page(data: SiteData) -> str:
     by_name: list[str] = []
     for pid in sorted(data.records, key=lambda p: alpha_key(t, p)):
         rec = data.records[pid][data.round - 1]
-        if rec.outcome is Outcome.ABSENT:
+        if rec.outcome is Outcome.ABSENT and not _active(t, pid):
             continue
         text, css = _result_text(rec)
+        if rec.outcome is Outcome.ABSENT:
+            text = "Not paired in this round: please see the tournament director"
         if rec.opponent is not None and rec.color is not None:
             colour = "White" if rec.color is Color.WHITE else "Black"
             detail = (
@@ -375,7 +382,7 @@ def event_page(data: SiteData) -> str:
             done = sum(g.result is not None for g in rnd.games)
             state = f"{len(rnd.games)} games, {done} results in"
         rounds.append(f"<li><strong>Round {n}</strong>: {esc(state)}</li>")
-    players = sum(1 for p in t.players.values() if p.status.value == "Active")
+    players = sum(1 for pid in t.players if _active(t, pid))
     body = (
         f'{facts}<h2>Rounds</h2><ul class="cards rounds">{"".join(rounds)}</ul>'
         f"<p>{players} players active.</p>"

@@ -6,13 +6,14 @@ values alike), so a player called ``<script>alert(1)</script>`` reads as those c
 
 from __future__ import annotations
 
-import unicodedata
+import re
 from html import escape
 
 LONGEST = 120
 """Characters of one name or note shown; a longer one is cut with an ellipsis."""
 
-LONGEST_NOTE = 600
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+"""Control characters (Unicode category Cc) but tab and line feed, and lone surrogates."""
 
 
 def clean(text: object, longest: int = LONGEST) -> str:
@@ -21,9 +22,7 @@ def clean(text: object, longest: int = LONGEST) -> str:
     raw = "" if text is None else str(text)
     if len(raw) > longest:
         raw = raw[:longest] + "\u2026"
-    return "".join(
-        "\ufffd" if unicodedata.category(c) in ("Cc", "Cs") and c not in "\t\n" else c for c in raw
-    )
+    return _CONTROL.sub("\ufffd", raw)
 
 
 def esc(text: object, longest: int = LONGEST) -> str:

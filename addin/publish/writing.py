@@ -1,8 +1,8 @@
 """Writing a site into its folder so that a reader never sees half a publication.
 
-Each file is written whole beside its target and renamed over it
-(``saving.save_atomically``), the pages first and ``stamp.js`` last: an open page reloads
-only when the stamp changes, by which time every page it can reach is complete. (Swapping
+Each file is written whole beside its target and renamed over it, the pages first and
+``stamp.js`` last: an open page reloads only when the stamp changes, by which time every
+page it can reach is complete. (Swapping
 the whole folder instead would fail on Windows while a server or an Explorer window holds
 it open.) Player pages of players no longer in the tournament are removed afterwards.
 
@@ -13,12 +13,14 @@ scatters pages among a TD's own files nor removes any of them.
 
 from __future__ import annotations
 
+import os
 import re
+import tempfile
 from pathlib import Path
 
 from addin.publish import assets
 from addin.publish.site import STAMP_FILE, Site
-from addin.workbook.saving import save_atomically
+from addin.workbook.saving import default_mode, save_atomically
 
 _PLAYER_PAGE = re.compile(r"p\d+\.html")
 
@@ -51,7 +53,23 @@ def check_folder(folder: Path) -> None:
         )
 
 
-def _write(path: Path, data: bytes) -> None:
+def _replace(path: Path, data: bytes) -> None:
+    """Write beside ``path`` and rename over it: readers see the old file or the new one.
+    Not flushed to disk one by one (hundreds of player pages): the stamp, written after
+    them with a full save, is; and a site can always be published again."""
+    fd, name = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=path.suffix, dir=path.parent)
+    tmp = Path(name)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.chmod(tmp, default_mode())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _save(path: Path, data: bytes) -> None:
     def write(tmp: Path) -> None:
         tmp.write_bytes(data)
 
@@ -64,8 +82,8 @@ def write_site(folder: Path, site: Site) -> Path:
     check_folder(folder)
     folder.mkdir(exist_ok=True)
     for name, data in site.files.items():
-        _write(folder / name, data)
-    _write(folder / STAMP_FILE, site.stamp_file)
+        _replace(folder / name, data)
+    _save(folder / STAMP_FILE, site.stamp_file)
     for old in folder.iterdir():
         if _PLAYER_PAGE.fullmatch(old.name) and old.name not in site.files:
             old.unlink(missing_ok=True)
