@@ -190,6 +190,8 @@ HOSTILE_NAMES = (
     '"><img src=x onerror="window.__pwned=2">, Img',
     '=HYPERLINK("http://evil.example/x";"click"), Hy',
     "javascript:window.__pwned=3, Link",
+    "W" * 30_000 + ", Long",
+    "\u202eEvil\u202c \u0645\u0631\u062d\u0628\u0627, Bidi",
 )
 
 
