@@ -192,6 +192,9 @@ OUTPUT_CASES = [
     case("export-text-no-folder", "export-aga {book} --text {tmp}/none/a.txt", "no folder"),
     case("export-xml-no-folder", "export-aga {book} --xml {tmp}/none/a.xml", "no folder"),
     case("export-is-folder", "export-aga {book} --xml {tmp}", "it is a folder"),
+    case("publish-no-folder", "publish {book} --to {tmp}/none/site", "there is no folder"),
+    case("publish-to-a-file", "publish {book} --to {book}", "is a file, not a folder"),
+    case("publish-among-files", "publish {book} --to {tmp}", "not a site published by"),
 ]
 
 # --- the workbook itself ------------------------------------------------------------------
