@@ -124,6 +124,15 @@ def _result_text(rec: RoundRecord) -> tuple[str, str]:
     return texts[rec.outcome]
 
 
+def _board(data: SiteData, rec: RoundRecord) -> str:
+    """The game's board, as the Round sheet numbers it (its position when left blank)."""
+    if rec.board is not None:
+        return str(rec.board)
+    rnd = data.tournament.round(rec.round)
+    found = [b for b, g in boards(rnd) if g is rec.game] if rnd is not None else []
+    return str(found[0]) if found else "?"
+
+
 def _active(t: Tournament, pid: PlayerId) -> bool:
     p = t.players.get(pid)
     return p is not None and p.status is Status.ACTIVE
@@ -150,17 +159,18 @@ def pairings_page(data: SiteData) -> str:
         if rec.opponent is not None and rec.color is not None:
             colour = "White" if rec.color is Color.WHITE else "Black"
             detail = (
-                f'<span class="board-no">Board {rec.board}</span> &middot; {colour} &middot; '
+                f'<span class="board-no">Board {_board(data, rec)}</span> &middot; '
+                f"{colour} &middot; "
                 f"vs {data.link(rec.opponent)} ({esc(data.rank(rec.opponent))}) &middot; "
                 f"{esc(_conditions(rec.handicap, rec.komi))}"
             )
         else:
-            detail = esc(text)
+            detail = ""
         by_name.append(
             f'<li data-find="{find_key(data.name(pid), pid)}"><span class="who">'
             f"{data.link(pid)}</span> ({esc(data.rank(pid))})"
-            f'<div class="sub">{detail}</div>'
-            f'<div class="result {css}">{esc(text)}</div></li>'
+            + (f'<div class="sub">{detail}</div>' if detail else "")
+            + f'<div class="result {css}">{esc(text)}</div></li>'
         )
     by_board: list[str] = []
     for board, g in boards(rnd):
@@ -311,7 +321,8 @@ def player_page(data: SiteData, pid: PlayerId) -> str:
         if rec.opponent is not None and rec.color is not None:
             colour = "White" if rec.color is Color.WHITE else "Black"
             line = (
-                f"Board {rec.board} &middot; {colour} &middot; vs {data.link(rec.opponent)} "
+                f"Board {_board(data, rec)} &middot; {colour} &middot; "
+                f"vs {data.link(rec.opponent)} "
                 f"({esc(data.rank(rec.opponent))}) &middot; "
                 f"{esc(_conditions(rec.handicap, rec.komi))}"
             )
