@@ -58,7 +58,9 @@ table.grid th, table.grid td { border: 1px solid var(--line); padding: .25rem .4
 table.grid thead th { background: var(--head); text-align: left; }
 table.grid tbody tr:nth-child(even) { background: var(--zebra); }
 table.grid td.num, table.grid th.num { text-align: right; white-space: nowrap; }
-table.grid td.name { min-width: 8rem; max-width: 16rem; }
+table.grid th, table.grid td { white-space: nowrap; overflow-wrap: normal; word-break: normal; }
+table.grid td.name { min-width: 8rem; max-width: 16rem; white-space: normal;
+  overflow-wrap: anywhere; }
 td.game { text-align: center; white-space: nowrap; }
 td.win { background: var(--win); } td.loss { background: var(--loss); }
 td.draw { background: var(--draw); } td.bye { background: var(--bye); }
