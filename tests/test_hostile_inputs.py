@@ -205,6 +205,9 @@ OUTPUT_CASES = [
     case("serve-poster-not-pdf", "serve {book} --poster-only --poster {tmp}/p.png", "end in .pdf"),
     case("serve-poster-only-any-port", "serve {book} --poster-only --port 0", "a fixed port"),
     case("check-aga-missing-book", "check-aga {tmp}/missing.xlsx", "missing.xlsx"),
+    case("publish-no-folder", "publish {book} --to {tmp}/none/site", "there is no folder"),
+    case("publish-to-a-file", "publish {book} --to {book}", "is a file, not a folder"),
+    case("publish-among-files", "publish {book} --to {tmp}", "not a site published by"),
 ]
 
 # --- the workbook itself ------------------------------------------------------------------

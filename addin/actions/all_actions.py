@@ -6,6 +6,7 @@ from addin.actions import (  # noqa: F401
     bands,
     director,
     pairing,
+    publish,
     registration,
     reports,
     serve,

@@ -33,6 +33,9 @@ class Param:
     choices: tuple[str, ...] = ()
     positional: bool = False
     """On the command line: a positional argument after the workbook."""
+    asked: bool = True
+    """Whether a button asks for it; False: the command line's option only (its default
+    serves the button, e.g. ``publish`` writes beside the workbook)."""
 
 
 Run = Callable[[Session, Mapping[str, object]], None]
@@ -70,7 +73,7 @@ def action(
 
 DAY_ORDER = (
     "import-tdlista", "lookup", "register", "preregister", "bands", "pair", "unpair",
-    "standings", "report", "export-aga", "import-aga-xml", "import-aga-text",
+    "standings", "report", "publish", "export-aga", "import-aga-xml", "import-aga-text",
 )  # fmt: skip
 """The order of a TD's day, for help texts and the ribbon; other actions follow."""
 

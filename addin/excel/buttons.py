@@ -54,9 +54,10 @@ PLACES: dict[str, tuple[str, str, str]] = {
     "standings": ("after", LARGE, "Refresh"),
     "report": ("after", LARGE, "FilePrintPreview"),
     "check-aga": ("after", SMALL, "ErrorChecking"),
+    "publish": ("after", LARGE, "WebPagePreview"),
     "export-aga": ("after", LARGE, "ExportTextFile"),
     "check": ("after", LARGE, "TraceError"),
-    "serve": ("after", SMALL, "WebPagePreview"),
+    "serve": ("after", SMALL, "FileSendAsAttachment"),
     "history": ("after", SMALL, "ReviewTrackChanges"),
     "undo": ("after", SMALL, "ReviewRejectChange"),
 }
@@ -91,6 +92,8 @@ TIPS: dict[str, str] = {
     "report": "Print-ready reports: each writes a sheet and a PDF beside the workbook.",
     "check-aga": "List what the AGA rating office would reject or question in the report: "
     "temporary numbers, lapsed memberships, missing results; changes nothing.",
+    "publish": "Write the pairings, standings and a page per player as a small web site for "
+    "players' phones, in a folder beside the workbook; open pages refresh themselves.",
     "export-aga": "Check the tournament, then write the AGA results report (text and XML) "
     "to send to the AGA.",
     "check": "Read every sheet and list each problem with its cell; changes nothing.",
@@ -252,6 +255,7 @@ def buttons_table() -> str:
         asks = "; ".join(
             p.help + ("" if p.required or p.kind is ParamKind.FLAG else " (optional)")
             for p in b.params
+            if p.asked
         )
         lines.append(f"| {GROUPS[b.group]} | **{b.label}** | {b.tip} | {asks or '-'} |")
     return "\n".join(lines)

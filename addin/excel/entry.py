@@ -232,6 +232,8 @@ def collect(
     for param in params:
         if given is not None:
             raw = given.get(param.name)
+        elif not param.asked:
+            raw = None
         else:
             try:
                 raw = _ask(param, dialogs, label)

@@ -1,0 +1,120 @@
+"""The site's style sheet and script: phone first, no external resource.
+
+The script does two things and the pages read without it: it adds nothing to the content.
+
+* **Refresh.** Every page carries the stamp of its publication (``data-stamp`` on ``<html>``).
+  Every ``REFRESH_SECONDS`` it loads ``stamp.js`` again by adding a ``<script>`` element (a
+  script element may load a file beside the page both over http and from ``file://``, where
+  Chromium blocks ``fetch``); ``stamp.js`` calls ``agaSiteStamp("...")`` with the newest
+  stamp, and the page reloads itself when it differs from its own.
+* **Find.** A search box filters the elements marked ``data-find`` (names and AGA numbers);
+  what was typed survives the reload.
+"""
+
+from __future__ import annotations
+
+REFRESH_SECONDS = 10
+"""How often an open page asks whether a newer publication exists."""
+
+STAMP_CALLBACK = "agaSiteStamp"
+
+CSS = """
+:root { --ink: #1d2430; --muted: #5b6576; --line: #d5dbe3; --head: #e8eef6; --zebra: #f7f9fc;
+  --win: #e3f4e1; --loss: #fbe5e3; --draw: #fff3cf; --bye: #eceff3; --accent: #1f5fbf; }
+* { box-sizing: border-box; }
+html { -webkit-text-size-adjust: 100%; }
+body { margin: 0 auto; max-width: 60rem; padding: 0 .75rem 2rem; color: var(--ink);
+  font: 16px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", Arial, sans-serif;
+  overflow-wrap: anywhere; word-break: break-word; }
+a { color: var(--accent); }
+header.site { border-bottom: 2px solid var(--ink); padding: .5rem 0 .4rem; margin-bottom: .6rem; }
+.event { font-weight: 700; font-size: 1.05rem; }
+nav { display: flex; flex-wrap: wrap; gap: .1rem .65rem; margin-top: .2rem; font-size: .92rem; }
+nav a { text-decoration: none; font-weight: 600; }
+nav a[aria-current] { color: var(--ink); text-decoration: underline; }
+.updated { color: var(--muted); font-size: .85rem; }
+h1 { font-size: 1.35rem; margin: .3rem 0 .5rem; }
+h2 { font-size: 1.1rem; margin: 1.1rem 0 .4rem; }
+.find { display: block; width: 100%; margin: .2rem 0 .6rem; padding: .55rem .7rem; font: inherit;
+  border: 1px solid var(--line); border-radius: 6px; }
+.jump { margin: 0 0 .4rem; }
+ul.cards { list-style: none; margin: 0; padding: 0; }
+ul.cards > li { border: 1px solid var(--line); border-radius: 6px; padding: .45rem .6rem;
+  margin: 0 0 .45rem; }
+ul.cards > li:nth-child(even) { background: var(--zebra); }
+.who { font-weight: 700; }
+.sub { color: var(--muted); font-size: .92rem; }
+.board-no { font-weight: 700; }
+.vs { display: grid; grid-template-columns: 1fr; gap: .1rem; }
+.why { font-size: .92rem; margin-top: .2rem; }
+.why b { font-weight: 600; }
+.result { font-weight: 600; }
+.result.win { color: #1b6e2a; } .result.loss { color: #a3261b; }
+.result.pending { font-weight: 400; font-style: italic; color: var(--muted); }
+.scroll { overflow-x: auto; max-width: 100%; -webkit-overflow-scrolling: touch; }
+table.grid { border-collapse: collapse; font-variant-numeric: tabular-nums; font-size: .92rem; }
+table.grid th, table.grid td { border: 1px solid var(--line); padding: .25rem .4rem;
+  vertical-align: top; }
+table.grid thead th { background: var(--head); text-align: left; }
+table.grid tbody tr:nth-child(even) { background: var(--zebra); }
+table.grid td.num, table.grid th.num { text-align: right; white-space: nowrap; }
+table.grid th, table.grid td { white-space: nowrap; overflow-wrap: normal; word-break: normal; }
+table.grid td.name { min-width: 8rem; max-width: 16rem; white-space: normal;
+  overflow-wrap: anywhere; }
+td.game { text-align: center; white-space: nowrap; }
+td.win { background: var(--win); } td.loss { background: var(--loss); }
+td.draw { background: var(--draw); } td.bye { background: var(--bye); }
+td.pending { font-style: italic; color: var(--muted); } td.absent { color: var(--muted); }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .15rem .8rem; margin: 0; }
+dl.facts dt { color: var(--muted); }
+dl.facts dd { margin: 0; }
+.notes { color: var(--muted); font-size: .85rem; margin-top: .6rem; }
+.empty { color: var(--muted); font-style: italic; }
+.sum { font-size: .9rem; color: var(--muted); }
+[hidden] { display: none !important; }
+@media (min-width: 40rem) { .vs { grid-template-columns: 1fr 1fr; } }
+@media print { nav, .find, .jump { display: none; } .scroll { overflow: visible; } }
+"""
+
+SCRIPT = """
+(function () {
+  "use strict";
+  var root = document.documentElement;
+  var mine = root.getAttribute("data-stamp");
+  var every = REFRESH * 1000;
+  window.CALLBACK = function (stamp) {
+    if (typeof stamp === "string" && mine && stamp !== mine) { location.reload(); }
+  };
+  function poll() {
+    var s = document.createElement("script");
+    s.src = "stamp.js?t=" + Date.now();
+    s.onload = s.onerror = function () { if (s.parentNode) { s.parentNode.removeChild(s); } };
+    document.head.appendChild(s);
+  }
+  setInterval(poll, every);
+
+  var box = document.getElementById("find");
+  if (!box) { return; }
+  var items = document.querySelectorAll("[data-find]");
+  function filter() {
+    var q = box.value.trim().toLowerCase();
+    for (var i = 0; i < items.length; i++) {
+      items[i].hidden = q !== "" && items[i].getAttribute("data-find").indexOf(q) < 0;
+    }
+    try { sessionStorage.setItem("aga-find", box.value); } catch (e) { /* storage off */ }
+  }
+  try { box.value = sessionStorage.getItem("aga-find") || ""; } catch (e) { /* storage off */ }
+  box.addEventListener("input", filter);
+  filter();
+})();
+""".replace("REFRESH", str(REFRESH_SECONDS)).replace("CALLBACK", STAMP_CALLBACK)
+
+STAMP_MARK = "/* AGA McMahon published site: the newest publication's stamp */"
+"""The first line of ``stamp.js``; a folder holding it is a site ``publish`` may rewrite."""
+
+
+def stamp_script(stamp: str) -> str:
+    """``stamp.js``: calls the page's callback with ``stamp`` (hex digits only)."""
+    if not stamp.isalnum():
+        raise ValueError("a stamp is letters and digits only")
+    return f'{STAMP_MARK}\nwindow.{STAMP_CALLBACK} && window.{STAMP_CALLBACK}("{stamp}");\n'

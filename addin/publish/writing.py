@@ -1,0 +1,90 @@
+"""Writing a site into its folder so that a reader never sees half a publication.
+
+Each file is written whole beside its target and renamed over it, the pages first and
+``stamp.js`` last: an open page reloads only when the stamp changes, by which time every
+page it can reach is complete. (Swapping
+the whole folder instead would fail on Windows while a server or an Explorer window holds
+it open.) Player pages of players no longer in the tournament are removed afterwards.
+
+A folder is written only when it is new, empty, or a site this program published (its
+``stamp.js`` starts with :data:`assets.STAMP_MARK`), so a mistyped ``--to`` never
+scatters pages among a TD's own files nor removes any of them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from pathlib import Path
+
+from addin.publish import assets
+from addin.publish.site import STAMP_FILE, Site
+from addin.workbook.saving import default_mode, save_atomically
+
+_PLAYER_PAGE = re.compile(r"p\d+\.html")
+
+
+class FolderRefused(ValueError):
+    """The folder is not one ``publish`` may write."""
+
+
+def is_site_folder(folder: Path) -> bool:
+    stamp = folder / STAMP_FILE
+    try:
+        with open(stamp, "rb") as f:
+            return f.read(len(assets.STAMP_MARK)) == assets.STAMP_MARK.encode()
+    except OSError:
+        return False
+
+
+def check_folder(folder: Path) -> None:
+    """Refuse a folder that is a file, has no parent, or holds someone else's files."""
+    if folder.exists() and not folder.is_dir():
+        raise FolderRefused(f"{folder} is a file, not a folder")
+    if not folder.exists():
+        if not folder.parent.is_dir():
+            raise FolderRefused(f"cannot publish to {folder}: there is no folder {folder.parent}")
+        return
+    if any(folder.iterdir()) and not is_site_folder(folder):
+        raise FolderRefused(
+            f"{folder} holds other files and is not a site published by this program; "
+            "choose a new or empty folder"
+        )
+
+
+def _replace(path: Path, data: bytes) -> None:
+    """Write beside ``path`` and rename over it: readers see the old file or the new one.
+    Not flushed to disk one by one (hundreds of player pages): the stamp, written after
+    them with a full save, is; and a site can always be published again."""
+    fd, name = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=path.suffix, dir=path.parent)
+    tmp = Path(name)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.chmod(tmp, default_mode())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _save(path: Path, data: bytes) -> None:
+    def write(tmp: Path) -> None:
+        tmp.write_bytes(data)
+
+    save_atomically(write, path, keep=0)
+
+
+def write_site(folder: Path, site: Site) -> Path:
+    """Write ``site`` into ``folder`` (created if new): pages, then the stamp, then the
+    removal of pages that are no longer part of the site."""
+    check_folder(folder)
+    folder.mkdir(exist_ok=True)
+    for name, data in site.files.items():
+        _replace(folder / name, data)
+    _save(folder / STAMP_FILE, site.stamp_file)
+    for old in folder.iterdir():
+        if _PLAYER_PAGE.fullmatch(old.name) and old.name not in site.files:
+            old.unlink(missing_ok=True)
+    return folder

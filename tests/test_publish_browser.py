@@ -1,0 +1,230 @@
+"""The published site in a real browser: Debian's Chromium driven by Playwright.
+
+A phone's viewport (360 x 740): a player finds their name with no sideways scroll; a page
+left open shows a new result by itself after ``result`` and ``publish`` (from ``file://``
+and over http); hostile names stay text. Skipped when Chromium or Playwright is missing,
+unless ``AGA_REQUIRE_BROWSER=1`` (CI), which makes their absence a failure.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import http.server
+import os
+import shutil
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from addin.publish.assets import REFRESH_SECONDS
+from tests.helpers import run, sheet_rows
+from tests.test_publish_site import played_book, published
+
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE = {"width": 360, "height": 740}
+
+
+def chromium_path() -> str | None:
+    for candidate in (
+        "/usr/bin/chromium",
+        shutil.which("chromium"),
+        shutil.which("chromium-browser"),
+    ):
+        if candidate and Path(candidate).is_file():
+            return candidate
+    return None
+
+
+def why_no_browser() -> str | None:
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "Playwright for Python is not installed (pip install playwright)"
+    if chromium_path() is None:
+        return "Chromium is not installed (apt-get install chromium)"
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    missing = why_no_browser()
+    if missing is not None:
+        if os.environ.get("AGA_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"{missing}, and AGA_REQUIRE_BROWSER=1 requires the browser tests")
+        pytest.skip(missing)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    yield context
+    context.close()
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def serving(folder: Path) -> Iterator[str]:
+    """The standard library's server on a free port, serving ``folder``; its address."""
+    handler = functools.partial(_Quiet, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def scroll_width(page: Any) -> int:
+    return int(page.evaluate("document.documentElement.scrollWidth"))
+
+
+@pytest.fixture(scope="module")
+def book(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return played_book(tmp_path_factory.mktemp("browser"))
+
+
+def test_a_player_finds_their_name_on_a_phone_without_scrolling_sideways(
+    book: Path, tmp_path: Path, phone: Any
+) -> None:
+    folder = tmp_path / "site"
+    published(book, folder)
+    page = phone.new_page()
+    for name in ("standings.html", "crosstable.html", "event.html"):
+        page.goto((folder / name).as_uri())
+        assert scroll_width(page) <= PHONE["width"], name
+    player = next(p for p in sheet_rows(book, "Players") if p["Status"] == "Active")
+    family, pid = str(player["Family name"]), player["AGA #"]
+    page.goto((folder / f"p{pid}.html").as_uri())
+    assert scroll_width(page) <= PHONE["width"]
+
+    page.goto((folder / "index.html").as_uri())
+    assert scroll_width(page) <= PHONE["width"]
+    assert page.evaluate("name => window.find(name)", family), "the browser's own find"
+    page.fill("#find", family.lower())
+    entries = page.locator("ul.names > li")
+    shown = [i for i in range(entries.count()) if entries.nth(i).is_visible()]
+    assert 1 <= len(shown) < entries.count(), "the find box leaves the matching players"
+    assert all(family in entries.nth(i).inner_text() for i in shown)
+    mine = page.locator(f'ul.names > li:has(a[href="p{pid}.html"].who, .who a[href="p{pid}.html"])')
+    assert mine.is_visible()
+    assert "Board" in mine.inner_text()
+    box = mine.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    assert scroll_width(page) <= PHONE["width"]
+
+
+def test_an_open_page_shows_a_new_result_by_itself_from_a_file_and_over_http(
+    tmp_path: Path, phone: Any
+) -> None:
+    book = played_book(tmp_path)
+    folder = tmp_path / "site"
+    published(book, folder)
+    board = sheet_rows(book, "Round 3")[0]
+    white = board["White AGA #"]
+    result = "#board-1 .result"
+    with serving(folder) as address:
+        pages = {
+            "file": phone.new_page(),
+            "http": phone.new_page(),
+            "player": phone.new_page(),
+        }
+        pages["file"].goto((folder / "index.html").as_uri())
+        pages["http"].goto(address + "index.html")
+        pages["player"].goto(address + f"p{white}.html")
+        for page in (pages["file"], pages["http"]):
+            assert page.inner_text(result) == "Not played yet"
+        assert pages["player"].inner_text("#r3 .result") == "Not played yet"
+        for page in pages.values():
+            page.evaluate("window.__openedByTheTest = true")
+
+        assert run("result", book, "--round", 3, "--board", 1, "--result", "W").returncode == 0
+        done = run("publish", book, "--to", folder)
+        assert done.returncode == 0, done.stderr
+        started = time.monotonic()
+        limit = (2 * REFRESH_SECONDS + 5) * 1000
+        for page in (pages["file"], pages["http"]):
+            page.wait_for_function(
+                f"document.querySelector('{result}') && "
+                f"document.querySelector('{result}').textContent === 'White wins'",
+                timeout=limit,
+            )
+        pages["player"].wait_for_function(
+            "document.querySelector('#r3 .result') && "
+            "document.querySelector('#r3 .result').textContent === 'Won'",
+            timeout=limit,
+        )
+        waited = time.monotonic() - started
+        for name, page in pages.items():
+            assert page.evaluate("window.__openedByTheTest") is None, f"{name}: reloaded itself"
+    assert waited <= REFRESH_SECONDS + 8, f"shown within one refresh period ({waited:.1f} s)"
+
+
+HOSTILE_NAMES = (
+    "<script>window.__pwned=1</script>, Eve",
+    '"><img src=x onerror="window.__pwned=2">, Img',
+    '=HYPERLINK("http://evil.example/x";"click"), Hy',
+    "javascript:window.__pwned=3, Link",
+    "W" * 30_000 + ", Long",
+    "\u202eEvil\u202c \u0645\u0631\u062d\u0628\u0627, Bidi",
+)
+
+
+def test_hostile_names_are_shown_as_text_and_run_nothing(tmp_path: Path, phone: Any) -> None:
+    book = tmp_path / "hostile.xlsx"
+    assert (
+        run("new", book, "--name", "<script>window.__pwned=4</script>", "--rounds", 2).returncode
+        == 0
+    )
+    for name in HOSTILE_NAMES:
+        done = run("register", book, "--name", name, "--rank", "5k", "--yes")
+        assert done.returncode == 0, done.stderr
+    assert run("bands", book, "--yes").returncode == 0
+    assert run("pair", book, "--yes").returncode == 0
+    assert run("result", book, "--board", 1, "--result", "B").returncode == 0
+    folder = tmp_path / "site"
+    published(book, folder)
+    pages = ["index.html", "standings.html", "crosstable.html", "event.html"]
+    pages += sorted(p.name for p in folder.glob("p*.html"))
+    dialogs: list[str] = []
+    page = phone.new_page()
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    for name in pages:
+        page.goto((folder / name).as_uri())
+        assert page.evaluate("window.__pwned") is None, name
+        assert page.locator("img").count() == 0, name
+        assert page.locator("script").count() == 1, f"{name}: only site.js"
+        assert scroll_width(page) <= PHONE["width"], name
+    page.goto((folder / "index.html").as_uri())
+    text = page.inner_text("body")
+    assert "<script>window.__pwned=1</script>" in text
+    assert '"><img src=x onerror="window.__pwned=2">' in text
+    assert "<script>window.__pwned=4</script>" in text, "the tournament's name too"
+    page.fill("#find", "<script>")
+    assert page.locator("ul.names > li:visible").count() == 1
+    assert dialogs == []
