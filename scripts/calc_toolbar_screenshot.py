@@ -41,7 +41,7 @@ FLOAT_WIDTH = 900
 FLOAT_HEIGHT = 400
 POS_SIZE = 15
 """com.sun.star.awt.PosSize.POSSIZE"""
-PAINT_SECONDS = 2
+PAINT_SECONDS = 1
 DARK = 90
 EDGE = 12
 EMPTY_STRETCH = 40
@@ -199,11 +199,23 @@ def floating_toolbar(frame: Any, display: str) -> Image.Image:
     frame.LayoutManager.floatWindow(TOOLBAR_URL)
     window = frame.LayoutManager.getElement(TOOLBAR_URL).getRealInterface()
     window.setPosSize(FLOAT_AT[0], FLOAT_AT[1], FLOAT_WIDTH, FLOAT_HEIGHT, POS_SIZE)
-    time.sleep(PAINT_SECONDS)
-    box = toolbar_box(frame)
-    if box is None:
-        raise RuntimeError("the floating toolbar vanished")
-    return without_empty_rows(ImageGrab.grab(bbox=box, xdisplay=display))
+    return settled(frame, display)
+
+
+def settled(frame: Any, display: str) -> Image.Image:
+    """Grab the toolbar until two grabs PAINT_SECONDS apart are the same (it is drawn)."""
+    deadline = time.monotonic() + WAIT_SECONDS
+    previous = None
+    while time.monotonic() < deadline:
+        time.sleep(PAINT_SECONDS)
+        box = toolbar_box(frame)
+        if box is None:
+            raise RuntimeError("the floating toolbar vanished")
+        shot = without_empty_rows(ImageGrab.grab(bbox=box, xdisplay=display))
+        if previous is not None and shot.tobytes() == previous.tobytes():
+            return shot
+        previous = shot
+    raise RuntimeError("the toolbar never stopped changing on the screen")
 
 
 def without_empty_rows(image: Image.Image) -> Image.Image:
