@@ -9,6 +9,21 @@ where the toolbar is on the screen, grabs that rectangle (Pillow, over X) and sa
 ``--program`` (or AGA_LIBREOFFICE_GUI): the ``program`` folder of a LibreOffice that has
 windows (``libvclplug_genlo.so``); by default the one ``soffice`` on PATH runs. Debian's
 ``libreoffice-calc-nogui`` has none: then exit 4, saying so. Other failures exit 1.
+CI installs ``libreoffice-calc`` (with windows; it also runs ``--headless``) and ``xvfb``.
+
+A GUI LibreOffice beside an installed -nogui one (Debian 12), without touching it::
+
+    apt-get download libreoffice-core libreoffice-calc
+    mkdir -p /tmp/lo-gui/prefix/lib && cp -a /usr/lib/libreoffice /tmp/lo-gui/prefix/lib/
+    for d in *.deb; do dpkg -x "$d" /tmp/x; done
+    cp -a /tmp/x/usr/lib/libreoffice/. /tmp/lo-gui/prefix/lib/libreoffice/
+    ln -s /usr/share /tmp/lo-gui/prefix/share     # the icon themes' relative links
+    sed -i 's|^BRAND_BASE_DIR=.*|BRAND_BASE_DIR=${ORIGIN}/..|' \
+        /tmp/lo-gui/prefix/lib/libreoffice/program/fundamentalrc
+    AGA_LIBREOFFICE_GUI=/tmp/lo-gui/prefix/lib/libreoffice/program python scripts/...
+
+(Debian's fundamentalrc names /usr/lib/libreoffice: left so, the copy loads the -nogui
+services and aborts with a DeploymentException.)
 """
 
 from __future__ import annotations
