@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import date
 
 from addin.actions.session import Session
-from addin.core.member_refresh import Change, Refresh, refresh
+from addin.core.member_refresh import Refresh, refresh
 from addin.core.registration import is_temporary_id
 from addin.formats.tdlista import Member
 from addin.workbook import book
@@ -111,5 +111,3 @@ def update_players(session: Session, b: book.Book, members: Sequence[Member], up
     if rerated and b.tournament.bands and not paired:
         session.done("The bands were built from the old entry ratings: run bands again")
 
-
-__all__ = ["Change", "UPDATE_FLAG", "update_players"]
