@@ -6,6 +6,7 @@ from addin.actions import (  # noqa: F401
     director,
     pairing,
     registration,
+    replace_id,
     reports,
     standings,
 )

@@ -110,4 +110,3 @@ def update_players(session: Session, b: book.Book, members: Sequence[Member], up
     rerated = any(c.key == "rating" for _, r in changed for c in r.changes)
     if rerated and b.tournament.bands and not paired:
         session.done("The bands were built from the old entry ratings: run bands again")
-
