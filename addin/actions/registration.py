@@ -38,7 +38,7 @@ from addin.workbook.layout import TDLISTA, players_table
     Param("tdlista", "the TDListA file (tab-separated)", ParamKind.FILE_IN, True, positional=True),
     Param(
         "update_players",
-        "after round 1: update the registered players' ratings and memberships too",
+        "when a round is paired already, update the registered players' AGA data anyway",
         ParamKind.FLAG,
     ),
 )

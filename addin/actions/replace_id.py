@@ -64,10 +64,12 @@ def _copy(data: TableData | None) -> TableData | None:
 
 
 def _standings(gw: Gateway, tiebreaks: Sequence[str]) -> TableData | None:
+    """The Standings table as ``standings`` wrote it; one it cannot read as such (the
+    tiebreak order changed since) is left for the next ``standings`` to rewrite."""
     if "Standings" not in gw.sheet_names():
         return None
     data = gw.read_table(standings_table(tiebreaks))
-    return data if data.present else None
+    return data if data.present and not data.problems else None
 
 
 def _list_values(member: Member) -> dict[str, object]:
