@@ -143,6 +143,9 @@ def test_after_round_1_the_players_stay_unless_the_td_asks(
     assert players(book) == before
     assert "3 registered player(s) have different AGA data in the new list" in result.stdout
     assert "--update-players" in result.stdout
+    assert f"{B.name} (AGA # {B.aga_id}): Chapter" in result.stdout
+    for m in (A, C):
+        assert f"{m.name} (AGA # {m.aga_id}): " in result.stdout
     tdlista = {r["AGA #"]: r for r in sheet_rows(book, "TDListA")}
     assert tdlista[A.aga_id]["Rating"] == NEW_RATING_A
 

@@ -87,8 +87,8 @@ def update_players(session: Session, b: book.Book, members: Sequence[Member], up
             f"again with {UPDATE_FLAG} to update them)"
         )
         for name, r in changed:
-            for line in describe(name, r, header)[:1]:
-                session.say(f"  {line}")
+            fields = ", ".join(header[c.key] for c in r.changes)
+            session.say(f"  {name} (AGA # {r.aga_id}): {fields}")
         return
     if paired:
         moved = [n for n, r in changed if any(c.key == "rating" for c in r.changes)]
