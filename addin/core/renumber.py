@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from addin.core.model import Bye, Game, PairRequest, PlayerId, Round, Tournament
+from addin.core.model import Bye, PairRequest, PlayerId, Round, Tournament
 
 
 def _swap(pid: PlayerId, old: PlayerId, new: PlayerId) -> PlayerId:
@@ -39,7 +39,3 @@ def renumbered(t: Tournament, old: PlayerId, new: PlayerId) -> Tournament:
         rounds=[_round(r, old, new) for r in t.rounds],
         requests=[_request(r, old, new) for r in t.requests],
     )
-
-
-def games_of(t: Tournament, pid: PlayerId) -> list[Game]:
-    return [g for r in t.rounds for g in r.games if pid in g.players]
