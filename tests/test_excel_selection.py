@@ -153,6 +153,21 @@ def test_force_pairs_the_two_selected_players(tmp_path: Path) -> None:
     same_as_cli_runs(tmp_path, path, remote, "force", [{"first": first, "second": second}])
 
 
+def test_replace_id_asks_only_the_new_number_of_the_selected_player(tmp_path: Path) -> None:
+    path = prepared_file(tmp_path, 20)
+    at = rows_by(path, players_table(3), "aga_id")
+    old = sorted(at)[3]
+    new = max(at) + 1  # type: ignore[operator]
+    remote = open_selected(path, "Players", [at[old]])
+    td = WatchedTD([str(new)])
+    assert dispatch("replace-id", remote, dialogs=td, yes=True).status == "done"
+    assert len(td.asked) == 1 and str(old) in td.asked[0] and td.proposed == [""]
+    same_as_cli_runs(tmp_path, path, remote, "replace-id", [{"from": old, "to": str(new)}])
+    after = contents(replay(remote, path, tmp_path / "after.xlsx"))
+    assert new in {v["aga_id"] for v, _ in after["Players"]}
+    assert old not in {v["aga_id"] for v, _ in after["Players"]}
+
+
 def test_a_selection_on_the_wrong_sheet_says_what_to_select_and_writes_nothing(
     tmp_path: Path,
 ) -> None:

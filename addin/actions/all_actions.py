@@ -8,6 +8,7 @@ from addin.actions import (  # noqa: F401
     pairing,
     publish,
     registration,
+    replace_id,
     reports,
     serve,
     standings,

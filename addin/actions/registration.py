@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from datetime import date
 from pathlib import Path
 
-from addin.actions import intake, needs
+from addin.actions import intake, needs, player_refresh
 from addin.actions.member_list import member_values, read_members
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session, read_input
@@ -33,8 +33,14 @@ from addin.workbook.layout import TDLISTA, players_table
 @action(
     "import-tdlista",
     "Import TDListA",
-    "fill the TDListA sheet from an AGA membership list file",
+    "fill the TDListA sheet from an AGA membership list file; registered players' AGA data "
+    "follow a newer list until round 1 is paired",
     Param("tdlista", "the TDListA file (tab-separated)", ParamKind.FILE_IN, True, positional=True),
+    Param(
+        "update_players",
+        "when a round is paired already, update the registered players' AGA data anyway",
+        ParamKind.FLAG,
+    ),
 )
 def import_tdlista(session: Session, params: Mapping[str, object]) -> None:
     path = Path(str(params["tdlista"]))
@@ -43,12 +49,15 @@ def import_tdlista(session: Session, params: Mapping[str, object]) -> None:
         report = parse_tdlista(data, source=path.name)
     except TDListAError as err:
         raise ActionError(str(err)) from err
-    session.gw.write_table(TDLISTA, [member_values(m) for m in report.members])
     summary = (
         f"Imported {len(report.members)} members from {path.name} "
         f"({report.line_count} lines read, {len(report.skipped)} skipped, {report.encoding})"
     )
     session.done(summary)
+    player_refresh.update_players(
+        session, book.read_book(session.gw), report.members, bool(params.get("update_players"))
+    )
+    session.gw.write_table(TDLISTA, [member_values(m) for m in report.members])
     if report.cleaned:
         lines = ", ".join(map(str, report.cleaned[:10])) + (
             ", ..." if len(report.cleaned) > 10 else ""

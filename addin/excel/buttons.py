@@ -43,6 +43,7 @@ PLACES: dict[str, tuple[str, str, str]] = {
     "volunteer": ("desk", SMALL, "ReviewNewComment"),
     "set-rating": ("desk", SMALL, "SortAscendingExcel"),
     "set-band": ("desk", SMALL, "TableSelect"),
+    "replace-id": ("desk", SMALL, "ReplaceDialog"),
     "pair": ("round", LARGE, "MacroPlay"),
     "result": ("round", LARGE, "ReviewAcceptChange"),
     "unpair": ("round", SMALL, "Undo"),
@@ -80,6 +81,8 @@ TIPS: dict[str, str] = {
     "volunteer": "Select player rows, then click: they take the bye of that round if needed.",
     "set-rating": "Select player rows, then click and type each new entry rating.",
     "set-band": "Select player rows, then click and type the band to place each one in.",
+    "replace-id": "Select a player row with a temporary number, then click and type the "
+    "player's real AGA number: every sheet follows.",
     "pair": "Pair the next round by the AGA Swiss McMahon rules and write its Round sheet.",
     "result": "Select board rows on a Round sheet, then click and type each result.",
     "unpair": "Remove the pairing of the last round paired.",

@@ -175,6 +175,16 @@ def each_player_band(ctx: Context) -> list[Params] | None:
     return plans
 
 
+def each_player_new_number(ctx: Context) -> list[Params] | None:
+    plans: list[Params] = []
+    for p in _players_on_rows(ctx):
+        answer = _ask(ctx, f"The real AGA number of {p.name} (now {p.aga_id})", "")
+        if answer is None:
+            return None
+        plans.append({"from": p.aga_id, "to": answer})
+    return plans
+
+
 def two_players(ctx: Context) -> list[Params]:
     players = _players_on_rows(ctx)
     if len(players) != 2:
@@ -248,6 +258,7 @@ PLANS: dict[str, Plan] = {
     "volunteer": each_player_for_a_round,
     "set-rating": each_player_rating,
     "set-band": each_player_band,
+    "replace-id": each_player_new_number,
     "force": two_players,
     "prohibit": two_players,
     "make-pair": two_players_colours,
@@ -269,6 +280,7 @@ ASKS: dict[Plan, str] = {
     each_player_for_a_round: "the selected player rows; one box: the round (next round proposed)",
     each_player_rating: "the selected player rows; one box each: the rating (current proposed)",
     each_player_band: "the selected player rows; one box each: the band (current proposed)",
+    each_player_new_number: "the selected player rows; one box each: the real AGA number",
     two_players: "two selected player rows",
     two_players_colours: "two selected player rows (White first)",
     each_board_break: "the selected board rows of a Round sheet",
@@ -279,7 +291,7 @@ ASKS: dict[Plan, str] = {
 """What each plan takes, for the buttons table of the install guide."""
 
 TYPED: frozenset[str] = frozenset(
-    {"register", "bye", "volunteer", "set-rating", "set-band", "result", "set-game"}
+    {"register", "bye", "volunteer", "set-rating", "set-band", "result", "set-game", "replace-id"}
 )
 """Buttons that may ask for a typed value (an input box) after reading the selection."""
 

@@ -1,0 +1,112 @@
+"""``import-tdlista`` with a newer list: the registered players' AGA data follow it.
+
+Before round 1 is paired every change is made and listed; after it the Players sheet stays as
+it is unless the TD asks (``--update-players``, an active warning: bands and handicaps were
+computed from the old ratings), and the import says how many players differ.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date
+
+from addin.actions.session import Session
+from addin.core.member_refresh import Refresh, refresh
+from addin.core.registration import is_temporary_id
+from addin.formats.tdlista import Member
+from addin.workbook import book
+from addin.workbook.layout import players_table
+
+UPDATE_FLAG = "--update-players"
+
+
+def _shown(value: object) -> str:
+    if value is None or value == "":
+        return "blank"
+    if isinstance(value, float):
+        return f"{value:.5f}".rstrip("0").rstrip(".")
+    if isinstance(value, date):
+        return value.isoformat()
+    return str(value)
+
+
+def _name(values: dict[str, object]) -> str:
+    family, given = values.get("family_name") or "", values.get("given_name") or ""
+    return f"{family}, {given}" if given else str(family)
+
+
+def refreshes(b: book.Book, members: Sequence[Member]) -> list[tuple[str, Refresh]]:
+    """Each registered player the list changes, with the player's name."""
+    by_id = {m.aga_id: m for m in members}
+    found = []
+    for row in b.players_data.rows:
+        pid = row.values.get("aga_id")
+        if not isinstance(pid, int) or is_temporary_id(pid) or pid not in by_id:
+            continue
+        r = refresh(row.values, by_id[pid])
+        if r.changes or r.kept_rating is not None:
+            found.append((_name(row.values), r))
+    return found
+
+
+def describe(name: str, r: Refresh, header: dict[str, str]) -> list[str]:
+    lines = [
+        f"{name} (AGA # {r.aga_id}): {header[c.key]} {_shown(c.old)} -> {_shown(c.new)}"
+        for c in r.changes
+    ]
+    if r.kept_rating is not None:
+        published = next((c.new for c in r.changes if c.key == "aga_rating"), None)
+        lines.append(
+            f"{name} (AGA # {r.aga_id}): entry rating {_shown(r.kept_rating)} kept, set by the TD "
+            f"(the new list rates {_shown(published)}; set-rating changes it)"
+        )
+    return lines
+
+
+def _paired(b: book.Book) -> list[int]:
+    return [r.number for r in b.tournament.rounds if r.games or r.byes]
+
+
+def update_players(session: Session, b: book.Book, members: Sequence[Member], update: bool) -> None:
+    """Compare the registered players with the new list; write their changes when allowed.
+
+    Called before anything is written: a declined warning leaves the workbook as it was.
+    """
+    found = refreshes(b, members)
+    changed = [(name, r) for name, r in found if r.changes]
+    if not found:
+        return
+    rounds = b.tournament.settings.rounds
+    table = players_table(rounds)
+    header = {c.key: c.header for c in table.columns}
+    paired = _paired(b)
+    if paired and not update:
+        session.done(
+            f"{len(changed)} registered player(s) have different AGA data in the new list; "
+            f"round {paired[0]} is paired, so the Players sheet is unchanged (run import-tdlista "
+            f"again with {UPDATE_FLAG} to update them)"
+        )
+        for name, r in changed:
+            fields = ", ".join(header[c.key] for c in r.changes)
+            session.say(f"  {name} (AGA # {r.aga_id}): {fields}")
+        return
+    if paired:
+        moved = [n for n, r in changed if any(c.key == "rating" for c in r.changes)]
+        session.warn(
+            [
+                f"round(s) {', '.join(map(str, paired))} are paired: their bands, McMahon "
+                f"scores and handicaps were computed from the old ratings; {UPDATE_FLAG} "
+                f"changes {len(changed)} player(s)' AGA data now"
+                + (f", the entry rating of {len(moved)}" if moved else "")
+            ]
+        )
+    updates = {r.aga_id: r.values() for _, r in changed}
+    if updates:
+        session.gw.write_table(table, book.merge_rows(b.players_data, "aga_id", updates))
+    session.done(f"Updated the AGA data of {len(changed)} registered player(s) from the new list")
+    for name, r in found:
+        for line in describe(name, r, header):
+            session.done(f"  {line}")
+    rerated = any(c.key == "rating" for _, r in changed for c in r.changes)
+    if rerated and b.tournament.bands and not paired:
+        session.done("The bands were built from the old entry ratings: run bands again")

@@ -1,0 +1,97 @@
+"""What a newer TDListA changes in a registered player's AGA data.
+
+The list gives the published rating, membership type and expiry, chapter and state. The
+entry rating follows the published one only while the player entered at it: an entry rating
+the TD chose (``set-rating``, a rank typed or requested that differs from the list) is kept,
+and the change says so. A blank in the new list never erases what the Players sheet holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from addin.core.ratings import RatingError, parse_rating, rank_of
+from addin.formats.tdlista import Member
+
+
+@dataclass(frozen=True)
+class Change:
+    key: str
+    """The Players column key."""
+    old: object
+    new: object
+
+
+@dataclass(frozen=True)
+class Refresh:
+    aga_id: int
+    changes: tuple[Change, ...]
+    kept_rating: float | None = None
+    """An entry rating the TD set, kept although the published rating moved."""
+
+    def values(self) -> dict[str, object]:
+        return {c.key: c.new for c in self.changes}
+
+
+LISTED = (
+    ("aga_rating", "rating"),
+    ("membership_type", "membership_type"),
+    ("membership_expiry", "expiry"),
+    ("chapter", "chapter"),
+    ("state", "state"),
+)
+"""Players column -> the Member attribute it comes from."""
+
+
+def _blank(value: object) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+def _same(a: object, b: object) -> bool:
+    if _blank(a) and _blank(b):
+        return True
+    if isinstance(a, str) or isinstance(b, str):
+        return str(a).strip() == str(b).strip()
+    return a == b
+
+
+def entered_at_published(values: Mapping[str, object]) -> bool:
+    """Whether the entry rating is the published one the row recorded (not the TD's choice)."""
+    rating, published = values.get("rating"), values.get("aga_rating")
+    return rating is None or (published is not None and rating == published)
+
+
+def _rank_follows(rank: object, old_rating: object) -> bool:
+    """A rank cell that only shows the published rank (as ``register`` writes it)."""
+    if _blank(rank):
+        return True
+    if not isinstance(old_rating, int | float):
+        return False
+    try:
+        return rank_of(parse_rating(str(rank))) == rank_of(float(old_rating))
+    except (RatingError, ValueError):
+        return False
+
+
+def refresh(values: Mapping[str, object], member: Member) -> Refresh:
+    """The changes ``member`` (the newer list's line) makes to a Players row's ``values``."""
+    changes: list[Change] = []
+    for key, attr in LISTED:
+        old, new = values.get(key), getattr(member, attr)
+        if _blank(new) or _same(old, new):
+            continue
+        changes.append(Change(key, old, new))
+    kept = None
+    new_rating = member.rating
+    if new_rating is not None and not _same(values.get("aga_rating"), new_rating):
+        old_rating = values.get("rating")
+        if entered_at_published(values):
+            if old_rating != new_rating:
+                changes.insert(0, Change("rating", old_rating, new_rating))
+                rank = values.get("rank")
+                if _rank_follows(rank, old_rating) and rank != rank_of(new_rating):
+                    changes.insert(1, Change("rank", rank, rank_of(new_rating)))
+        else:
+            kept = float(old_rating)  # type: ignore[arg-type]
+    return Refresh(member.aga_id, tuple(changes), kept)
