@@ -207,7 +207,8 @@ def test_replace_id_changes_every_occurrence_and_the_tournament_goes_on(
 
     assert run("standings", book, "--yes").returncode == 0
     assert run("pair", book, "--yes").returncode == 0
-    exported = run("export-aga", book, "--text", tmp_path / "r.txt", "--yes")
+    # the sample's memberships lapsed long ago: the submission check's errors are beside the point
+    exported = run("export-aga", book, "--text", tmp_path / "r.txt", "--yes", "--force")
     assert exported.returncode == 0, exported.stderr
     report = (tmp_path / "r.txt").read_text()
     assert str(new) in report and str(old) not in report
