@@ -35,8 +35,8 @@ from addin.core.pairing.assemble import PairingStats, assemble, stats
 from addin.core.pairing.colors import ColorBook
 from addin.core.pairing.errors import PairingError
 from addin.core.pairing.field import Entrant, Field, prepare
-from addin.core.pairing.graph import Density, candidate_pairs, troubled, widen
-from addin.core.pairing.problem import Problem, build_problem
+from addin.core.pairing.graph import Density, GraphMemo, candidate_pairs, troubled, widen
+from addin.core.pairing.problem import Placements, Problem, build_problem
 from addin.core.pairing.solve import BACKENDS, Backend, solve
 from addin.core.pairing.structure import Structure, from_matching, ideal
 from addin.core.pairing.weights import SAFE_WEIGHT, TIERS, Context
@@ -109,6 +109,8 @@ class _Solver:
         self.ctx = Context(f, ColorBook(f))
         self.densities = _densities(mode, len(f.pool))
         self.cache: dict[tuple[int, int], tuple[int, ...]] = {}
+        self.memo = GraphMemo(f, self.ctx)
+        self.placements = Placements()
         self.solves = 0
         self.warnings: list[str] = []
 
@@ -131,8 +133,10 @@ class _Solver:
         extra: set[int] = set()
         best: _Attempt | None = None
         for _ in range(MAX_PASSES):
-            pairs = candidate_pairs(f, self.ctx, structure, density, extra)
-            problem = build_problem(f, self.ctx, structure, pairs, ranks, self.cache)
+            pairs = candidate_pairs(f, self.ctx, structure, density, extra, self.memo)
+            problem = build_problem(
+                f, self.ctx, structure, pairs, ranks, self.cache, self.placements
+            )
             matching = self._solve(problem)
             if 2 * len(matching) != problem.nodes:
                 break
