@@ -69,10 +69,12 @@ from dataclasses import dataclass
 from operator import mul
 from typing import NamedTuple
 
-from addin.core.model import ColorPolicy, Player
+from addin.core.handicap import gap_stones
+from addin.core.model import ColorPolicy, HandicapBasis, Player
 from addin.core.pairing.colors import ColorBook, stones
 from addin.core.pairing.field import Entrant, Field
 from addin.core.pairing.structure import Structure
+from addin.core.ratings import closed_rating
 
 FLOAT_CAP = 63
 """Floater ranks beyond this count as equally weak (keeps the tier small)."""
@@ -126,7 +128,7 @@ class Context:
     """The round's facts the criteria read, precomputed per pool index (criteria run once
     per candidate edge, tens of thousands of times for a large field)."""
 
-    def __init__(self, field: Field, colors: ColorBook) -> None:
+    def __init__(self, field: Field, colors: ColorBook, fast_stones: bool = True) -> None:
         self.field = field
         self.colors = colors
         pool = field.pool
@@ -148,6 +150,15 @@ class Context:
         """EGF style: what a game the avoidance switches object to adds to the score tier."""
         self.balance = field.settings.color_policy is not ColorPolicy.MANUAL
         self._stones: dict[tuple[int, int], int] = {}
+        settings = field.settings
+        self._by_gap = fast_stones and settings.handicap_basis is not HandicapBasis.MMS
+        cap = settings.handicap_even_from
+        self._closed = [
+            closed_rating(e.rating if cap is None else min(e.rating, cap)) for e in pool
+        ]
+        self._even = [settings.top_band_even and e.top_band for e in pool]
+        """Per player, what :func:`.colors.stones` reads, so that a game's stones cost one
+        subtraction (the graph and the weights ask for tens of thousands a round)."""
         self.calls = tuple(
             (t, f)
             for t, tier in enumerate(GAME_TIERS)
@@ -162,10 +173,17 @@ class Context:
         return any(mine[what] and mine[what] == theirs[what] for what in self.avoided)
 
     def stones(self, c: Candidate) -> int:
-        key = (c.hi.index, c.lo.index)
-        if key not in self._stones:
-            self._stones[key] = stones(c.hi, c.lo, self.field.settings)
-        return self._stones[key]
+        key = (i, j) = (c.hi.index, c.lo.index)
+        found = self._stones.get(key)
+        if found is None:
+            if not self._by_gap:
+                found = stones(c.hi, c.lo, self.field.settings)
+            elif self._even[i] or self._even[j]:
+                found = 0
+            else:
+                found = gap_stones(self._closed[i] - self._closed[j], self.field.settings)
+            self._stones[key] = found
+        return found
 
 
 Cost = Callable[[Candidate, Context], int]
