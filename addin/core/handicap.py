@@ -90,19 +90,18 @@ def scheme_stones(
         return max(0, min(stones, settings.handicap_ceiling))
     if threshold is not None:
         a, b = min(a, threshold), min(b, threshold)
-    return gap_stones(rating_gap(a, b), settings)
+    policy = settings.handicap_policy
+    return gap_stones(rating_gap(a, b), policy.reduction, settings.handicap_ceiling)
 
 
-def gap_stones(gap: float, settings: Settings) -> int:
+def gap_stones(gap: float, reduction: int | None, ceiling: int) -> int:
     """Stones of the rating basis for a rating gap (:func:`.ratings.rating_gap` of the
     ratings, each capped at ``handicap_even_from``), a game outside the top band: the
-    policy's reduction, then the ceiling. The pairing calls it with gaps precomputed per
-    player, tens of thousands of times a round."""
-    policy = settings.handicap_policy
-    if policy.reduction is None:
+    policy's ``reduction`` (``None``: all games even), then the ``ceiling``. The pairing
+    calls it with gaps precomputed per player, tens of thousands of times a round."""
+    if reduction is None:
         return 0
-    stones = _reduce(round_half_up(abs(gap)), policy.reduction)
-    return max(0, min(stones, settings.handicap_ceiling))
+    return max(0, min(_reduce(round_half_up(abs(gap)), reduction), ceiling))
 
 
 def scheme_text(settings: Settings) -> str:

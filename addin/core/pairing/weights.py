@@ -71,7 +71,7 @@ from typing import NamedTuple
 
 from addin.core.handicap import gap_stones
 from addin.core.model import ColorPolicy, HandicapBasis, Player
-from addin.core.pairing.colors import ColorBook, stones
+from addin.core.pairing.colors import ColorBook, imbalance, stones
 from addin.core.pairing.field import Entrant, Field
 from addin.core.pairing.structure import Structure
 from addin.core.ratings import closed_rating
@@ -137,6 +137,8 @@ class Context:
         self.float_dir = [floats.get(e.id, 0) for e in pool]
         self.restricted = colors.restricted
         self.forbidden = [colors.forbidden(e) for e in pool]
+        self.balances = [field.history.balance.get(e.id, 0) for e in pool]
+        """Whites minus Blacks in even games, per pool index."""
         on = [
             (what, value)
             for what, switch, value in AVOIDANCE
@@ -157,6 +159,7 @@ class Context:
             closed_rating(e.rating if cap is None else min(e.rating, cap)) for e in pool
         ]
         self._even = [settings.top_band_even and e.top_band for e in pool]
+        self._scheme = (settings.handicap_policy.reduction, settings.handicap_ceiling)
         """Per player, what :func:`.colors.stones` reads, so that a game's stones cost one
         subtraction (the graph and the weights ask for tens of thousands a round)."""
         self.calls = tuple(
@@ -181,7 +184,7 @@ class Context:
             elif self._even[i] or self._even[j]:
                 found = 0
             else:
-                found = gap_stones(self._closed[i] - self._closed[j], self.field.settings)
+                found = gap_stones(self._closed[i] - self._closed[j], *self._scheme)
             self._stones[key] = found
         return found
 
@@ -246,7 +249,7 @@ def handicap_game(c: Candidate, ctx: Context) -> int:
 def colour_balance(c: Candidate, ctx: Context) -> int:
     """Players the game leaves two or more colours off balance in even games: by the
     better colouring of an even game, or as they stand when a handicap fixes the colours."""
-    return ctx.colors.imbalance(c.hi, c.lo, even=not ctx.stones(c))
+    return imbalance(ctx.balances[c.hi.index], ctx.balances[c.lo.index], not ctx.stones(c))
 
 
 def _always(ctx: Context) -> bool:
