@@ -39,12 +39,16 @@ def timed(inp: PairingInput, reuse: bool, runs: int) -> tuple[float, PairingResu
     return best, result
 
 
-def play_tournament(players: int, rounds: int, seed: int, runs: int) -> list[tuple]:
-    """Per round: (number, seconds now, seconds of the reference path, graph)."""
+Row = tuple[int, float, float, str]
+"""(round, seconds now, seconds of the reference path, graph used)."""
+
+
+def play_tournament(players: int, rounds: int, seed: int, runs: int) -> list[Row]:
+    """One :data:`Row` per round."""
     rng = random.Random(seed)
     t = SimTournament(make_players(players, rng), Settings(rounds=rounds, seed=seed))
     ratings = t.ratings
-    rows = []
+    rows: list[Row] = []
     for number in range(1, rounds + 1):
         inp = t.input_for(number)
         before, reference = timed(inp, False, runs)
