@@ -87,11 +87,21 @@ def scheme_stones(
         if threshold is not None and min(a, b) >= threshold:
             return 0
         stones = handicap_from_mms(max(scores), min(scores), settings.handicap_policy)
-    else:
-        if threshold is not None:
-            a, b = min(a, threshold), min(b, threshold)
-        stones = handicap_stones(a, b, settings.handicap_policy)
-    return max(0, min(stones, settings.handicap_ceiling))
+        return max(0, min(stones, settings.handicap_ceiling))
+    if threshold is not None:
+        a, b = min(a, threshold), min(b, threshold)
+    policy = settings.handicap_policy
+    return gap_stones(rating_gap(a, b), policy.reduction, settings.handicap_ceiling)
+
+
+def gap_stones(gap: float, reduction: int | None, ceiling: int) -> int:
+    """Stones of the rating basis for a rating gap (:func:`.ratings.rating_gap` of the
+    ratings, each capped at ``handicap_even_from``), a game outside the top band: the
+    policy's ``reduction`` (``None``: all games even), then the ``ceiling``. The pairing
+    calls it with gaps precomputed per player, tens of thousands of times a round."""
+    if reduction is None:
+        return 0
+    return max(0, min(_reduce(round_half_up(abs(gap)), reduction), ceiling))
 
 
 def scheme_text(settings: Settings) -> str:

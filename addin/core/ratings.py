@@ -145,14 +145,16 @@ def rank_floor(rank: str) -> float:
     return -(int(label[:-1]) + 1.0) + RATING_RESOLUTION
 
 
+def closed_rating(rating: float) -> float:
+    """The rating with the -1..1 gap closed (1.5 -> 0.5, -1.5 -> -0.5): gaps between
+    ratings are differences of these (checked like every rating)."""
+    rating = _check(float(rating), rating)
+    return rating - 1.0 if rating > 0 else rating + 1.0
+
+
 def rating_gap(a: float, b: float) -> float:
     """``a - b`` on the AGA scale with the -1..1 gap closed: 1.5 vs -1.5 is 1.0, not 3.0."""
-
-    def closed(rating: float) -> float:
-        rating = _check(float(rating), rating)
-        return rating - 1.0 if rating > 0 else rating + 1.0
-
-    return closed(a) - closed(b)
+    return closed_rating(a) - closed_rating(b)
 
 
 def entry_rating(player: Player) -> float:

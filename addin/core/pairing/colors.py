@@ -67,6 +67,13 @@ def _name(color: Color) -> str:
     return "White" if color is Color.WHITE else "Black"
 
 
+def imbalance(ba: int, bb: int, even: bool) -> int:
+    """:meth:`ColorBook.imbalance` of two players whose Whites minus Blacks are ``ba``, ``bb``."""
+    if not even:
+        return (abs(ba) >= 2) + (abs(bb) >= 2)
+    return min((abs(ba + 1) >= 2) + (abs(bb - 1) >= 2), (abs(ba - 1) >= 2) + (abs(bb + 1) >= 2))
+
+
 @dataclass(frozen=True)
 class Colouring:
     """White, Black and the game conditions, with the notes explaining them."""
@@ -115,10 +122,7 @@ class ColorBook:
     def imbalance(self, a: Entrant, b: Entrant, even: bool = True) -> int:
         """Players of a game left two or more colours off balance (even games only): by the
         better colouring of an even game, as they stand in a handicap game."""
-        ba, bb = self._balance(a), self._balance(b)
-        if not even:
-            return (abs(ba) >= 2) + (abs(bb) >= 2)
-        return min((abs(ba + 1) >= 2) + (abs(bb - 1) >= 2), (abs(ba - 1) >= 2) + (abs(bb + 1) >= 2))
+        return imbalance(self._balance(a), self._balance(b), even)
 
     def _coin(self, a: Entrant, b: Entrant) -> bool:
         """A seeded, reproducible coin: True gives White to the lower AGA number."""

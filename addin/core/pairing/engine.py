@@ -35,8 +35,8 @@ from addin.core.pairing.assemble import PairingStats, assemble, stats
 from addin.core.pairing.colors import ColorBook
 from addin.core.pairing.errors import PairingError
 from addin.core.pairing.field import Entrant, Field, prepare
-from addin.core.pairing.graph import Density, candidate_pairs, troubled, widen
-from addin.core.pairing.problem import Problem, build_problem
+from addin.core.pairing.graph import Density, GraphMemo, candidate_pairs, troubled, widen
+from addin.core.pairing.problem import Placements, Problem, build_problem
 from addin.core.pairing.solve import BACKENDS, Backend, solve
 from addin.core.pairing.structure import Structure, from_matching, ideal
 from addin.core.pairing.weights import SAFE_WEIGHT, TIERS, Context
@@ -103,12 +103,15 @@ def _densities(mode: GraphMode, players: int) -> tuple[Density, ...]:
 class _Solver:
     """Runs the attempts of one round; counts solves and remembers solver fallbacks."""
 
-    def __init__(self, f: Field, backend: Backend, mode: GraphMode) -> None:
+    def __init__(self, f: Field, backend: Backend, mode: GraphMode, reuse: bool = True) -> None:
         self.field = f
         self.backend = backend
-        self.ctx = Context(f, ColorBook(f))
+        self.ctx = Context(f, ColorBook(f), fast_stones=reuse)
         self.densities = _densities(mode, len(f.pool))
         self.cache: dict[tuple[int, int], tuple[int, ...]] = {}
+        self.reuse = reuse
+        self.memo = GraphMemo(f, self.ctx)
+        self.placements = Placements()
         self.solves = 0
         self.warnings: list[str] = []
 
@@ -131,8 +134,9 @@ class _Solver:
         extra: set[int] = set()
         best: _Attempt | None = None
         for _ in range(MAX_PASSES):
-            pairs = candidate_pairs(f, self.ctx, structure, density, extra)
-            problem = build_problem(f, self.ctx, structure, pairs, ranks, self.cache)
+            memo, placements = (self.memo, self.placements) if self.reuse else (None, None)
+            pairs = candidate_pairs(f, self.ctx, structure, density, extra, memo)
+            problem = build_problem(f, self.ctx, structure, pairs, ranks, self.cache, placements)
             matching = self._solve(problem)
             if 2 * len(matching) != problem.nodes:
                 break
@@ -179,18 +183,25 @@ def _mates(
 
 
 def pair_round(
-    inp: PairingInput, backend: Backend = "rustworkx", *, graph: GraphMode = "auto"
+    inp: PairingInput,
+    backend: Backend = "rustworkx",
+    *,
+    graph: GraphMode = "auto",
+    reuse: bool = True,
 ) -> PairingResult:
     """Pair one round. Raises :class:`PairingError` when no valid pairing exists.
 
     ``backend``: the matching implementation (rustworkx, or networkx as the reference).
     ``graph``: ``auto`` uses the complete candidate graph up to :data:`COMPLETE_UP_TO`
     players and a sparse one (with fallbacks) above; ``sparse`` and ``complete`` force one.
+    ``reuse``: keep what one pass computed for the next (graph windows, game costs,
+    handicap stones from per-player ratings); ``False`` recomputes it all each pass, the
+    reference the tests and ``benchmarks/bench_rounds.py`` compare with (same pairings).
     """
     if backend not in BACKENDS:
         raise ValueError(f"unknown matching backend {backend!r}; use one of {BACKENDS}")
     f = prepare(inp)
-    solver = _Solver(f, backend, graph)
+    solver = _Solver(f, backend, graph, reuse)
     if f.pool:
         found = solver.run()
         problem, matching = found.problem, found.matching

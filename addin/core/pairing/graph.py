@@ -19,6 +19,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from itertools import chain
 
 from addin.core.pairing.field import Field
@@ -62,19 +63,38 @@ def candidate_pairs(
     structure: Structure,
     density: Density,
     extra: Iterable[int] = (),
+    memo: GraphMemo | None = None,
 ) -> list[tuple[int, int]]:
     """Allowed games (i < j, pool indices) of the graph of the given density, sorted.
 
     ``extra``: more pair keys (``i * n + j``) to include, see :func:`widen`.
+    ``memo``: what earlier passes of the same round already computed (same result).
     """
     n = len(field.pool)
-    banned = banned_keys(field)
+    memo = memo if memo is not None else GraphMemo(field, ctx)
     if density is Density.COMPLETE:
         keys = {i * n + j for i in range(n) for j in range(i + 1, n)}
     else:
-        keys = _Sparse(field, ctx, banned, WINDOWS[density]).keys(structure)
+        keys = memo.sparse(density).keys(structure)
         keys.update(extra)
-    return [divmod(k, n) for k in sorted(keys - banned)]
+    return [divmod(k, n) for k in sorted(keys - memo.banned)]
+
+
+class GraphMemo:
+    """The parts of the candidate graph that do not change between the passes of one
+    round: banned pairs, field-order windows and the windows of every score-group line
+    already seen (a pass usually changes the layout of a few groups only). Recomputing
+    them each pass was most of the graph's cost once colour restrictions pile up."""
+
+    def __init__(self, field: Field, ctx: Context) -> None:
+        self.field, self.ctx = field, ctx
+        self.banned = banned_keys(field)
+        self._sparse: dict[Density, _Sparse] = {}
+
+    def sparse(self, density: Density) -> _Sparse:
+        if density not in self._sparse:
+            self._sparse[density] = _Sparse(self.field, self.ctx, self.banned, WINDOWS[density])
+        return self._sparse[density]
 
 
 class _Sparse:
@@ -84,10 +104,12 @@ class _Sparse:
         self.field, self.ctx, self.banned, self.w = field, ctx, banned, w
         self.n = len(field.pool)
         self.out: set[int] = set()
+        self._order: set[int] | None = None
+        self._lines: dict[tuple[tuple[int, ...], int, int], set[int]] = {}
 
     def _walk(
         self,
-        line: list[int],
+        line: Sequence[int],
         me: int,
         start: int,
         step: int,
@@ -97,37 +119,57 @@ class _Sparse:
         """Join ``line[me]`` to the first ``want`` allowed players from ``start`` on."""
         n, found, q = self.n, 0, start
         a = line[me]
-        while 0 <= q < len(line) and found < want:
+        banned, out, end = self.banned, self.out, len(line)
+        while 0 <= q < end and found < want:
             if q != me:
-                key = _key(a, line[q], n)
-                if key not in self.banned and (ok is None or ok(line[q])):
-                    self.out.add(key)
+                b = line[q]
+                key = a * n + b if a < b else b * n + a
+                if key not in banned and (ok is None or ok(b)):
+                    out.add(key)
                     found += 1
             q += step
 
+    def _collect(self, fill: Callable[[], None]) -> set[int]:
+        """The keys ``fill`` adds to a fresh :attr:`out`."""
+        self.out = set()
+        fill()
+        return self.out
+
+    def _field_order(self) -> None:
+        order = range(self.n)
+        for i in order:
+            self._walk(order, i, i + 1, 1, self.w.neighbours)
+            self._walk(order, i, i - 1, -1, self.w.neighbours)
+
+    def _line(self, line: tuple[int, ...], size: int, half: int) -> None:
+        n = self.n
+        if len(line) <= self.w.full:
+            self.out.update(_key(a, b, n) for a in line for b in line if a < b)
+            return
+        for pos in range(size):
+            for partner in _partners(pos, half):
+                self._walk(line, pos, partner, 1, self.w.partner + 1)
+                self._walk(line, pos, partner - 1, -1, self.w.partner)
+                self._color_mates(line, pos, partner)
+
     def keys(self, structure: Structure) -> set[int]:
         field, w, n = self.field, self.w, self.n
-        order = list(range(n))
-        for i in order:
-            self._walk(order, i, i + 1, 1, w.neighbours)
-            self._walk(order, i, i - 1, -1, w.neighbours)
-        lines: list[tuple[list[int], int, int]] = []
+        if self._order is None:
+            self._order = self._collect(self._field_order)
+        lines: list[tuple[tuple[int, ...], int, int]] = []
         for g, members in enumerate(field.groups):
             # the whole score group (floated-up members included), then the players below
             tail = members[-1] + 1
-            line = list(members) + list(range(tail, min(n, tail + w.partner)))
+            line = tuple(members) + tuple(range(tail, min(n, tail + w.partner)))
             lines.append((line, len(members), structure.layouts[g].half))
-        lines += [(list(lay.members), lay.size, lay.half) for lay in structure.layouts]
+        lines += [(lay.members, lay.size, lay.half) for lay in structure.layouts]
+        keys = set(self._order)
         for line, size, half in lines:
-            if len(line) <= w.full:
-                self.out.update(_key(a, b, n) for a in line for b in line if a < b)
-                continue
-            for pos in range(size):
-                for partner in _partners(pos, half):
-                    self._walk(line, pos, partner, 1, w.partner + 1)
-                    self._walk(line, pos, partner - 1, -1, w.partner)
-                    self._color_mates(line, pos, partner)
-        return self.out
+            memo = (line, size, half)
+            if memo not in self._lines:
+                self._lines[memo] = self._collect(partial(self._line, line, size, half))
+            keys |= self._lines[memo]
+        return keys
 
     def _color_mates(self, line: list[int], pos: int, partner: int) -> None:
         """Join a player who may not take one colour to the nearest players around his

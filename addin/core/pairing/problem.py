@@ -11,7 +11,7 @@ from collections.abc import Iterable, MutableMapping, Sequence
 from dataclasses import dataclass
 
 from addin.core.pairing.field import Field
-from addin.core.pairing.structure import Structure
+from addin.core.pairing.structure import Layout, Structure
 from addin.core.pairing.weights import (
     TIERS,
     Candidate,
@@ -42,6 +42,20 @@ class Problem:
         return max(self.weights, default=0)
 
 
+class Placements:
+    """Full costs of the candidate games of earlier passes of one round, by the layout
+    they were placed under: a game's layout tiers depend only on the layout of the higher
+    player's score group, and a pass usually changes few groups' layouts."""
+
+    def __init__(self) -> None:
+        self.costs: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {}
+        self._layouts: dict[Layout, int] = {}
+
+    def versions(self, structure: Structure) -> list[int]:
+        """A number per group, the same for equal layouts of any pass."""
+        return [self._layouts.setdefault(lay, len(self._layouts)) for lay in structure.layouts]
+
+
 def build_problem(
     field: Field,
     ctx: Context,
@@ -49,22 +63,32 @@ def build_problem(
     pairs: Sequence[tuple[int, int]],
     bye_ranks: dict[int, int] | None,
     cache: MutableMapping[tuple[int, int], tuple[int, ...]],
+    placements: Placements | None = None,
 ) -> Problem:
     """Weights of the candidate games (and bye edges) under ``structure``.
 
-    ``cache`` keeps the layout-independent costs between passes and densities.
+    ``cache`` keeps the layout-independent costs between passes and densities;
+    ``placements`` the full costs of games whose score group kept its layout.
     """
     pool = field.pool
     placer = Placer(field, structure)
-    edges: list[tuple[int, int]] = []
+    placed = placements if placements is not None else Placements()
+    version = placed.versions(structure)
+    edges: list[tuple[int, int]] = list(pairs)
     costs: list[tuple[int, ...]] = []
-    for i, j in pairs:
+    for i, j in edges:
+        group = pool[i].group
+        kept = placed.costs.get((i, j))
+        if kept is not None and kept[0] == version[group]:
+            costs.append(kept[1])
+            continue
         candidate = Candidate(pool[i], pool[j])
         base = cache.get((i, j))
         if base is None:
             base = cache[(i, j)] = game_costs(candidate, ctx)
-        edges.append((i, j))
-        costs.append(base + placer.costs(candidate))
+        full = base + placer.costs(candidate)
+        placed.costs[(i, j)] = (version[group], full)
+        costs.append(full)
     bye_node = None
     if bye_ranks is not None:
         bye_node = len(pool)

@@ -69,10 +69,12 @@ from dataclasses import dataclass
 from operator import mul
 from typing import NamedTuple
 
-from addin.core.model import ColorPolicy, Player
-from addin.core.pairing.colors import ColorBook, stones
+from addin.core.handicap import gap_stones
+from addin.core.model import ColorPolicy, HandicapBasis, Player
+from addin.core.pairing.colors import ColorBook, imbalance, stones
 from addin.core.pairing.field import Entrant, Field
 from addin.core.pairing.structure import Structure
+from addin.core.ratings import closed_rating
 
 FLOAT_CAP = 63
 """Floater ranks beyond this count as equally weak (keeps the tier small)."""
@@ -126,7 +128,7 @@ class Context:
     """The round's facts the criteria read, precomputed per pool index (criteria run once
     per candidate edge, tens of thousands of times for a large field)."""
 
-    def __init__(self, field: Field, colors: ColorBook) -> None:
+    def __init__(self, field: Field, colors: ColorBook, fast_stones: bool = True) -> None:
         self.field = field
         self.colors = colors
         pool = field.pool
@@ -135,6 +137,8 @@ class Context:
         self.float_dir = [floats.get(e.id, 0) for e in pool]
         self.restricted = colors.restricted
         self.forbidden = [colors.forbidden(e) for e in pool]
+        self.balances = [field.history.balance.get(e.id, 0) for e in pool]
+        """Whites minus Blacks in even games, per pool index."""
         on = [
             (what, value)
             for what, switch, value in AVOIDANCE
@@ -148,6 +152,16 @@ class Context:
         """EGF style: what a game the avoidance switches object to adds to the score tier."""
         self.balance = field.settings.color_policy is not ColorPolicy.MANUAL
         self._stones: dict[tuple[int, int], int] = {}
+        settings = field.settings
+        self._by_gap = fast_stones and settings.handicap_basis is not HandicapBasis.MMS
+        cap = settings.handicap_even_from
+        self._closed = [
+            closed_rating(e.rating if cap is None else min(e.rating, cap)) for e in pool
+        ]
+        self._even = [settings.top_band_even and e.top_band for e in pool]
+        self._scheme = (settings.handicap_policy.reduction, settings.handicap_ceiling)
+        """Per player, what :func:`.colors.stones` reads, so that a game's stones cost one
+        subtraction (the graph and the weights ask for tens of thousands a round)."""
         self.calls = tuple(
             (t, f)
             for t, tier in enumerate(GAME_TIERS)
@@ -162,10 +176,17 @@ class Context:
         return any(mine[what] and mine[what] == theirs[what] for what in self.avoided)
 
     def stones(self, c: Candidate) -> int:
-        key = (c.hi.index, c.lo.index)
-        if key not in self._stones:
-            self._stones[key] = stones(c.hi, c.lo, self.field.settings)
-        return self._stones[key]
+        key = (i, j) = (c.hi.index, c.lo.index)
+        found = self._stones.get(key)
+        if found is None:
+            if not self._by_gap:
+                found = stones(c.hi, c.lo, self.field.settings)
+            elif self._even[i] or self._even[j]:
+                found = 0
+            else:
+                found = gap_stones(self._closed[i] - self._closed[j], *self._scheme)
+            self._stones[key] = found
+        return found
 
 
 Cost = Callable[[Candidate, Context], int]
@@ -228,7 +249,7 @@ def handicap_game(c: Candidate, ctx: Context) -> int:
 def colour_balance(c: Candidate, ctx: Context) -> int:
     """Players the game leaves two or more colours off balance in even games: by the
     better colouring of an even game, or as they stand when a handicap fixes the colours."""
-    return ctx.colors.imbalance(c.hi, c.lo, even=not ctx.stones(c))
+    return imbalance(ctx.balances[c.hi.index], ctx.balances[c.lo.index], not ctx.stones(c))
 
 
 def _always(ctx: Context) -> bool:

@@ -1,0 +1,101 @@
+"""Pairing cost against history: ``python benchmarks/bench_rounds.py [--players 2000]``.
+
+Plays a whole tournament (default 2,000 players, 10 rounds) through the engine, results
+drawn from a seeded RNG by rating (:mod:`addin.core.pairing.simulate`), and times the
+pairing of every round twice, in the same run and on the same input: the engine as it is
+and its reference path that recomputes everything each pass (``reuse=False``, the engine
+before issue 18); the two pairings must be identical. The baseline is round 2 of the same
+path (the first round with a history): each round's cost is printed as a ratio to it.
+Times are CPU seconds of this process (the machine is shared), the best of ``--runs``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from addin.core.model import Round, Settings
+from addin.core.pairing import PairingInput, PairingResult, pair_round
+from addin.core.pairing.simulate import SimTournament, make_players, play
+
+TARGET = 1.3
+"""Round 10 may cost at most this many times round 2 (issue 18)."""
+BASELINE_ROUND = 2
+
+
+def timed(inp: PairingInput, reuse: bool, runs: int) -> tuple[float, PairingResult]:
+    best, result = float("inf"), None
+    for _ in range(runs):
+        start = time.process_time()
+        result = pair_round(inp, reuse=reuse)
+        best = min(best, time.process_time() - start)
+    assert result is not None
+    return best, result
+
+
+Row = tuple[int, float, float, str]
+"""(round, seconds now, seconds of the reference path, graph used)."""
+
+
+def play_tournament(players: int, rounds: int, seed: int, runs: int) -> list[Row]:
+    """One :data:`Row` per round."""
+    rng = random.Random(seed)
+    t = SimTournament(make_players(players, rng), Settings(rounds=rounds, seed=seed))
+    ratings = t.ratings
+    rows: list[Row] = []
+    for number in range(1, rounds + 1):
+        inp = t.input_for(number)
+        before, reference = timed(inp, False, runs)
+        now, result = timed(inp, True, runs)
+        if (result.games, result.byes, result.stats) != (
+            reference.games,
+            reference.byes,
+            reference.stats,
+        ):
+            raise SystemExit(f"round {number}: the pairing differs from the reference path")
+        s = result.stats
+        rows.append((number, now, before, f"{s.graph}, {s.solves} solves, {s.edges} edges"))
+        games = tuple(play(g, ratings, rng) for g in result.games)
+        t.rounds.append(Round(number, games, result.byes))
+        print(f"round {number}: {now:.2f} s (reference {before:.2f} s)", file=sys.stderr)
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=2000)
+    parser.add_argument("--rounds", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--runs", type=int, default=1, help="best of this many timings")
+    args = parser.parse_args()
+    print(
+        f"Python {platform.python_version()} on {platform.machine()}, {args.players} players, "
+        f"{args.rounds} rounds, seed {args.seed}; CPU s, best of {args.runs}; "
+        f"baseline: round {BASELINE_ROUND} of the same path\n"
+    )
+    rows = play_tournament(args.players, args.rounds, args.seed, args.runs)
+    base_now, base_before = rows[BASELINE_ROUND - 1][1], rows[BASELINE_ROUND - 1][2]
+    print("| round | before s | x round 2 | now s | x round 2 | now / before | graph |")
+    print("|------:|---------:|----------:|------:|----------:|-------------:|:------|")
+    for number, now, before, graph in rows:
+        print(
+            f"| {number} | {before:.2f} | {before / base_before:.2f} | {now:.2f} "
+            f"| {now / base_now:.2f} | {now / before:.2f} | {graph} |"
+        )
+    last = args.rounds
+    ratio, old = rows[-1][1] / base_now, rows[-1][2] / base_before
+    verdict = "within" if ratio <= TARGET else "ABOVE"
+    print(
+        f"\nround {last} / round {BASELINE_ROUND}: {ratio:.2f} now, {old:.2f} before "
+        f"({verdict} the {TARGET}x target)"
+    )
+
+
+if __name__ == "__main__":
+    main()
