@@ -260,7 +260,7 @@ def buttons_table() -> str:
             for p in b.params
             if p.asked
         )
-        lines.append(f"| {GROUPS[b.group]} | **{b.label}** | {b.tip} | {asks or '-'} |")
+        lines.append(f"| {GROUPS[b.group]} | **{b.label}** | {b.tip} | {asks or 'nothing'} |")
     return "\n".join(lines)
 
 
