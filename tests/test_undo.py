@@ -158,8 +158,7 @@ def test_reading_actions_never_touch_the_journal(
     played: tuple[Path, Tournament], tmp_path: Path
 ) -> None:
     folder, t = played
-    book = tmp_path / "t.xlsx"
-    book.write_bytes((folder / "played.xlsx").read_bytes())
+    book = copy_of_played(folder, tmp_path)
     assert run("drop", book, "--player", min(t.players), "--yes").returncode == 0
     kept = {p.name: p.read_bytes() for p in folder_of(book).rglob("*") if p.is_file()}
     before = digest(book)
@@ -178,8 +177,7 @@ def test_undo_of_an_undo_puts_the_action_back(
     played: tuple[Path, Tournament], tmp_path: Path
 ) -> None:
     folder, _t = played
-    book = tmp_path / "t.xlsx"
-    book.write_bytes((folder / "played.xlsx").read_bytes())
+    book = copy_of_played(folder, tmp_path)
     first = digest(book)
     assert run("pair", book, "--yes").returncode == 0
     paired, paired_values = digest(book), values(book)
@@ -230,6 +228,13 @@ def test_a_tournament_made_by_the_cli_is_undone_to_its_start_and_redone(tmp_path
     assert run("redo", book).returncode == 1  # nothing more to redo
 
 
+def copy_of_played(folder: Path, tmp_path: Path) -> Path:
+    """A fresh copy of the played workbook, with no journal yet."""
+    book = tmp_path / "t.xlsx"
+    book.write_bytes((folder / "played.xlsx").read_bytes())
+    return book
+
+
 def hand_edit(book: Path, sheet: str, cell: str, value: object) -> None:
     wb = openpyxl.load_workbook(book)
     wb[sheet][cell] = value
@@ -240,8 +245,7 @@ def test_hand_edits_after_the_last_action_are_named_and_kept_unless_confirmed(
     played: tuple[Path, Tournament], tmp_path: Path
 ) -> None:
     folder, t = played
-    book = tmp_path / "t.xlsx"
-    book.write_bytes((folder / "played.xlsx").read_bytes())
+    book = copy_of_played(folder, tmp_path)
     before = values(book)
     assert run("drop", book, "--player", min(t.players), "--yes").returncode == 0
     hand_edit(book, "Tournament", "B2", "Renamed by hand")
@@ -263,8 +267,7 @@ def test_a_workbook_saved_again_without_changes_is_no_hand_edit(
     played: tuple[Path, Tournament], tmp_path: Path
 ) -> None:
     folder, t = played
-    book = tmp_path / "t.xlsx"
-    book.write_bytes((folder / "played.xlsx").read_bytes())
+    book = copy_of_played(folder, tmp_path)
     assert run("drop", book, "--player", min(t.players), "--yes").returncode == 0
     openpyxl.load_workbook(book).save(book)  # other bytes, the same values
     assert run("undo", book).returncode == 0
@@ -285,8 +288,7 @@ def test_a_broken_journal_is_one_line_and_leaves_the_workbook_alone(
     played: tuple[Path, Tournament], tmp_path: Path, damage: str
 ) -> None:
     folder, t = played
-    book = tmp_path / "t.xlsx"
-    book.write_bytes((folder / "played.xlsx").read_bytes())
+    book = copy_of_played(folder, tmp_path)
     first = digest(book)
     assert run("drop", book, "--player", min(t.players), "--yes").returncode == 0
     history = folder_of(book)
@@ -323,8 +325,7 @@ def test_prune_keeps_what_later_entries_need(
     played: tuple[Path, Tournament], tmp_path: Path
 ) -> None:
     folder, t = played
-    book = tmp_path / "t.xlsx"
-    book.write_bytes((folder / "played.xlsx").read_bytes())
+    book = copy_of_played(folder, tmp_path)
     ids = sorted(t.players)
     for pid in ids[:3]:
         assert run("drop", book, "--player", pid, "--yes").returncode == 0
@@ -341,8 +342,7 @@ def test_undo_waits_its_turn_and_gives_up_leaving_the_workbook_alone(
 ) -> None:
     """Another command holds the workbook's turn lock: undo waits, then says it is busy."""
     folder, t = played
-    book = tmp_path / "t.xlsx"
-    book.write_bytes((folder / "played.xlsx").read_bytes())
+    book = copy_of_played(folder, tmp_path)
     assert run("drop", book, "--player", min(t.players), "--yes").returncode == 0
     kept = digest(book)
     holder = subprocess.Popen(
@@ -379,8 +379,7 @@ def test_a_journal_that_cannot_be_written_leaves_the_workbook_as_it_was(
 ) -> None:
     """The save happened, the entry could not be added: the workbook is put back."""
     folder, t = played
-    book = tmp_path / "t.xlsx"
-    book.write_bytes((folder / "played.xlsx").read_bytes())
+    book = copy_of_played(folder, tmp_path)
     ids = sorted(t.players)
     assert run("drop", book, "--player", ids[0], "--yes").returncode == 0
     kept, entries = digest(book), journal(book)
@@ -414,8 +413,7 @@ def test_stepping_back_over_hand_edits_between_two_actions_asks_first(
     played: tuple[Path, Tournament], tmp_path: Path
 ) -> None:
     folder, t = played
-    book = tmp_path / "t.xlsx"
-    book.write_bytes((folder / "played.xlsx").read_bytes())
+    book = copy_of_played(folder, tmp_path)
     ids = sorted(t.players)
     assert run("drop", book, "--player", ids[0], "--yes").returncode == 0
     hand_edit(book, "Tournament", "B2", "Typed between")
