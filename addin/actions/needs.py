@@ -151,11 +151,12 @@ def screen(
     session.require_no_problems(
         [p for p in b.problems if wanted.stops(p)], "fix these problems first"
     )
-    return [
-        f"{p} (not used by {session.action}, which goes on)"
-        for p in b.problems
-        if not wanted.stops(p)
-    ]
+    aside = (
+        f"{session.action} goes on as if the cell were blank"
+        if wanted == NOTHING
+        else f"not used by {session.action}, which goes on"
+    )
+    return [f"{p} ({aside})" for p in b.problems if not wanted.stops(p)]
 
 
 def read_for(session: Session, needs: Needs | Callable[[book.Book], Needs]) -> book.Book:
