@@ -54,12 +54,14 @@ def type_into(book: Path, sheet: str, header: str, row: int, value: object) -> s
     return f"{sheet}!{cell} ({header})"
 
 
-def goes_on_after_warning(book: Path, *args: object, naming: str) -> str:
-    """Without ``--yes``: exit 3 naming the cell, nothing written; with it: done."""
+def goes_on_after_warning(book: Path, *args: object, naming: str, aside: str = "") -> str:
+    """Without ``--yes``: exit 3 naming the cell (and saying ``aside``), nothing written;
+    with it: done."""
     before = digest(book)
     asked = run(*args)
     assert asked.returncode == 3, (args, asked.stdout, asked.stderr)
     assert naming in asked.stderr and "warning:" in asked.stderr
+    assert aside in asked.stderr
     assert digest(book) == before
     done = run(*args, "--yes")
     assert done.returncode == 0, (args, done.stderr)
@@ -116,7 +118,16 @@ def test_a_bad_result_stops_scoring_not_printing(book: Path, tmp_path: Path) -> 
     refused(book, "pair", naming=cell)
     slips = tmp_path / "round2.txt"
     goes_on_after_warning(
-        book, "report", book, "pairings", "--round", 2, "--out", slips, naming=cell
+        book,
+        "report",
+        book,
+        "pairings",
+        "--round",
+        2,
+        "--out",
+        slips,
+        naming=f"{cell}: 'maybe' is not one of",
+        aside="report goes on as if the cell were blank",
     )
     assert slips.exists()
     # The director's operations stamp every round's results in the Log: they stop too.
