@@ -20,22 +20,25 @@ SHOWN = 25
 """History shows the last entries; the command line lists them all."""
 
 
-def _file(book: Any) -> Path | None:
+def _journal(book: Any) -> tuple[Path, Journal] | str:
+    """The workbook's file and its journal, or the sentence that says why there is none."""
     try:
         path = Path(str(book.fullname))
     except Exception:  # the remote engine and an unsaved book have no local file
-        return None
-    return path if path.is_file() else None
+        path = None
+    if path is None or not path.is_file():
+        return f"{book.name} has no file yet: save it to start its journal."
+    try:
+        return path, Journal.load(path)
+    except JournalError as err:
+        return f"The journal cannot be read: {err}"
 
 
 def history_text(book: Any) -> str:
-    path = _file(book)
-    if path is None:
-        return f"{book.name} has no file yet: save it to start its journal."
-    try:
-        journal = Journal.load(path)
-    except JournalError as err:
-        return f"The journal cannot be read: {err}"
+    found = _journal(book)
+    if isinstance(found, str):
+        return found
+    _, journal = found
     lines = history_lines(journal)
     if len(journal.entries) > SHOWN:
         first = len(journal.entries) - SHOWN
@@ -44,13 +47,10 @@ def history_text(book: Any) -> str:
 
 
 def undo_text(book: Any) -> str:
-    path = _file(book)
-    if path is None:
-        return f"{book.name} has no file yet, so it has no journal to undo from."
-    try:
-        journal = Journal.load(path)
-    except JournalError as err:
-        return f"The journal cannot be read: {err}"
+    found = _journal(book)
+    if isinstance(found, str):
+        return found
+    path, journal = found
     state = replay(journal.entries)
     if not state.in_effect:
         return f"{path.name} has nothing to undo yet."

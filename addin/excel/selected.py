@@ -153,36 +153,46 @@ def each_player_for_a_round(ctx: Context) -> list[Params] | None:
     return [{"player": p.aga_id, "round": answer} for p in players]
 
 
-def each_player_rating(ctx: Context) -> list[Params] | None:
+def _each_player(
+    ctx: Context,
+    question: Callable[[Player], tuple[str, object]],
+    params: Callable[[Player, str], Params],
+) -> list[Params] | None:
+    """One box per selected player (the question and its proposed answer); None if cancelled."""
     plans: list[Params] = []
     for p in _players_on_rows(ctx):
-        now = p.rank or (f"{p.rating:.2f}" if p.rating is not None else "")
-        answer = _ask(ctx, f"New entry rating for {p.name} (a rank such as 3k, or -2.5)", now)
+        answer = _ask(ctx, *question(p))
         if answer is None:
             return None
-        plans.append({"player": p.aga_id, "rating": answer})
+        plans.append(params(p, answer))
     return plans
+
+
+def each_player_rating(ctx: Context) -> list[Params] | None:
+    return _each_player(
+        ctx,
+        lambda p: (
+            f"New entry rating for {p.name} (a rank such as 3k, or -2.5)",
+            p.rank or (f"{p.rating:.2f}" if p.rating is not None else ""),
+        ),
+        lambda p, answer: {"player": p.aga_id, "rating": answer},
+    )
 
 
 def each_player_band(ctx: Context) -> list[Params] | None:
-    plans: list[Params] = []
-    for p in _players_on_rows(ctx):
-        now = p.band_override or p.band
-        answer = _ask(ctx, f"Band for {p.name} (1 is the top band)", now)
-        if answer is None:
-            return None
-        plans.append({"player": p.aga_id, "band": answer})
-    return plans
+    return _each_player(
+        ctx,
+        lambda p: (f"Band for {p.name} (1 is the top band)", p.band_override or p.band),
+        lambda p, answer: {"player": p.aga_id, "band": answer},
+    )
 
 
 def each_player_new_number(ctx: Context) -> list[Params] | None:
-    plans: list[Params] = []
-    for p in _players_on_rows(ctx):
-        answer = _ask(ctx, f"The real AGA number of {p.name} (now {p.aga_id})", "")
-        if answer is None:
-            return None
-        plans.append({"from": p.aga_id, "to": answer})
-    return plans
+    return _each_player(
+        ctx,
+        lambda p: (f"The real AGA number of {p.name} (now {p.aga_id})", ""),
+        lambda p, answer: {"from": p.aga_id, "to": answer},
+    )
 
 
 def two_players(ctx: Context) -> list[Params]:

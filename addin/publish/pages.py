@@ -142,6 +142,21 @@ def _conditions(handicap: int, komi: float) -> str:
     return f"{handicap_text(handicap)}, komi {show_score(komi) or '0'}"
 
 
+def _game_line(data: SiteData, rec: RoundRecord, board_class: str = "") -> str:
+    """Board, colour, opponent and conditions of a game ("" for a round without one)."""
+    if rec.opponent is None or rec.color is None:
+        return ""
+    colour = "White" if rec.color is Color.WHITE else "Black"
+    board = f"Board {_board(data, rec)}"
+    if board_class:
+        board = f'<span class="{board_class}">{board}</span>'
+    return (
+        f"{board} &middot; {colour} &middot; "
+        f"vs {data.link(rec.opponent)} ({esc(data.rank(rec.opponent))}) &middot; "
+        f"{esc(_conditions(rec.handicap, rec.komi))}"
+    )
+
+
 def pairings_page(data: SiteData) -> str:
     t = data.tournament
     rnd = t.round(data.round) if data.round else None
@@ -156,16 +171,7 @@ def pairings_page(data: SiteData) -> str:
         text, css = _result_text(rec)
         if rec.outcome is Outcome.ABSENT:
             text = "Not paired in this round: please see the tournament director"
-        if rec.opponent is not None and rec.color is not None:
-            colour = "White" if rec.color is Color.WHITE else "Black"
-            detail = (
-                f'<span class="board-no">Board {_board(data, rec)}</span> &middot; '
-                f"{colour} &middot; "
-                f"vs {data.link(rec.opponent)} ({esc(data.rank(rec.opponent))}) &middot; "
-                f"{esc(_conditions(rec.handicap, rec.komi))}"
-            )
-        else:
-            detail = ""
+        detail = _game_line(data, rec, board_class="board-no")
         by_name.append(
             f'<li data-find="{find_key(data.name(pid), pid)}"><span class="who">'
             f"{data.link(pid)}</span> ({esc(data.rank(pid))})"
@@ -318,16 +324,7 @@ def player_page(data: SiteData, pid: PlayerId) -> str:
             else None
         )
         why = why_opponent(t, rec, opponent_rec, data.bye_reasons.get(rec.round, ""))
-        if rec.opponent is not None and rec.color is not None:
-            colour = "White" if rec.color is Color.WHITE else "Black"
-            line = (
-                f"Board {_board(data, rec)} &middot; {colour} &middot; "
-                f"vs {data.link(rec.opponent)} "
-                f"({esc(data.rank(rec.opponent))}) &middot; "
-                f"{esc(_conditions(rec.handicap, rec.komi))}"
-            )
-        else:
-            line = esc(text)
+        line = _game_line(data, rec) or esc(text)
         games.append(
             f'<li id="r{rec.round}"><div><strong>Round {rec.round}</strong></div>'
             f'<div class="sub">{line}</div>'
