@@ -67,6 +67,29 @@ def _name(color: Color) -> str:
     return "White" if color is Color.WHITE else "Black"
 
 
+def breaks(white: frozenset[Color], black: frozenset[Color]) -> int:
+    """Criterion 4 breaks when the player forbidden ``white`` takes White and the one
+    forbidden ``black`` takes Black."""
+    return (Color.WHITE in white) + (Color.BLACK in black)
+
+
+def unavoidable_breaks(a: frozenset[Color], b: frozenset[Color]) -> int:
+    """Criterion 4 breaks an even game must have between players forbidden ``a`` and ``b``."""
+    return min(breaks(a, b), breaks(b, a))
+
+
+COLOUR_SETS: tuple[frozenset[Color], ...] = (
+    frozenset(),
+    frozenset({Color.WHITE}),
+    frozenset({Color.BLACK}),
+    frozenset(Color),
+)
+"""Every set of forbidden colours; the pairing refers to a player's by its place here."""
+UNAVOIDABLE = tuple(tuple(unavoidable_breaks(a, b) for b in COLOUR_SETS) for a in COLOUR_SETS)
+""":func:`unavoidable_breaks` of every two :data:`COLOUR_SETS`, by their places (the
+pairing asks it for every candidate game; an Enum's hash is slow in bulk)."""
+
+
 def imbalance(ba: int, bb: int, even: bool) -> int:
     """:meth:`ColorBook.imbalance` of two players whose Whites minus Blacks are ``ba``, ``bb``."""
     if not even:
@@ -105,15 +128,13 @@ class ColorBook:
 
     def breaks(self, white: Entrant, black: Entrant) -> int:
         """Criterion 4 breaks if ``white`` takes White and ``black`` takes Black."""
-        return (Color.WHITE in self._forbidden[white.id]) + (
-            Color.BLACK in self._forbidden[black.id]
-        )
+        return breaks(self._forbidden[white.id], self._forbidden[black.id])
 
     def unavoidable_breaks(self, a: Entrant, b: Entrant, handicap: int) -> int:
         """Criterion 4 breaks a game between ``a`` and ``b`` must have (0 unless restricted)."""
         if not self.restricted or handicap > 0:
             return 0
-        return min(self.breaks(a, b), self.breaks(b, a))
+        return unavoidable_breaks(self._forbidden[a.id], self._forbidden[b.id])
 
     def _balance(self, e: Entrant) -> int:
         """Whites minus Blacks in even games."""

@@ -90,6 +90,8 @@ class _Attempt:
     matching: list[tuple[int, int]]
     bye: int | None
     density: Density
+    edges: int
+    """Candidate games (and bye edges) of the graph it was found in."""
 
 
 def _densities(mode: GraphMode, players: int) -> tuple[Density, ...]:
@@ -103,8 +105,11 @@ def _densities(mode: GraphMode, players: int) -> tuple[Density, ...]:
 class _Solver:
     """Runs the attempts of one round; counts solves and remembers solver fallbacks."""
 
-    def __init__(self, f: Field, backend: Backend, mode: GraphMode, reuse: bool = True) -> None:
+    def __init__(
+        self, f: Field, backend: Backend, mode: GraphMode, reuse: bool = True, local: bool = True
+    ) -> None:
         self.field = f
+        self.local = local
         self.backend = backend
         self.ctx = Context(f, ColorBook(f), fast_stones=reuse)
         self.densities = _densities(mode, len(f.pool))
@@ -114,6 +119,9 @@ class _Solver:
         self.placements = Placements()
         self.solves = 0
         self.warnings: list[str] = []
+
+    def _kept(self) -> Placements | None:
+        return self.placements if self.reuse else None
 
     def _solve(self, problem: Problem) -> list[tuple[int, int]]:
         backend = self.backend
@@ -133,15 +141,23 @@ class _Solver:
         structure: Structure = ideal(f, preferred)
         extra: set[int] = set()
         best: _Attempt | None = None
+        changed: set[int] = set()
         for _ in range(MAX_PASSES):
-            memo, placements = (self.memo, self.placements) if self.reuse else (None, None)
+            memo = self.memo if self.reuse else None
             pairs = candidate_pairs(f, self.ctx, structure, density, extra, memo)
-            problem = build_problem(f, self.ctx, structure, pairs, ranks, self.cache, placements)
-            matching = self._solve(problem)
-            if 2 * len(matching) != problem.nodes:
-                break
+            edges = len(pairs) + len(ranks or ())
+            if best is None or not self.local or density is Density.COMPLETE:
+                problem = build_problem(
+                    f, self.ctx, structure, pairs, ranks, self.cache, self._kept()
+                )
+                matching = self._solve(problem)
+                if 2 * len(matching) != problem.nodes:
+                    break
+            else:
+                matching = self._resolve(best, structure, pairs, ranks, changed)
+                problem = self._placed(structure, matching, ranks, best.problem.bye_node)
             mate, bye = _mates(matching, problem.bye_node)
-            best = _Attempt(problem, matching, bye, density)
+            best = _Attempt(problem, matching, bye, density, edges)
             layout = from_matching(f, mate, bye)
             more: set[int] = set()
             if density is not Density.COMPLETE:
@@ -152,9 +168,60 @@ class _Solver:
                 extra |= {i * n + j for i, j in matching if j < n}
             if layout == structure and not more:
                 break
+            changed = _moved(f, structure, layout, more)
             structure = layout
             extra |= more
         return best
+
+    def _resolve(
+        self,
+        best: _Attempt,
+        structure: Structure,
+        pairs: list[tuple[int, int]],
+        ranks: dict[int, int] | None,
+        changed: set[int],
+    ) -> list[tuple[int, int]]:
+        """The last matching with the region around ``changed`` solved again.
+
+        The region is the score groups of the players whose candidate games changed (new
+        edges, or a group whose layout moved) with everyone's opponent in the last
+        matching, so that matching restricted to the region is one of its pairings: the
+        region's optimum is never worse in any tier, and the rest of the field, whose
+        weights did not change, keeps its games. This is what keeps late rounds cheap.
+        """
+        f = self.field
+        bye_node = best.problem.bye_node
+        mate, bye = _mates(best.matching, bye_node)
+        region = {i for g in {f.pool[i].group for i in changed} for i in f.groups[g]}
+        region |= {mate[i] for i in region if i in mate}
+        inside = [(i, j) for i, j in pairs if i in region and j in region]
+        local_ranks = None
+        if ranks is not None and bye in region:
+            local_ranks = {i: r for i, r in ranks.items() if i in region}
+        problem = build_problem(
+            f, self.ctx, structure, inside, local_ranks, self.cache, self._kept()
+        )
+        solved = self._solve(problem) if inside else []
+        if 2 * len(solved) != len(region) + (local_ranks is not None):
+            return best.matching  # cannot happen: the last matching pairs the region
+        kept = [(i, j) for i, j in best.matching if i not in region]
+        return sorted(kept + solved)
+
+    def _placed(
+        self,
+        structure: Structure,
+        matching: list[tuple[int, int]],
+        ranks: dict[int, int] | None,
+        bye_node: int | None,
+    ) -> Problem:
+        """The matched games (and bye) weighed under ``structure``, for the next pass."""
+        games = [(i, j) for i, j in matching if j != bye_node]
+        bye_ranks = None
+        if ranks is not None:
+            bye_ranks = {i: ranks[i] for i, j in matching if j == bye_node}
+        return build_problem(
+            self.field, self.ctx, structure, games, bye_ranks, self.cache, self._kept()
+        )
 
     def run(self) -> _Attempt:
         f = self.field
@@ -167,6 +234,17 @@ class _Solver:
                 if found is not None:
                     return found
         raise PairingError(_diagnose(f))
+
+
+def _moved(f: Field, before: Structure, after: Structure, keys: set[int]) -> set[int]:
+    """Players whose candidate games weigh differently or are new after a pass: the
+    members of every group whose layout moved, and both ends of every new edge."""
+    n = len(f.pool)
+    players = {k // n for k in keys} | {k % n for k in keys}
+    for old, new in zip(before.layouts, after.layouts, strict=True):
+        if old != new:
+            players.update(old.members, new.members)
+    return players
 
 
 def _mates(
@@ -188,6 +266,7 @@ def pair_round(
     *,
     graph: GraphMode = "auto",
     reuse: bool = True,
+    local: bool = True,
 ) -> PairingResult:
     """Pair one round. Raises :class:`PairingError` when no valid pairing exists.
 
@@ -197,11 +276,14 @@ def pair_round(
     ``reuse``: keep what one pass computed for the next (graph windows, game costs,
     handicap stones from per-player ratings); ``False`` recomputes it all each pass, the
     reference the tests and ``benchmarks/bench_rounds.py`` compare with (same pairings).
+    ``local``: on sparse graphs, passes after the first solve again only the region whose
+    candidate games changed (see ``_Solver._resolve``); ``False`` solves the whole field
+    every pass, the engine before round cost was bounded (issue 18).
     """
     if backend not in BACKENDS:
         raise ValueError(f"unknown matching backend {backend!r}; use one of {BACKENDS}")
     f = prepare(inp)
-    solver = _Solver(f, backend, graph, reuse)
+    solver = _Solver(f, backend, graph, reuse, local)
     if f.pool:
         found = solver.run()
         problem, matching = found.problem, found.matching
@@ -210,7 +292,7 @@ def pair_round(
         bye = pool[found.bye] if found.bye is not None else None
         index = {e: k for k, e in enumerate(problem.edges)}
         totals = [sum(problem.costs[index[e]][t] for e in matching) for t in range(len(TIERS))]
-        graph_used, edges = found.density.value, len(problem.edges)
+        graph_used, edges = found.density.value, found.edges
     else:
         matched, bye, totals, graph_used, edges = [], None, [0] * len(TIERS), "none", 0
     done = assemble(f, solver.ctx.colors, matched, bye)

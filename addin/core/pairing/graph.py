@@ -25,7 +25,7 @@ from itertools import chain
 from addin.core.pairing.field import Field
 from addin.core.pairing.problem import Problem
 from addin.core.pairing.structure import Structure
-from addin.core.pairing.weights import TIERS, TROUBLE_TIERS, Candidate, Context
+from addin.core.pairing.weights import TIERS, TROUBLE_TIERS, Context
 
 
 class Density(enum.Enum):
@@ -180,14 +180,13 @@ class _Sparse:
             return
         (needed,) = forbidden  # the opponent must take the colour this player may not
 
-        me = self.field.pool[line[pos]]
+        me = line[pos]
+        may_take, stones = ctx.may_take[needed], ctx.stones_between
 
         def ok(j: int) -> bool:
-            if needed not in ctx.forbidden[j]:
+            if may_take[j]:
                 return True
-            other = self.field.pool[j]
-            hi, lo = (me, other) if me.index < j else (other, me)
-            return ctx.stones(Candidate(hi, lo)) > 0  # colours follow the handicap
+            return (stones(me, j) if me < j else stones(j, me)) > 0  # colours follow handicap
 
         self._walk(line, pos, partner, 1, COLOR_MATES, ok)
         self._walk(line, pos, partner - 1, -1, COLOR_MATES, ok)

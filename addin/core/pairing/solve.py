@@ -19,19 +19,23 @@ BACKENDS: tuple[Backend, ...] = ("rustworkx", "networkx")
 
 
 def _rustworkx(problem: Problem) -> set[tuple[int, int]]:
+    # only the nodes that have an edge: a pass that re-solves one region of the field
+    # hands over the region's edges, and the solver's cost follows the nodes it is given
+    used = sorted({v for edge in problem.edges for v in edge})
+    local = {v: k for k, v in enumerate(used)}
     graph = rx.PyGraph(multigraph=False)
-    graph.add_nodes_from(range(problem.nodes))
+    graph.add_nodes_from(range(len(used)))
     graph.add_edges_from(
-        [(i, j, w) for (i, j), w in zip(problem.edges, problem.weights, strict=True)]
+        [(local[i], local[j], w) for (i, j), w in zip(problem.edges, problem.weights, strict=True)]
     )
-    return rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
+    matched = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
+    return {(used[i], used[j]) for i, j in matched}
 
 
 def _networkx(problem: Problem) -> set[tuple[int, int]]:
     import networkx as nx  # the reference backend: not loaded for every command-line start
 
     graph = nx.Graph()
-    graph.add_nodes_from(range(problem.nodes))
     graph.add_weighted_edges_from(
         (i, j, w) for (i, j), w in zip(problem.edges, problem.weights, strict=True)
     )

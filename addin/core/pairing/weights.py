@@ -70,8 +70,8 @@ from operator import mul
 from typing import NamedTuple
 
 from addin.core.handicap import gap_stones
-from addin.core.model import ColorPolicy, HandicapBasis, Player
-from addin.core.pairing.colors import ColorBook, imbalance, stones
+from addin.core.model import Color, ColorPolicy, HandicapBasis, Player
+from addin.core.pairing.colors import COLOUR_SETS, UNAVOIDABLE, ColorBook, imbalance, stones
 from addin.core.pairing.field import Entrant, Field
 from addin.core.pairing.structure import Structure
 from addin.core.ratings import closed_rating
@@ -137,6 +137,10 @@ class Context:
         self.float_dir = [floats.get(e.id, 0) for e in pool]
         self.restricted = colors.restricted
         self.forbidden = [colors.forbidden(e) for e in pool]
+        self.forbidden_at = [COLOUR_SETS.index(f) for f in self.forbidden]
+        """Each player's forbidden colours as a place in :data:`.colors.COLOUR_SETS`."""
+        self.may_take = {c: [c not in f for f in self.forbidden] for c in Color}
+        """Per colour, whether each player may take it (criterion 4)."""
         self.balances = [field.history.balance.get(e.id, 0) for e in pool]
         """Whites minus Blacks in even games, per pool index."""
         on = [
@@ -176,11 +180,16 @@ class Context:
         return any(mine[what] and mine[what] == theirs[what] for what in self.avoided)
 
     def stones(self, c: Candidate) -> int:
-        key = (i, j) = (c.hi.index, c.lo.index)
+        return self.stones_between(c.hi.index, c.lo.index)
+
+    def stones_between(self, i: int, j: int) -> int:
+        """Handicap stones of the game between pool indices ``i`` < ``j``."""
+        key = (i, j)
         found = self._stones.get(key)
         if found is None:
             if not self._by_gap:
-                found = stones(c.hi, c.lo, self.field.settings)
+                pool = self.field.pool
+                found = stones(pool[i], pool[j], self.field.settings)
             elif self._even[i] or self._even[j]:
                 found = 0
             else:
@@ -214,10 +223,9 @@ def repeat_float(c: Candidate, ctx: Context) -> int:
 
 def color_rule(c: Candidate, ctx: Context) -> int:
     """Criterion 4 breaks that no colour choice avoids (restricted colours, even games)."""
-    fh, fl = ctx.forbidden[c.hi.index], ctx.forbidden[c.lo.index]
-    if len(fh) + len(fl) < 2 or (len(fh) < 2 and len(fl) < 2 and fh != fl):
-        return 0  # each player can get a colour he may take (skip the handicap lookup)
-    return ctx.colors.unavoidable_breaks(c.hi, c.lo, ctx.stones(c))
+    i, j = c.hi.index, c.lo.index
+    breaks = UNAVOIDABLE[ctx.forbidden_at[i]][ctx.forbidden_at[j]]
+    return breaks if breaks and not ctx.stones_between(i, j) else 0
 
 
 def floater_choice(c: Candidate, ctx: Context) -> int:
