@@ -228,6 +228,30 @@ def test_a_tournament_made_by_the_cli_is_undone_to_its_start_and_redone(tmp_path
     assert run("redo", book).returncode == 1  # nothing more to redo
 
 
+
+def test_undo_to_an_entry_and_its_redo_name_every_action_they_move(
+    played: tuple[Path, Tournament], tmp_path: Path
+) -> None:
+    """A redo after ``undo --to N`` brings back every action from N on, and says so: a
+    message naming only entry N would let the TD think the rest is still gone."""
+    folder, _t = played
+    book = copy_of_played(folder, tmp_path)
+    assert run("pair", book, "--yes").returncode == 0
+    for board in (1, 2):
+        assert run("result", book, "--board", board, "--result", "W").returncode == 0
+    done = run("result", book, "--board", 3, "--result", "B")
+    assert done.returncode == 0, done.stderr
+    back = run("undo", book, "--to", 2)
+    assert back.returncode == 0, back.stderr
+    assert "as it was before entry 2 (result board=1 result=W)" in back.stdout
+    assert "took back 3 entries: 2 (result board=1 result=W), 3 (result board=2 result=W)" in (
+        back.stdout
+    )
+    again = run("redo", book)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.startswith("Redid 3 entries: 2 (result board=1 result=W), 3 (")
+    assert "and 4 (result board=3 result=B), which undo entry 5 took back" in again.stdout
+
 def copy_of_played(folder: Path, tmp_path: Path) -> Path:
     """A fresh copy of the played workbook, with no journal yet."""
     book = tmp_path / "t.xlsx"

@@ -95,11 +95,29 @@ def done_message(journal: Journal, name: str, kind: str, to: int | None, number:
     """What an undo or redo did, in the TD's words, and how to take it back."""
     taken = journal.entry(journal.entry(number).restores or 0)
     back = f"This {kind} is entry {number}; undo --to {number} takes it back."
-    if kind == "redo" and taken.restores is not None:
-        return f"Redid entry {describe(journal.entry(taken.restores))}. {back}"
-    if to is None:
+    was = replay([e for e in journal.entries if e.number < number]).in_effect
+    now = replay([e for e in journal.entries if e.number <= number]).in_effect
+    gone = [journal.entry(n) for n in was if n not in now]
+    again = [journal.entry(n) for n in now if n not in was]
+    if kind == "redo" and again and not gone:
+        return f"Redid {_entries(again)}, which undo entry {taken.number} took back. {back}"
+    if kind == "undo" and to is None and [taken] == gone and not again:
         return f"Took back entry {describe(taken)}: {name} is as it was before it. {back}"
-    return f"{name} is as it was before entry {describe(taken)}. {back}"
+    moved = [f"took back {_entries(gone)}"] if gone else []
+    moved += [f"brought back {_entries(again)}"] if again else []
+    told = f"; that {' and '.join(moved)}" if moved else ""
+    return f"{name} is as it was before entry {describe(taken)}{told}. {back}"
+
+
+def _entries(entries: list[Entry]) -> str:
+    """``entry 7 (pair round=3)``, or ``3 entries: 7 (...), 8 (...) and 9 (...)``."""
+    if len(entries) == 1:
+        return f"entry {describe(entries[0])}"
+    if len(entries) > 4:
+        first, last = describe(entries[0]), describe(entries[-1])
+        return f"{len(entries)} entries, {first} to {last}"
+    named = [describe(e) for e in entries]
+    return f"{len(entries)} entries: {', '.join(named[:-1])} and {named[-1]}"
 
 
 def cmd_history(args: argparse.Namespace) -> int:
