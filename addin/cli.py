@@ -397,23 +397,46 @@ def main(argv: Sequence[str] | None = None) -> int:
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return EXIT_ERROR
+    before = _stamp(args)
     try:
         return int(args.handler(args))
     except KeyboardInterrupt:
-        print(f"{args.command}: interrupted; nothing was saved", file=sys.stderr)
+        print(f"{args.command}: interrupted; {_unchanged(args, before)}", file=sys.stderr)
         return EXIT_ERROR
     except Exception as err:
         if debug:
             raise
-        print(f"error: {args.command}: {describe(err)}{_unchanged(args)}", file=sys.stderr)
+        state = _unchanged(args, before)
+        print(
+            f"error: {args.command}: {describe(err)} "
+            f"({state}; run again with --debug to see where it failed)",
+            file=sys.stderr,
+        )
         return EXIT_ERROR
 
 
-def _unchanged(args: argparse.Namespace) -> str:
-    """Saves are atomic: a command that failed left the workbook it was given as it was."""
+def _stamp(args: argparse.Namespace) -> tuple[int, int, int] | None:
+    """The workbook file's identity and time: an atomic save replaces the file."""
     book = getattr(args, "book", None)
-    kept = f"{Path(book).name} is unchanged" if book and args.command not in _OUTPUTS else ""
-    return f" ({kept or 'nothing was saved'}; run again with --debug to see where it failed)"
+    if not book or args.command in _OUTPUTS:
+        return None
+    try:
+        st = Path(book).stat()
+    except (OSError, ValueError):
+        return None
+    return (st.st_ino, st.st_mtime_ns, st.st_size)
+
+
+def _unchanged(args: argparse.Namespace, before: tuple[int, int, int] | None) -> str:
+    """What became of the workbook: saves are atomic, so a command that failed left it
+    as it was, unless it failed after its save (then the journal has the state)."""
+    book = getattr(args, "book", None)
+    if not book or args.command in _OUTPUTS:
+        return "nothing was saved"
+    name = Path(book).name
+    if before is not None and _stamp(args) != before:
+        return f"{name} was saved before it failed; `history` lists what changed"
+    return f"{name} is unchanged"
 
 
 def output_problem(args: argparse.Namespace) -> str | None:
