@@ -194,6 +194,7 @@ def sample_params(action: str, tmp_path: Path, t: Tournament) -> dict[str, objec
         "check": {},
         "history": {},
         "undo": {},
+        "redo": {},
         "serve": {"poster_only": True, "wifi": "Club Wi-Fi"},
     }
     if action in known:

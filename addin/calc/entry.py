@@ -8,15 +8,17 @@ buttons, the selection rules, the parameters asked and the messages are the same
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from addin.calc.dialogs import CalcDialogs
+from addin.calc.office import properties
 from addin.calc.uno_gateway import UnoGateway
 from addin.excel.dialogs import Dialogs
 from addin.excel.entry import Outcome
 from addin.excel.entry import dispatch as excel_dispatch
+from addin.excel.journal_buttons import JOURNALED
 
 
 class _Engine:
@@ -68,6 +70,41 @@ def _gateway(book: CalcBook, **kwargs: Any) -> UnoGateway:
     return UnoGateway(book.doc, **kwargs)
 
 
+class CalcWindow:
+    """What the journal needs of a Calc document (:class:`addin.excel.journal_buttons.Window`):
+    ``store()`` saves it to its file with the filter it was opened with (the .xlsx stays
+    .xlsx), and loading the file into the document's own frame shows it again."""
+
+    door = "Calc"
+
+    def __init__(self, book: CalcBook) -> None:
+        self.book = book
+
+    def file(self) -> Path | None:
+        doc = self.book.doc
+        if not doc.hasLocation():
+            return None
+        path = Path(self.book.fullname)
+        return path if path.suffix.lower() in JOURNALED and path.is_file() else None
+
+    def save(self) -> None:
+        self.book.doc.store()
+
+    def reopen(self, between: Callable[[], None]) -> Any:
+        doc = self.book.doc
+        frame = doc.getCurrentController().getFrame()
+        url = doc.getURL()
+        hidden = any(a.Name == "Hidden" and a.Value for a in doc.getArgs())
+        between()
+        shown = frame.loadComponentFromURL(
+            url, "_self", 0, properties(Hidden=True) if hidden else ()
+        )
+        if shown is None:
+            raise RuntimeError(f"LibreOffice could not open {self.book.fullname} again")
+        self.book.doc = shown
+        return shown
+
+
 def dispatch(
     control_id: str,
     doc: Any,
@@ -86,4 +123,5 @@ def dispatch(
         dialogs=dialogs or CalcDialogs(ctx, doc),
         yes=yes,
         gateway=_gateway,
+        window=CalcWindow,
     )

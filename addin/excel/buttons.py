@@ -61,6 +61,7 @@ PLACES: dict[str, tuple[str, str, str]] = {
     "serve": ("after", SMALL, "FileSendAsAttachment"),
     "history": ("after", SMALL, "ReviewTrackChanges"),
     "undo": ("after", SMALL, "ReviewRejectChange"),
+    "redo": ("after", SMALL, "ReviewHighlightChanges"),
 }
 DEFAULT_PLACE = ("more", SMALL, "MacroRecord")
 """A newly registered action lands in "More" until it is given a place here."""
@@ -103,7 +104,8 @@ TIPS: dict[str, str] = {
     "serve": "Let players open the published site on their phones over the hall's Wi-Fi, "
     "and write a poster with its QR code. Click again to stop serving.",
     "history": "List the journal: every action that changed this workbook, newest last.",
-    "undo": "Take back the last action in the journal (it says how for the open workbook).",
+    "undo": "Take back the last action in the journal: the workbook shows the state before it.",
+    "redo": "Take back the last Undo: the actions it took back come back.",
 }
 """What each button does, in a TD's words (the ribbon's tooltip)."""
 
@@ -178,6 +180,12 @@ BUILTIN: dict[str, Button] = {
         "undo",
         "Undo",
         "Take back the last action in the journal",
+        builtin=True,
+    ),
+    "redo": Button(
+        "redo",
+        "Redo",
+        "Take back the last undo",
         builtin=True,
     ),
 }

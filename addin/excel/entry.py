@@ -22,7 +22,7 @@ import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from openpyxl.utils import get_column_letter
 
@@ -34,9 +34,17 @@ from addin.core.limits import shown
 from addin.excel import selected
 from addin.excel.buttons import Button, resolve
 from addin.excel.dialogs import CannotAsk, Dialogs, ExcelDialogs
-from addin.excel.journal_buttons import history_text, undo_text
+from addin.excel.journal_buttons import (
+    ExcelWindow,
+    HandEditsKept,
+    Window,
+    commit_journaled,
+    history_text,
+    take_back,
+)
 from addin.excel.report_menu import open_file, report_file, report_preset
 from addin.excel.selected import SelectionError
+from addin.journal.store import JournalError
 from addin.workbook.cell_gate import RefusedValue
 from addin.workbook.layout import TDLISTA
 from addin.workbook.saving import SaveRefused
@@ -58,6 +66,8 @@ class Outcome:
     """``done``; ``cancelled`` (the TD said no); ``error`` (the action refused, with a
     reason for the TD); ``failed`` (an unexpected exception: a bug)."""
     messages: list[str] = field(default_factory=list)
+    document: Any = None
+    """The document the window shows now, when the button replaced it (Undo, Redo)."""
 
 
 class ParamError(Exception):
@@ -72,13 +82,15 @@ def dispatch(
     dialogs: Dialogs | None = None,
     yes: bool = False,
     gateway: Callable[..., XlwingsGateway] = XlwingsGateway,
+    window: Callable[[Any], Window] = ExcelWindow,
 ) -> Outcome:
     """Run the action behind a ribbon button on ``book`` (default: the calling workbook).
 
     ``params`` given: nothing is asked, missing optional parameters are blank.
     ``yes``: accept warnings without asking, like ``--yes`` on the command line.
     Never raises: every failure becomes a dialog. ``gateway`` makes the gateway from
-    ``book`` (LibreOffice Calc's door passes its own, ``addin.calc.entry``).
+    ``book`` (LibreOffice Calc's door passes its own, ``addin.calc.entry``), and ``window``
+    what the journal needs of the open workbook (:mod:`addin.excel.journal_buttons`).
     """
     if book is None:
         import xlwings as xw
@@ -102,17 +114,32 @@ def dispatch(
             return Outcome("cancelled")
         if button.action == "new":
             return _new(book, runs[0], dialogs)
-        if button.action in ("history", "undo"):
-            text = (history_text if button.action == "history" else undo_text)(book)
+        if button.action == "history":
+            text = history_text(_fullname(book), book.name)
             dialogs.alert(_cut(text), title=label)
             return Outcome("done", [text])
+        if button.action in ("undo", "redo"):
+            message, document = take_back(
+                window(book), button.action, lambda m: dialogs.confirm(m, title=label)
+            )
+            dialogs.alert(message, title=label)
+            return Outcome("done", [message], document)
         session = Session(gw, button.action)
+        changed = False
         for values in runs:  # one run per selected row, each logged as the command line logs it
             _run(button, session, values)
+            changed = changed or bool(session.log)
             gw.append_log(session.log)
             session.log = []
         written = bool(gw.changes)
-        gw.commit()
+        unjournaled = commit_journaled(gw, window(book), button.action, runs, changed)
+        if unjournaled:
+            session.messages.append(unjournaled)
+    except HandEditsKept:
+        return Outcome("cancelled")
+    except JournalError as err:
+        dialogs.alert(f"{_cut(str(err))}\n\n{book.name} is unchanged.", title=label, error=True)
+        return Outcome("error", [str(err)])
     except Cancelled as cancelled:
         warnings = "\n".join(f"- {w}" for w in cancelled.warnings)
         dialogs.alert(f"Nothing was written.\n\n{warnings}", title=label)
@@ -139,6 +166,13 @@ def dispatch(
     if session.messages:
         dialogs.alert(_cut("\n".join(session.messages)), title=label)
     return Outcome("done", list(session.messages))
+
+
+def _fullname(book: Any) -> str | None:
+    try:
+        return str(book.fullname)
+    except Exception:  # the remote engine and an unsaved book have no local file
+        return None
 
 
 def _select_matches(book: xw.Book, gw: XlwingsGateway, query: str) -> list[str]:
