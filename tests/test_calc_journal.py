@@ -119,3 +119,20 @@ def test_a_document_without_a_file_runs_actions_without_a_journal(
     assert "no .xlsx file yet" in refused.messages[0]
     history = press(office, untitled, "history")
     assert "save it as .xlsx to start its journal" in history.messages[0]
+
+
+def test_a_damaged_journal_refuses_a_button_action_as_it_refuses_a_command(
+    office: Office, live: tuple[Path, Any]
+) -> None:
+    path, doc = live
+    assert press(office, doc, "bands").status == "done"
+    (folder_of(path) / "journal.json").write_text("{not json", encoding="utf-8")
+    before = live_cells(doc)
+    dialogs = AcceptAll()
+    refused = press(office, doc, "pair", dialogs)
+    assert refused.status == "error"
+    assert "journal.json: damaged" in refused.messages[0]
+    assert dialogs.shown[-1][2], "an error dialog"
+    assert live_cells(doc) == before
+    command = run("pair", path, "--yes")
+    assert command.returncode == 1 and "journal.json: damaged" in command.stderr

@@ -105,12 +105,18 @@ def commit_journaled(
     changed_tournament: bool,
 ) -> str | None:
     """Write the action's changes to the window; journal them when it changed the
-    tournament and the window has a file. A sentence for the TD when the journal could
-    not keep it (the change itself is kept, in the window and in the file)."""
+    tournament and the window has a file.
+
+    Raises ``JournalError`` before anything is written when the journal cannot be read.
+    Returns a sentence for the TD when the journal could not keep the action after all
+    (the snapshot or the journal could not be written): the change is kept, in the window
+    and in the file, and only Undo cannot take it back.
+    """
     path = window.file() if changed_tournament else None
     if path is None:
         gw.commit()
         return None
+    Journal.load(path)  # a damaged journal refuses the action, as on the command line
     window.save()
     gw.commit()
     try:
