@@ -14,6 +14,7 @@ from addin.actions import needs
 from addin.actions.member_list import read_members
 from addin.actions.registry import action
 from addin.actions.session import ActionError, Session
+from addin.core import membership_updates
 from addin.core.model import PlayerId
 from addin.core.submission import (
     Cell,
@@ -24,6 +25,7 @@ from addin.core.submission import (
     SubmissionProblem,
     check_submission,
 )
+from addin.formats.tdlista import Member
 from addin.workbook import book
 from addin.workbook.gateway import LogEntry, Row, TableData
 from addin.workbook.layout import SETTINGS, SETTINGS_TABLE, games_table
@@ -32,19 +34,23 @@ EXPORT_NEEDS = needs.Needs(players=needs.EVERY, player_columns=frozenset({"aga_f
 """A fee the AGA report would carry must be readable; other bad cells are printed around."""
 
 
+Listing = tuple[dict[PlayerId, Member], list[SubmissionProblem]]
+"""The TDListA row of each player it lists, and a warning when the sheet cannot be read."""
+
+
 def submission_problems(
-    session: Session, b: book.Book, today: date | None = None
+    session: Session, b: book.Book, listing: Listing
 ) -> list[SubmissionProblem]:
     """Everything the rating office would reject or question in ``b``'s report."""
-    listed, unread = _listed_expiry(session, b)
+    members, unread = listing
     problems = check_submission(
         Submission(
             tournament=b.tournament,
             rows=_player_rows(b),
             settings=_setting_fields(b),
-            listed_expiry=listed,
+            listed_expiry={pid: m.expiry for pid, m in members.items()},
             result_cells=_result_cells(b),
-            today=today or date.today(),
+            today=date.today(),
         )
     )
     return unread + problems
@@ -91,23 +97,40 @@ def _result_cells(b: book.Book) -> dict[tuple[int, PlayerId, PlayerId], Cell]:
     return cells
 
 
-def _listed_expiry(
-    session: Session, b: book.Book
-) -> tuple[Mapping[PlayerId, date | None], list[SubmissionProblem]]:
-    """The TDListA's expiry date of each player it lists; a warning when it cannot be read."""
+def listed_members(session: Session, b: book.Book) -> Listing:
+    """The TDListA sheet read once, for the expiry dates and the membership updates."""
     try:
         index = read_members(session.gw)
     except ActionError as err:
         first = str(err).splitlines()[0]
         return {}, [
-            SubmissionProblem(Severity.WARNING, f"{first}: membership dates not checked there")
+            SubmissionProblem(
+                Severity.WARNING, f"{first}: membership dates and updates not checked there"
+            )
         ]
-    listed = {}
-    for pid in b.tournament.players:
-        member = index.by_id(pid)
-        if member is not None:
-            listed[pid] = member.expiry
-    return listed, []
+    found = {pid: index.by_id(pid) for pid in b.tournament.players}
+    return {pid: m for pid, m in found.items() if m is not None}, []
+
+
+def desk_updates(
+    b: book.Book, listing: Listing
+) -> dict[PlayerId, tuple[membership_updates.Change, ...]]:
+    """Listed members whose chapter, state or membership type the desk changed."""
+    members, _ = listing
+    listed = {
+        pid: membership_updates.Listed(m.chapter, m.state, m.membership_type)
+        for pid, m in members.items()
+    }
+    return membership_updates.updates(b.tournament.players, listed)
+
+
+def update_lines(b: book.Book, found: Mapping[PlayerId, Sequence[object]]) -> list[str]:
+    """One line per member the report lists under MEMBERSHIP UPDATES for these changes."""
+    players = b.tournament.players
+    return [
+        f"membership update for {players[pid].name} ({pid}): {'; '.join(map(str, what))}"
+        for pid, what in found.items()
+    ]
 
 
 def lines(problems: Sequence[SubmissionProblem]) -> list[str]:
@@ -123,12 +146,12 @@ def split(
     )
 
 
-def screen_for_export(session: Session, b: book.Book) -> list[str]:
+def screen_for_export(session: Session, b: book.Book, listing: Listing) -> list[str]:
     """Stop on invalid values, and on errors unless ``--force``; the warnings to ask about.
 
     Errors passed with ``--force`` are told and go to the Log with the export.
     """
-    invalid, errors, warnings = split(submission_problems(session, b))
+    invalid, errors, warnings = split(submission_problems(session, b, listing))
     source = session.gw.source
     if invalid:
         raise ActionError(
@@ -171,7 +194,10 @@ def check_aga(session: Session, params: Mapping[str, object]) -> None:
         for p in b.problems
         if not EXPORT_NEEDS.stops(p)
     ]
-    invalid, errors, warnings = split([*unreadable, *submission_problems(session, b), *around])
+    listing = listed_members(session, b)
+    problems = submission_problems(session, b, listing)
+    invalid, errors, warnings = split([*unreadable, *problems, *around])
+    notes = [f"note: {line}" for line in update_lines(b, desk_updates(b, listing))]
     if invalid or errors:
         raise ActionError(
             "\n".join(
@@ -179,11 +205,14 @@ def check_aga(session: Session, params: Mapping[str, object]) -> None:
                     f"{session.gw.source}: the AGA would reject this report "
                     f"({len(invalid) + len(errors)} errors, {len(warnings)} warnings):",
                     *lines([*invalid, *errors, *warnings]),
+                    *(f"  {note}" for note in notes),
                 ]
             )
         )
     for line in lines(warnings):
         session.say(line.strip())
+    for note in notes:
+        session.say(note)
     players = len(b.tournament.players)
     games = sum(len(r.games) for r in b.tournament.rounds)
     verdict = f"{len(warnings)} warnings to look at" if warnings else "nothing to fix"

@@ -37,14 +37,17 @@ def export_aga(session: Session, params: Mapping[str, object]) -> None:
     b = book.read_book(session.gw)
     read_warnings = needs.screen(session, b, aga_check.EXPORT_NEEDS)
     t = b.tournament
-    warnings = [*aga_check.screen_for_export(session, b), *read_warnings]
+    listing = aga_check.listed_members(session, b)
+    warnings = [*aga_check.screen_for_export(session, b, listing), *read_warnings]
     if xml_path:
         warnings += [f"XML report for Eggplant: {w}" for w in eggplant_limits(t)]
     session.warn(warnings)
+    updated = aga_check.desk_updates(b, listing)
     try:
         outputs: list[tuple[Path, bytes]] = []
         if text_path:
-            outputs.append((Path(str(text_path)), write_aga_text(t).encode("utf-8")))
+            text = write_aga_text(t, updated)
+            outputs.append((Path(str(text_path)), text.encode("utf-8")))
         if xml_path:
             xml = write_aga_xml(t, software=SOFTWARE)
             problems = validate_aga_xml(xml)
@@ -58,6 +61,8 @@ def export_aga(session: Session, params: Mapping[str, object]) -> None:
     games = sum(len(r.games) for r in t.rounds)
     names = " and ".join(str(p) for p, _ in outputs)
     session.done(f"Exported {len(t.players)} players and {games} games to {names}")
+    if text_path:
+        session.messages += aga_check.update_lines(b, updated)
 
 
 def _import(session: Session, params: Mapping[str, object], kind: str) -> None:

@@ -32,6 +32,8 @@ LATE_AFTER_DAYS = 30
 """A report sent more than this many days after the last day is late."""
 MAX_CONTACT = 500
 """The longest email, phone, address or citizenship a membership record carries."""
+MAX_LISTED = 40
+"""The longest chapter, state or membership type: the TDListA's are a few letters."""
 TEMPORARY = range(90000, 100000)
 
 REQUIRED_SETTINGS = ("name", "start_date", "rules", "director_name")
@@ -43,7 +45,16 @@ QUESTIONED_SETTINGS = (
 """Blank: a warning (the interface document asks for them)."""
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
-_CONTACT_FIELDS = ("email", "phone", "address", "citizenship")
+_CONTACT_FIELDS = {
+    "email": MAX_CONTACT,
+    "phone": MAX_CONTACT,
+    "address": MAX_CONTACT,
+    "citizenship": MAX_CONTACT,
+    "chapter": MAX_LISTED,
+    "state": MAX_LISTED,
+    "membership_type": MAX_LISTED,
+}
+"""The membership record's text fields, with the most characters each may hold."""
 
 
 class Severity(enum.Enum):
@@ -176,15 +187,15 @@ def _cell_problems(rows: Sequence[PlayerRow]) -> list[SubmissionProblem]:
     found = []
     for row in rows:
         p = row.player
-        for key in _CONTACT_FIELDS:
+        for key, most in _CONTACT_FIELDS.items():
             value: str = getattr(p, key)
             cell = row.cells.get(key)
-            if len(value) > MAX_CONTACT:
+            if len(value) > most:
                 found.append(
                     SubmissionProblem(
                         Severity.INVALID,
                         f"{_who(p)}: {len(value):,} characters; a membership record holds at "
-                        f"most {MAX_CONTACT}",
+                        f"most {most}",
                         cell,
                     )
                 )

@@ -43,7 +43,10 @@ Decisions (the interface document leaves them open):
   ``NEW REGISTRATIONS``, then, under ``MEMBERSHIP UPDATES``, every other player for whom the
   desk collected something the TDListA does not hold: a mailing address, email, phone,
   citizenship, birth date or a membership fee (the TDListA has none of these, so a value in
-  any of them is news to the AGA). No marker in Notes decides it.
+  any of them is news to the AGA), and every listed member whose chapter, state or membership
+  type in Players differs from the TDListA (the caller says which: ``updated``). No marker in
+  Notes decides it. A changed state gets a ``State`` line after ``City, State Zip`` (the
+  AGA's record has no key of its own for it; the rating program ignores this block).
   The address is split into ``Address 1`` / ``Address 2`` / ``City, State Zip`` by lines: the
   last line is the city line, the first the street. ``AGA Fee`` is the fee collected
   (``$30``, ``$22.50``), blank when none was.
@@ -58,12 +61,13 @@ source and the line.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 
 from addin.core.handicap import MAX_HANDICAP, aga_text_komi, komi_from_report
 from addin.core.limits import MAX_ROUNDS, fee_problem, komi_problem, shown
+from addin.core.membership_updates import Change
 from addin.core.model import (
     Bye,
     ByeKind,
@@ -189,8 +193,14 @@ def date_span(start: date | None, end: date | None) -> str:
 # --------------------------------------------------------------------------- writing
 
 
-def write_aga_text(t: Tournament) -> str:
-    """The whole report as text (``\\n`` line ends); encode it as UTF-8 to save it."""
+def write_aga_text(
+    t: Tournament, updated: Mapping[PlayerId, Sequence[Change]] | None = None
+) -> str:
+    """The whole report as text (``\\n`` line ends); encode it as UTF-8 to save it.
+
+    ``updated``: listed members whose chapter, state or membership type the desk changed
+    (:func:`addin.core.membership_updates.updates`); they go under MEMBERSHIP UPDATES too.
+    """
     lines = [
         *_header_lines(t.settings),
         "",
@@ -198,7 +208,7 @@ def write_aga_text(t: Tournament) -> str:
         *_round_lines(t),
         "",
         "END",
-        *_membership_lines(t.players.values()),
+        *_membership_lines(t.players.values(), updated or {}),
         *_director_lines(t.settings.director),
     ]
     return "\n".join(lines) + "\n"
@@ -264,7 +274,7 @@ def _address_fields(address: str) -> tuple[str, str, str]:
     return lines[0], ", ".join(lines[1:-1]), lines[-1]
 
 
-def _membership_record(p: Player) -> list[str]:
+def _membership_record(p: Player, changes: Sequence[Change] = ()) -> list[str]:
     street, second, city = _address_fields(p.address)
     fields = [
         ("AGA Fee", format_fee(p.aga_fee)),
@@ -280,19 +290,27 @@ def _membership_record(p: Player) -> list[str]:
         ("Citizenship", p.citizenship),
         ("Birthday", p.birth_date.isoformat() if p.birth_date else ""),
     ]
+    if any(c.field == "State" for c in changes):  # the record has no State key of its own
+        fields.insert(fields.index(("City, State Zip", city)) + 1, ("State", p.state))
     return ["", *(f"{key}: {_clean(value)}".rstrip() for key, value in fields)]
 
 
-def _membership_lines(players: Iterable[Player]) -> list[str]:
+def _membership_lines(
+    players: Iterable[Player], updated: Mapping[PlayerId, Sequence[Change]]
+) -> list[str]:
     players = list(players)
     new = [p for p in players if is_temporary_member(p.aga_id)]
-    changed = [p for p in players if not is_temporary_member(p.aga_id) and has_desk_details(p)]
+    changed = [
+        p
+        for p in players
+        if not is_temporary_member(p.aga_id) and (has_desk_details(p) or p.aga_id in updated)
+    ]
     lines: list[str] = []
     for title, group in (("NEW REGISTRATIONS", new), ("MEMBERSHIP UPDATES", changed)):
         if group:
             lines += ["", title]
             for p in group:
-                lines += _membership_record(p)
+                lines += _membership_record(p, updated.get(p.aga_id, ()))
     return lines
 
 
@@ -611,6 +629,7 @@ def _with_details(reader: _Reader, number: int, player: Player, record: dict[str
         citizenship=record.get("citizenship", ""),
         birth_date=_parse_date(reader, number, birthday) if birthday else None,
         chapter=record.get("club", player.chapter),
+        state=record.get("state", player.state),
         membership_type=record.get("membership type", player.membership_type),
         aga_fee=_parse_fee(reader, number, record.get("aga fee", "")),
     )
