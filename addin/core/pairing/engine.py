@@ -9,8 +9,9 @@ rules are absent edges, so a pairing is found whenever one exists.
 Steps: prepare the field (:mod:`.field`), set forced pairs aside, pick the bye candidates
 (:mod:`.bye`), build the candidate graph (:mod:`.graph`; sparse with denser and complete
 fallbacks), solve (:mod:`.solve`), re-solve when the matching floats differently from the
-split-and-shift layout it was weighted with (:mod:`.structure`), then colour and number
-the games (:mod:`.assemble`).
+split-and-shift layout it was weighted with (:mod:`.structure`) or the graph was widened
+where a rule gave way (on a sparse graph only the region whose games changed is solved
+again: :meth:`_Solver._resolve`), then colour and number the games (:mod:`.assemble`).
 """
 
 from __future__ import annotations
