@@ -18,7 +18,7 @@ from addin.calc.uno_gateway import UnoGateway
 from addin.excel.dialogs import Dialogs
 from addin.excel.entry import Outcome
 from addin.excel.entry import dispatch as excel_dispatch
-from addin.excel.journal_buttons import JOURNALED
+from addin.excel.journal_buttons import JOURNALED, NO_FILE
 
 
 class _Engine:
@@ -86,6 +86,9 @@ class CalcWindow:
             return None
         path = Path(self.book.fullname)
         return path if path.suffix.lower() in JOURNALED and path.is_file() else None
+
+    def unavailable(self) -> str:
+        return NO_FILE
 
     def save(self) -> None:
         self.book.doc.store()

@@ -32,6 +32,10 @@ SHOWN = 25
 """History shows the last entries; the command line lists them all."""
 JOURNALED = (".xlsx", ".xlsm")
 """Files whose snapshots the journal can compare sheet by sheet (openpyxl reads them)."""
+NO_FILE = (
+    "This workbook has no .xlsx file yet: the journal is kept beside the saved file, "
+    "from the first action after it is saved as .xlsx."
+)
 
 
 class Window(Protocol):
@@ -42,6 +46,9 @@ class Window(Protocol):
 
     def file(self) -> Path | None:
         """The .xlsx file the window shows, or None (not saved yet, another format)."""
+
+    def unavailable(self) -> str:
+        """Why :meth:`file` is None, and what the TD can do instead."""
 
     def save(self) -> None:
         """Save the window to :meth:`file`, in its own format."""
@@ -61,13 +68,32 @@ class ExcelWindow:
         self.book = book
 
     def file(self) -> Path | None:
+        if self._remote():
+            return None
+        path = self._path()
+        return path if path is not None and path.suffix.lower() in JOURNALED else None
+
+    def unavailable(self) -> str:
+        path = self._path()
+        if self._remote() and path is not None:
+            return (
+                "Undo cannot reach the workbook's file from xlwings' remote engine. "
+                f'Save and close the workbook, then run: python -m addin undo "{path}"'
+            )
+        return NO_FILE
+
+    def _remote(self) -> bool:
         try:
-            if self.book.app.engine.name == "remote":
-                return None
+            return bool(self.book.app.engine.name == "remote")
+        except Exception:
+            return False
+
+    def _path(self) -> Path | None:
+        try:
             path = Path(str(self.book.fullname))
         except Exception:  # an unsaved book has no full name on some platforms
             return None
-        return path if path.suffix.lower() in JOURNALED and path.is_file() else None
+        return path if path.is_file() else None
 
     def save(self) -> None:
         self.book.save()
@@ -135,10 +161,7 @@ def take_back(window: Window, kind: str, confirm: Callable[[str], bool]) -> tupl
     """
     path = window.file()
     if path is None:
-        raise JournalError(
-            "this workbook has no .xlsx file yet: the journal is kept beside the saved "
-            "file, from the first action after it is saved"
-        )
+        raise JournalError(window.unavailable())
     window.save()
     p = plan(path, kind)
     if p.edits and not confirm(f"{p.edits.message(path.name)}.\n\n{kind.title()} anyway?"):
