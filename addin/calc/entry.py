@@ -93,6 +93,9 @@ class CalcWindow:
     def save(self) -> None:
         self.book.doc.store()
 
+    def modified(self) -> bool:
+        return bool(self.book.doc.isModified())
+
     def reopen(self, between: Callable[[], None]) -> Any:
         doc = self.book.doc
         frame = doc.getCurrentController().getFrame()

@@ -3,11 +3,12 @@ the open window, History lists the journal.
 
 The journal keeps whole-workbook snapshots of the *file* beside it (:mod:`addin.journal`).
 A button changes the open window, not the file, so a journaled button action saves the
-window to its file twice: just before its change is written (the state before, the TD's
-hand edits included, exactly as the command line finds them in the file) and just after
-(the state it leaves). Undo and Redo save the window (so hand edits since the last action
-are seen and asked about), put the snapshot back in the file as the command line's
-``undo`` does, and show the file again in the same window.
+window to its file just before its change is written (the state before, the TD's hand
+edits included, exactly as the command line finds them in the file; skipped when the
+window holds nothing its file does not) and just after (the state it leaves). Undo and
+Redo save the window (so hand edits since the last action are seen and asked about), put
+the snapshot back in the file as the command line's ``undo`` does, and show the file
+again in the same window.
 
 What a door must give for this is a :class:`Window`: the Excel one is below
 (:class:`ExcelWindow`, through xlwings), the Calc one is in :mod:`addin.calc.entry`.
@@ -52,6 +53,9 @@ class Window(Protocol):
 
     def save(self) -> None:
         """Save the window to :meth:`file`, in its own format."""
+
+    def modified(self) -> bool:
+        """Whether the window holds changes its file does not (True when unsure)."""
 
     def reopen(self, between: Callable[[], None]) -> Any:
         """Let go of the file, run ``between`` (which may replace it), and show the file
@@ -98,6 +102,12 @@ class ExcelWindow:
     def save(self) -> None:
         self.book.save()
 
+    def modified(self) -> bool:
+        try:
+            return not bool(self.book.api.Saved)  # Excel's own "no changes since saved"
+        except Exception:
+            return True
+
     def reopen(self, between: Callable[[], None]) -> Any:
         app, path = self.book.app, str(self.book.fullname)
         self.book.close()
@@ -143,7 +153,8 @@ def commit_journaled(
         gw.commit()
         return None
     Journal.load(path)  # a damaged journal refuses the action, as on the command line
-    window.save()
+    if window.modified():
+        window.save()
     gw.commit()
     try:
         record(path, action, arguments(runs), window.save, door=window.door)
@@ -162,7 +173,8 @@ def take_back(window: Window, kind: str, confirm: Callable[[str], bool]) -> tupl
     path = window.file()
     if path is None:
         raise JournalError(window.unavailable())
-    window.save()
+    if window.modified():
+        window.save()
     p = plan(path, kind)
     if p.edits and not confirm(f"{p.edits.message(path.name)}.\n\n{kind.title()} anyway?"):
         raise HandEditsKept(p.edits.message(path.name))
