@@ -1,10 +1,12 @@
 """A member's chapter, state or membership type changed at the desk reaches the AGA.
 
-Four members of the real TDListA snapshot are registered; the TD then types into the
+Six members of the real TDListA snapshot are registered; the TD then types into the
 Players sheet, as at the desk: a new chapter for one, a new state for another, a new
-membership type for a third, and clears the fourth's chapter. The text report lists the
-first three under MEMBERSHIP UPDATES with the new values; a blank cell is no change, and a
-member whose data is the list's is not listed. ``check-aga`` says the same, reading only.
+membership type for a third, clears the fourth's chapter, types the fifth's chapter again
+in other case and spacing, and leaves the sixth alone. The text report lists the first
+three under MEMBERSHIP UPDATES with the new values, and the XML report gives their Player
+the new Club, State or MembershipType; a blank cell is no change, and a member whose data
+is the list's is not listed. ``check-aga`` says the same, reading only.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ MEMBERS = [
     for m in parse_tdlista("".join(LINES).encode()).members
     if m.chapter and m.state and m.rating is not None
 ]
-CLUB, STATE, TYPE, CLEARED = MEMBERS[:4]
+CLUB, STATE, TYPE, CLEARED, SAME, UNTOUCHED = MEMBERS[:6]
+UNCHANGED = (CLEARED, SAME, UNTOUCHED)
 NEW_CLUB = "ZZNEW" if CLUB.chapter != "ZZNEW" else "ZZOLD"
 NEW_STATE = "WA" if STATE.state != "WA" else "OR"
 NEW_TYPE = "Life" if TYPE.membership_type != "Life" else "Youth"
@@ -48,7 +51,7 @@ def typed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = folder / "open.xlsx"
     assert run("new", path, "--name", "Desk Open", "--start", "2026-11-28").returncode == 0
     assert run("import-tdlista", path, listing).returncode == 0
-    for m in MEMBERS[:4]:
+    for m in MEMBERS[:6]:
         assert run("register", path, "--aga", m.aga_id, "--yes").returncode == 0
     wb = openpyxl.load_workbook(path)
     ws = wb["Players"]
@@ -59,6 +62,7 @@ def typed(tmp_path_factory: pytest.TempPathFactory) -> Path:
         STATE.aga_id: ("State", f"  {NEW_STATE.lower()} "),
         TYPE.aga_id: ("Membership", NEW_TYPE),
         CLEARED.aga_id: ("Chapter", None),
+        SAME.aga_id: ("Chapter", f" {SAME.chapter.lower()}  "),
     }
     for row in range(2, ws.max_row + 1):
         aga = ws.cell(row, column["AGA #"]).value

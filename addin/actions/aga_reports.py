@@ -49,7 +49,7 @@ def export_aga(session: Session, params: Mapping[str, object]) -> None:
             text = write_aga_text(t, updated)
             outputs.append((Path(str(text_path)), text.encode("utf-8")))
         if xml_path:
-            xml = write_aga_xml(t, software=SOFTWARE)
+            xml = write_aga_xml(t, software=SOFTWARE, updated=updated.keys())
             problems = validate_aga_xml(xml)
             if problems:
                 raise ActionError("the XML report does not validate: " + "; ".join(problems))
@@ -61,8 +61,7 @@ def export_aga(session: Session, params: Mapping[str, object]) -> None:
     games = sum(len(r.games) for r in t.rounds)
     names = " and ".join(str(p) for p, _ in outputs)
     session.done(f"Exported {len(t.players)} players and {games} games to {names}")
-    if text_path:
-        session.messages += aga_check.update_lines(b, updated)
+    session.messages += aga_check.update_lines(b, updated)
 
 
 def _import(session: Session, params: Mapping[str, object], kind: str) -> None:

@@ -61,7 +61,7 @@ source and the line.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 
@@ -134,9 +134,17 @@ def is_temporary_member(aga_id: PlayerId) -> bool:
     return aga_id in TEMPORARY_IDS
 
 
-def needs_membership_details(player: Player) -> bool:
-    """New members, and members with details the desk collected, go to the membership block."""
-    return is_temporary_member(player.aga_id) or has_desk_details(player)
+def needs_membership_details(
+    player: Player, updated: Collection[PlayerId] = frozenset()
+) -> bool:
+    """Who gets a membership record, in both reports: new members, members with details the
+    desk collected, and ``updated`` members (their chapter, state or membership type differs
+    from the TDListA: :func:`addin.core.membership_updates.updates`)."""
+    return (
+        is_temporary_member(player.aga_id)
+        or has_desk_details(player)
+        or player.aga_id in updated
+    )
 
 
 def has_desk_details(player: Player) -> bool:
@@ -303,7 +311,7 @@ def _membership_lines(
     changed = [
         p
         for p in players
-        if not is_temporary_member(p.aga_id) and (has_desk_details(p) or p.aga_id in updated)
+        if not is_temporary_member(p.aga_id) and needs_membership_details(p, updated.keys())
     ]
     lines: list[str] = []
     for title, group in (("NEW REGISTRATIONS", new), ("MEMBERSHIP UPDATES", changed)):

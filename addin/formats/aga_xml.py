@@ -43,7 +43,11 @@ round): ABSENT becomes a bye request and, in a round with games, a voluntary bye
 
 Player contact details are optional attributes of Player: ``Email``, ``Phone``, ``Address``
 (line breaks kept as ``&#10;``), ``Citizenship``, ``BirthDate`` (YYYY-MM-DD), and ``AGAFee``
-(the membership fee collected at the desk, in dollars: ``30``, ``22.50``).
+(the membership fee collected at the desk, in dollars: ``30``, ``22.50``). The players the
+text report gives a membership record (new members, members with such details, members whose
+chapter, state or membership type differs from the TDListA) also carry ``Club``, ``State``
+and ``MembershipType`` as the desk has them now (blank ones left out); the others do not, so
+a Player with them is a membership record, as in the text report's blocks after END.
 ``InitialTournamentScore`` is left out while the player has none.
 
 Rating: we write the rank of the entry rating as the AGA sample does ("7D", "27K"), and the
@@ -79,7 +83,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import date
 from functools import lru_cache
@@ -106,7 +110,13 @@ from addin.core.model import (
 )
 from addin.core.ratings import RatingError, parse_rating, rank_of
 from addin.formats import eggplant
-from addin.formats.aga_text import AGAReportError, format_fee, format_number, format_rating
+from addin.formats.aga_text import (
+    AGAReportError,
+    format_fee,
+    format_number,
+    format_rating,
+    needs_membership_details,
+)
 from addin.formats.eggplant import read_settings as read_eggplant_settings
 
 __all__ = [
@@ -238,13 +248,19 @@ def _duration_text(seconds: float) -> str:
 # --------------------------------------------------------------------------- writing
 
 
-def write_aga_xml(t: Tournament, software: str = "addin") -> bytes:
-    """The report as UTF-8 bytes. No timestamp is written: the same tournament, same bytes."""
+def write_aga_xml(
+    t: Tournament, software: str = "addin", updated: Collection[PlayerId] = frozenset()
+) -> bytes:
+    """The report as UTF-8 bytes. No timestamp is written: the same tournament, same bytes.
+
+    ``updated``: listed members whose chapter, state or membership type the desk changed
+    (:func:`addin.core.membership_updates.updates`); their Player carries the new values.
+    """
     root = etree.Element("TournamentReport", nsmap={"xsi": XSI})
     root.set(f"{{{XSI}}}noNamespaceSchemaLocation", SCHEMA_LOCATION)
     root.set("eggplant-version", eggplant.EGGPLANT_VERSION)
     root.append(_header(t.settings, software))
-    root.append(_player_list(t))
+    root.append(_player_list(t, updated))
     root.append(_round_list(t.rounds, t.settings.rules))
     egg = etree.SubElement(root, "eggplant")
     for tag, value in eggplant.block(t):
@@ -319,7 +335,7 @@ def _rating_text(player: Player) -> str:
     raise AGAReportError(f"player {player.aga_id} ({player.name}) has neither rank nor rating")
 
 
-def _player_list(t: Tournament) -> etree._Element:
+def _player_list(t: Tournament, updated: Collection[PlayerId]) -> etree._Element:
     element = etree.Element("PlayerList")
     for p in t.players.values():
         attributes = {
@@ -331,6 +347,8 @@ def _player_list(t: Tournament) -> etree._Element:
         if p.initial_score is not None:
             attributes["InitialTournamentScore"] = format_number(p.initial_score)
         attributes |= {k: v for k, v in _player_contact(p) if v}
+        if needs_membership_details(p, updated):
+            attributes |= {k: v for k, v in _player_membership(p) if v}
         if p.status is Status.DROPPED:
             attributes["Status"] = eggplant.DROPPED
         attributes["eggplantagarating"] = eggplant.agarating(p)
@@ -347,6 +365,15 @@ def _player_contact(p: Player) -> list[tuple[str, str]]:
         ("Citizenship", p.citizenship.strip()),
         ("BirthDate", p.birth_date.isoformat() if p.birth_date else ""),
         ("AGAFee", format_fee(p.aga_fee).removeprefix("$")),
+    ]
+
+
+def _player_membership(p: Player) -> list[tuple[str, str]]:
+    """The TDListA data of a membership record: as the desk has it now."""
+    return [
+        ("Club", " ".join(p.chapter.split())),
+        ("State", " ".join(p.state.split())),
+        ("MembershipType", " ".join(p.membership_type.split())),
     ]
 
 
@@ -742,6 +769,9 @@ def _read_player(context: _Context, element: etree._Element) -> None:
         citizenship=element.get("Citizenship", ""),
         birth_date=_birth_date(context, element),
         aga_fee=_fee(context, element),
+        chapter=element.get("Club", "").strip(),
+        state=element.get("State", "").strip(),
+        membership_type=element.get("MembershipType", "").strip(),
         notes=notes,
     )
     if eggplant.is_dropped(element.get("Status", "")):
