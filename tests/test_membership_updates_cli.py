@@ -15,9 +15,12 @@ from pathlib import Path
 
 import openpyxl
 import pytest
+from lxml import etree
 
+from addin.formats.aga_xml import validate_aga_xml
 from addin.formats.tdlista import parse_tdlista
 from tests.helpers import TDLISTA_SNAPSHOT, digest, run
+from tests.test_round_sheets_whole import setting_cell
 
 LINES = TDLISTA_SNAPSHOT.read_text(encoding="utf-8").splitlines(keepends=True)[:400]
 MEMBERS = [
@@ -69,6 +72,7 @@ def typed(tmp_path_factory: pytest.TempPathFactory) -> Path:
         if aga in typing:
             name, value = typing[aga]
             ws.cell(row, column[name]).value = value
+    setting_cell(wb, "Overtime conditions").value = "5 periods of 30 seconds"  # for the XML
     wb.save(path)
     return path
 
@@ -96,7 +100,11 @@ def test_check_aga_names_the_updates_and_changes_nothing(typed: Path) -> None:
         f"note: membership update for {CLUB.name} ({CLUB.aga_id}): Club {CLUB.chapter} -> "
         f"{NEW_CLUB}" in checked.stdout + checked.stderr
     )
-    assert f"membership update for {CLEARED.name}" not in checked.stdout + checked.stderr
+    said = checked.stdout + checked.stderr
+    for m, what in ((STATE, "State"), (TYPE, "Membership Type")):
+        assert f"note: membership update for {m.name} ({m.aga_id}): {what} " in said
+    for m in UNCHANGED:
+        assert f"membership update for {m.name}" not in said
     assert digest(typed) == before
 
 
@@ -135,3 +143,127 @@ def test_a_chapter_no_membership_record_can_hold_stops_the_export(
     assert cell in refused.stderr and "holds at most 40" in refused.stderr
     assert not report.exists() and digest(book) == before
     assert max(map(len, refused.stderr.splitlines())) < 400  # named, never echoed
+
+
+def xml_players(report: Path) -> dict[int, etree._Element]:
+    root = etree.fromstring(report.read_bytes())
+    return {int(p.get("ID")): p for p in root.iterfind("PlayerList/Player")}
+
+
+def players_by_id(book: Path) -> dict[int, dict[str, object]]:
+    ws = openpyxl.load_workbook(book)["Players"]
+    header = [c.value for c in ws[1]]
+    rows = ws.iter_rows(min_row=2, values_only=True)
+    return {r[header.index("AGA #")]: dict(zip(header, r, strict=False)) for r in rows if r[0]}
+
+
+MEMBERSHIP_ATTRIBUTES = ("Club", "State", "MembershipType")
+
+
+def test_the_xml_report_gives_each_changed_member_the_new_values_and_validates(
+    typed: Path, tmp_path: Path
+) -> None:
+    """Both formats in one export: the same members, the same new values."""
+    text, xml = tmp_path / "aga.txt", tmp_path / "aga.xml"
+    done = run("export-aga", typed, "--text", text, "--xml", xml, "--force", "--yes")
+    assert done.returncode == 0, done.stderr
+    assert validate_aga_xml(xml.read_bytes()) == []
+    players = xml_players(xml)
+    assert players[CLUB.aga_id].get("Club") == NEW_CLUB
+    assert players[STATE.aga_id].get("State") == NEW_STATE.lower()
+    assert players[TYPE.aga_id].get("MembershipType") == NEW_TYPE
+    for m in UNCHANGED:
+        listed = {a: players[m.aga_id].get(a) for a in MEMBERSHIP_ATTRIBUTES}
+        assert listed == dict.fromkeys(MEMBERSHIP_ATTRIBUTES), (m.aga_id, listed)
+    records = membership_section(text.read_text(encoding="utf-8"))
+    assert set(records) == {CLUB.aga_id, STATE.aga_id, TYPE.aga_id}
+    updates = [line for line in done.stdout.splitlines() if "membership update for" in line]
+    assert len(updates) == 3 and not any(f"({m.aga_id})" in u for u in updates for m in UNCHANGED)
+    notes = [r["Notes"] for r in players_by_id(typed).values()]
+    assert not any("update" in str(n or "").lower() for n in notes), "no marker in Notes"
+
+
+def test_the_xml_report_reads_back_with_the_new_values(typed: Path, tmp_path: Path) -> None:
+    xml = tmp_path / "aga.xml"
+    assert run("export-aga", typed, "--xml", xml, "--force", "--yes").returncode == 0
+    again = tmp_path / "again.xlsx"
+    assert run("new", again, "--name", "Read back").returncode == 0
+    imported = run("import-aga-xml", again, xml, "--yes")
+    assert imported.returncode == 0, imported.stderr
+    rows = players_by_id(again)
+    assert rows[CLUB.aga_id]["Chapter"] == NEW_CLUB
+    assert rows[STATE.aga_id]["State"] == NEW_STATE.lower()
+    assert rows[TYPE.aga_id]["Membership"] == NEW_TYPE
+
+
+def typed_into(typed: Path, folder: Path, header: str, value: str) -> tuple[Path, str]:
+    """A copy of ``typed`` with ``value`` in CLUB's ``header`` cell; the cell's name."""
+    book = folder / "pasted.xlsx"
+    book.write_bytes(typed.read_bytes())
+    wb = openpyxl.load_workbook(book)
+    ws = wb["Players"]
+    headers = [c.value for c in ws[1]]
+    row = next(r for r in ws.iter_rows(min_row=2) if r[headers.index("AGA #")].value == CLUB.aga_id)
+    cell = row[headers.index(header)]
+    cell.value = value
+    wb.save(book)
+    return book, f"Players!{cell.coordinate} ({header})"
+
+
+@pytest.mark.parametrize("header", ["Chapter", "State", "Membership"])
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [("Z" * 40_000, "holds at most 40"), ("NY\x7fGC", "control character")],
+    ids=["40000-chars", "del"],
+)
+def test_a_value_no_membership_record_can_hold_is_one_line_naming_the_cell(
+    typed: Path, tmp_path: Path, header: str, value: str, expected: str
+) -> None:
+    book, where = typed_into(typed, tmp_path, header, value)
+    before = digest(book)
+    text, xml = tmp_path / "aga.txt", tmp_path / "aga.xml"
+    for args in (("check-aga", book), ("export-aga", book, "--text", text, "--xml", xml)):
+        for flags in ((), ("--yes", "--force")):
+            result = run(*args, *flags)
+            assert result.returncode == 1, (args, flags, result.stderr)
+            assert "Traceback" not in result.stderr
+            named = [line for line in result.stderr.splitlines() if where in line]
+            assert len(named) == 1 and expected in named[0], result.stderr
+            assert max(map(len, (result.stdout + result.stderr).splitlines())) < 400
+            assert digest(book) == before
+    assert not text.exists() and not xml.exists()
+
+
+@pytest.mark.parametrize(
+    ("header", "attribute", "key"),
+    [
+        ("Chapter", "Club", "Club"),
+        ("State", "State", "State"),
+        ("Membership", "MembershipType", "Membership Type"),
+    ],
+)
+def test_formula_looking_text_is_written_as_text_in_both_reports(
+    typed: Path, tmp_path: Path, header: str, attribute: str, key: str
+) -> None:
+    """``=HYPERLINK("x")`` typed as a formula: the reports carry its text, and reading a
+    report back stores it as text, never as a formula."""
+    formula = '=HYPERLINK("x")'
+    book, _ = typed_into(typed, tmp_path, header, formula)
+    text, xml = tmp_path / "aga.txt", tmp_path / "aga.xml"
+    done = run("export-aga", book, "--text", text, "--xml", xml, "--force", "--yes")
+    assert done.returncode == 0, done.stderr
+    assert membership_section(text.read_text(encoding="utf-8"))[CLUB.aga_id][key] == formula
+    assert validate_aga_xml(xml.read_bytes()) == []
+    assert xml_players(xml)[CLUB.aga_id].get(attribute) == formula
+    for report, command in ((xml, "import-aga-xml"), (text, "import-aga-text")):
+        again = tmp_path / f"{command}.xlsx"
+        assert run("new", again).returncode == 0
+        assert run(command, again, report, "--yes").returncode == 0
+        ws = openpyxl.load_workbook(again)["Players"]
+        headers = [c.value for c in ws[1]]
+        cell = next(
+            r[headers.index(header)]
+            for r in ws.iter_rows(min_row=2)
+            if r[headers.index("AGA #")].value == CLUB.aga_id
+        )
+        assert (cell.value, cell.data_type) == (formula, "s"), command

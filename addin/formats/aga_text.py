@@ -134,16 +134,12 @@ def is_temporary_member(aga_id: PlayerId) -> bool:
     return aga_id in TEMPORARY_IDS
 
 
-def needs_membership_details(
-    player: Player, updated: Collection[PlayerId] = frozenset()
-) -> bool:
+def needs_membership_details(player: Player, updated: Collection[PlayerId] = frozenset()) -> bool:
     """Who gets a membership record, in both reports: new members, members with details the
     desk collected, and ``updated`` members (their chapter, state or membership type differs
     from the TDListA: :func:`addin.core.membership_updates.updates`)."""
     return (
-        is_temporary_member(player.aga_id)
-        or has_desk_details(player)
-        or player.aga_id in updated
+        is_temporary_member(player.aga_id) or has_desk_details(player) or player.aga_id in updated
     )
 
 
