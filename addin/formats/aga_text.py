@@ -45,8 +45,9 @@ Decisions (the interface document leaves them open):
   citizenship, birth date or a membership fee (the TDListA has none of these, so a value in
   any of them is news to the AGA), and every listed member whose chapter, state or membership
   type in Players differs from the TDListA (the caller says which: ``updated``). No marker in
-  Notes decides it. A changed state gets a ``State`` line after ``City, State Zip`` (the
-  AGA's record has no key of its own for it; the rating program ignores this block).
+  Notes decides it (:func:`needs_membership_details`, which the XML writer shares). A
+  changed state gets a ``State`` line after ``City, State Zip`` (the AGA's record has no key
+  of its own for it; the rating program ignores this block).
   The address is split into ``Address 1`` / ``Address 2`` / ``City, State Zip`` by lines: the
   last line is the city line, the first the street. ``AGA Fee`` is the fee collected
   (``$30``, ``$22.50``), blank when none was.
