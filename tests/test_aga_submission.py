@@ -321,6 +321,42 @@ def test_each_cause_gives_its_message_and_blocks_or_asks(
     assert text.exists() and xml.exists()
 
 
+@pytest.mark.parametrize(
+    ("typed", "wanted"),
+    [
+        ({"Overtime conditions": None}, "periods and their length"),
+        ({"Overtime conditions": "until the cows come home"}, "periods and their length"),
+        ({"Overtime format": "Canadian"}, "stones and a time"),
+    ],
+    ids=["blank", "prose", "Canadian with periods"],
+)
+def test_overtime_the_xml_report_cannot_state_is_named_before_the_export(
+    book: Path, tmp_path: Path, typed: dict[str, str | None], wanted: str
+) -> None:
+    """A new workbook's Byo-yomi with blank conditions: the text report does not carry the
+    overtime, the XML report must. check-aga warns naming the conditions cell; an export
+    with --xml stops before writing anything; the text report alone goes."""
+    wb = openpyxl.load_workbook(book)
+    for label, value in typed.items():
+        setting_cell(wb, label).value = value
+    named = cell_name(setting_cell(wb, "Overtime conditions"), "Overtime conditions")
+    wb.save(book)
+    before = digest(book)
+
+    checked = run("check-aga", book)
+    line = next(x for x in checked.stdout.splitlines() if named in x)
+    assert line.startswith("warning:") and "no XML report" in line and wanted in line
+    assert checked.returncode == 0 and digest(book) == before
+
+    code, _, err, text, xml = export(book, tmp_path, "--yes")
+    assert code == 1 and named in err and wanted in err
+    assert not text.exists() and not xml.exists() and digest(book) == before
+
+    alone = run("export-aga", book, "--text", text, "--yes")
+    assert alone.returncode == 0, alone.stderr
+    assert text.exists() and not xml.exists()
+
+
 # --- membership data ------------------------------------------------------------------------
 
 

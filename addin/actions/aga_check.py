@@ -25,6 +25,7 @@ from addin.core.submission import (
     SubmissionProblem,
     check_submission,
 )
+from addin.formats.aga_xml import OvertimeError, overtime_element
 from addin.formats.tdlista import Member
 from addin.workbook import book
 from addin.workbook.gateway import LogEntry, Row, TableData
@@ -82,6 +83,19 @@ def _setting_fields(b: book.Book) -> list[SettingField]:
         blank = b.settings.values.get(s.key) in (None, "")
         fields.append(SettingField(s.key, s.label, blank, cell))
     return fields
+
+
+def xml_problems(b: book.Book) -> list[SubmissionProblem]:
+    """What the XML report needs beyond the text report: overtime settings it can state."""
+    s = b.tournament.settings
+    try:
+        overtime_element(s.overtime_format, s.overtime_conditions)
+    except OvertimeError as err:
+        label = next(f.label for f in SETTINGS if f.key == err.setting)
+        ref = b.settings.cell(err.setting)
+        cell = Cell(SETTINGS_TABLE.sheet, ref, label) if ref else Cell(SETTINGS_TABLE.sheet)
+        return [SubmissionProblem(Severity.WARNING, f"no XML report can be written: {err}", cell)]
+    return []
 
 
 def _result_cells(b: book.Book) -> dict[tuple[int, PlayerId, PlayerId], Cell]:
@@ -196,7 +210,7 @@ def check_aga(session: Session, params: Mapping[str, object]) -> None:
     ]
     listing = listed_members(session, b)
     problems = submission_problems(session, b, listing)
-    invalid, errors, warnings = split([*unreadable, *problems, *around])
+    invalid, errors, warnings = split([*unreadable, *problems, *xml_problems(b), *around])
     notes = [f"note: {line}" for line in update_lines(b, desk_updates(b, listing))]
     if invalid or errors:
         raise ActionError(

@@ -40,6 +40,8 @@ def export_aga(session: Session, params: Mapping[str, object]) -> None:
     listing = aga_check.listed_members(session, b)
     warnings = [*aga_check.screen_for_export(session, b, listing), *read_warnings]
     if xml_path:
+        if stops := aga_check.xml_problems(b):
+            raise ActionError(f"{stops[0]}; nothing was exported")
         warnings += [f"XML report for Eggplant: {w}" for w in eggplant_limits(t)]
     session.warn(warnings)
     updated = aga_check.desk_updates(b, listing)

@@ -67,19 +67,32 @@ def remove(profile: Path | None = None) -> None:
     _unopkg(["remove", IDENTIFIER, *profile_option(profile)])
 
 
+CRASH_RETRIES = 2
+
+
 def _unopkg(args: list[str], as_user: Sequence[str] = ()) -> None:
+    """Run unopkg; a run that crashed (unopkg now and then segfaults on its way out,
+    most often when another LibreOffice is starting) is tried again, as the TD would."""
     command = [*as_user, unopkg(), *args]
-    done = subprocess.run(
-        command,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env=soffice_environment(),
-        cwd=tempfile.gettempdir(),  # unopkg starts with a cd to it: a folder any user may enter
-    )
+    for _ in range(CRASH_RETRIES + 1):
+        done = subprocess.run(
+            command,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env=soffice_environment(),
+            cwd=tempfile.gettempdir(),  # unopkg starts with a cd to it: a folder any user may enter
+        )
+        if not _crashed(done):
+            break
     if done.returncode != 0:
         reason = (done.stderr or done.stdout).strip().splitlines()
         raise InstallError(f"unopkg {args[0]} failed: {reason[-1] if reason else done.returncode}")
+
+
+def _crashed(done: subprocess.CompletedProcess[str]) -> bool:
+    """Killed by a signal: directly (negative code) or through unopkg's shell script (128+N)."""
+    return done.returncode < 0 or done.returncode > 128 or "Segmentation fault" in done.stderr
 
 
 def main(remove_it: bool = False, profile: Path | None = None) -> int:

@@ -124,6 +124,7 @@ __all__ = [
     "SCHEMA_LOCATION",
     "AGAReportError",
     "ImportedReport",
+    "OvertimeError",
     "overtime_element",
     "read_aga_xml",
     "read_aga_xml_report",
@@ -200,13 +201,24 @@ def _seconds(conditions: str) -> float | None:
     return float(match.group(1)) * _UNIT_SECONDS[match.group(2)[0].lower()]
 
 
+class OvertimeError(AGAReportError):
+    """The two overtime settings do not make an OvertimeFormat element; ``setting`` is the
+    one to fix (``overtime_format`` or ``overtime_conditions``)."""
+
+    def __init__(self, message: str, setting: str) -> None:
+        super().__init__(message)
+        self.setting = setting
+
+
 def _overtime_kind(format_text: str, conditions: str) -> str:
     key = re.sub(r"[^a-z]", "", format_text.casefold())
     if key in _OVERTIME_NAMES:
         return _OVERTIME_NAMES[key]
     if key:
         known = "byo-yomi, Canadian, Fischer, sudden death"
-        raise AGAReportError(f"overtime format {format_text!r} is not one of {known}")
+        raise OvertimeError(
+            f"overtime format {format_text!r} is not one of {known}", "overtime_format"
+        )
     if _STONES.search(conditions):
         return "Canadian"
     if "increment" in conditions.casefold():
@@ -228,7 +240,12 @@ def overtime_element(format_text: str, conditions: str) -> tuple[str, dict[str, 
     if seconds is None or not counts:
         wanted = {"ByoYomi": "periods and their length", "Canadian": "stones and a time"}
         what = wanted.get(kind, "the increment")
-        raise AGAReportError(f"overtime conditions {conditions!r} do not give {what}")
+        example = {"ByoYomi": "5 periods of 30 seconds", "Canadian": "25 stones in 10 minutes"}
+        raise OvertimeError(
+            f"overtime conditions {conditions!r} do not give {what} "
+            f"(for example: {example.get(kind, '30 seconds increment')})",
+            "overtime_conditions",
+        )
     size = format_number(seconds)
     if kind == "Fischer":
         return kind, {"Increment": size}
