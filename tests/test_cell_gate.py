@@ -194,9 +194,7 @@ def test_excel_stores_a_formula_like_name_as_text(book: Path, remote_engine: Non
     assert players["values"][-1][1] == "'=1+2"
 
 
-def test_excel_refuses_a_control_character_naming_the_cell(
-    book: Path, remote_engine: None
-) -> None:
+def test_excel_refuses_a_control_character_naming_the_cell(book: Path, remote_engine: None) -> None:
     import xlwings as xw
 
     remote = xw.Book(json=book_json(book))

@@ -27,9 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def _source_copy(dest: Path) -> Path:
     """The files git tracks (or, outside a git checkout, the tree less build leftovers)."""
-    listed = subprocess.run(
-        ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=False
-    )
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=False)
     if listed.returncode == 0 and listed.stdout:
         for name in listed.stdout.decode().split("\0"):
             if name and (ROOT / name).is_file():

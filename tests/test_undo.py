@@ -228,7 +228,6 @@ def test_a_tournament_made_by_the_cli_is_undone_to_its_start_and_redone(tmp_path
     assert run("redo", book).returncode == 1  # nothing more to redo
 
 
-
 def test_undo_to_an_entry_and_its_redo_name_every_action_they_move(
     played: tuple[Path, Tournament], tmp_path: Path
 ) -> None:
@@ -251,6 +250,7 @@ def test_undo_to_an_entry_and_its_redo_name_every_action_they_move(
     assert again.returncode == 0, again.stderr
     assert again.stdout.startswith("Redid 3 entries: 2 (result board=1 result=W), 3 (")
     assert "and 4 (result board=3 result=B), which undo entry 5 took back" in again.stdout
+
 
 def copy_of_played(folder: Path, tmp_path: Path) -> Path:
     """A fresh copy of the played workbook, with no journal yet."""

@@ -65,8 +65,6 @@ def rank_label(p: Player | None) -> str | None:
     return p.rank or None
 
 
-
-
 def extra_columns(t: Tournament, players: Sequence[int]) -> dict[str, dict[int, float | None]]:
     """The TD's extra columns ("(CUSP)" in the Tiebreak order), labelled as breaking no tie."""
     ctx = TiebreakContext(t)
