@@ -11,7 +11,6 @@ from addin.actions.registry import action
 from addin.actions.session import ActionError, Session
 from addin.core.model import Player, Round, Tournament
 from addin.core.ratings import rank_of
-from addin.core.scoring import player_records
 from addin.core.tiebreaks import (
     TiebreakContext,
     TiebreakError,
@@ -65,9 +64,11 @@ def rank_label(p: Player | None) -> str | None:
     return p.rank or None
 
 
-def extra_columns(t: Tournament, players: Sequence[int]) -> dict[str, dict[int, float | None]]:
+def extra_columns(
+    t: Tournament, players: Sequence[int], ctx: TiebreakContext | None = None
+) -> dict[str, dict[int, float | None]]:
     """The TD's extra columns ("(CUSP)" in the Tiebreak order), labelled as breaking no tie."""
-    ctx = TiebreakContext(t)
+    ctx = ctx if ctx is not None else TiebreakContext(t)
     return {
         f"{resolve(name).name} (not a tiebreak)": dict(resolve(name).compute(ctx, list(players)))
         for name in t.settings.extra_columns
@@ -78,8 +79,9 @@ def extra_columns(t: Tournament, players: Sequence[int]) -> dict[str, dict[int, 
 def update_standings(session: Session, params: Mapping[str, object]) -> None:
     b = intake.settled_book(session, needs.standings())
     t = b.tournament
+    ctx = TiebreakContext(t)  # read once: the standings, the extra columns, the cross table
     try:
-        lines = standings(t, t.settings.tiebreaks)
+        lines = standings(t, t.settings.tiebreaks, context=ctx)
     except TiebreakError as err:
         cell = b.settings.cell("tiebreaks")
         raise ActionError(f"Tournament!{cell} (Tiebreak order): {err}") from err
@@ -96,10 +98,10 @@ def update_standings(session: Session, params: Mapping[str, object]) -> None:
     )
 
     criteria = lines[0].criteria if lines else tuple(t.settings.tiebreaks)
-    extras = extra_columns(t, [s.player for s in lines])
+    extras = extra_columns(t, [s.player for s in lines], ctx)
     criteria = (*criteria, *extras)
     numbers = {s.player: i for i, s in enumerate(lines, start=1)}
-    records = player_records(t)
+    records = ctx.records
     rounds = t.settings.rounds
     standing_rows = []
     cross_rows = []

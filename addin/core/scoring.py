@@ -196,27 +196,30 @@ def _outcome(result: Result | None, color: Color) -> Outcome:
     return Outcome.WIN if won else Outcome.LOSS
 
 
-def _round_entries(rnd: Round | None) -> dict[PlayerId, tuple[Outcome, Game | None]]:
+Entry = tuple[Outcome, Game | None, Color | None]
+"""A player's outcome in one round, with the game and the colour played (None: no game)."""
+ABSENT: Entry = (Outcome.ABSENT, None, None)
+
+
+def _round_entries(rnd: Round | None) -> dict[PlayerId, Entry]:
     """Each player's outcome in one round; a game wins over a bye recorded by mistake."""
     if rnd is None:
         return {}
-    entries: dict[PlayerId, tuple[Outcome, Game | None]] = {}
+    entries: dict[PlayerId, Entry] = {}
     for bye in rnd.byes:
         kind = Outcome.FORCED_BYE if bye.kind is ByeKind.FORCED else Outcome.VOLUNTARY_BYE
-        entries[bye.player] = (kind, None)
+        entries[bye.player] = (kind, None, None)
     for game in rnd.games:
-        for player in game.players:
-            if entries.get(player, (None, None))[1] is None:
-                entries[player] = (_outcome(game.result, game.color_of(player)), game)
+        for player, color in ((game.white, Color.WHITE), (game.black, Color.BLACK)):
+            if entries.get(player, ABSENT)[1] is None:
+                entries[player] = (_outcome(game.result, color), game, color)
     return entries
 
 
-def _record(
-    number: int, player: PlayerId, entry: tuple[Outcome, Game | None], before: float
-) -> RoundRecord:
-    outcome, game = entry
+def _record(number: int, player: PlayerId, entry: Entry, before: float) -> RoundRecord:
+    outcome, game, color = entry
     after = before + outcome.points
-    if game is None:
+    if game is None or color is None:
         return RoundRecord(number, player, outcome, before, after)
     return RoundRecord(
         round=number,
@@ -224,8 +227,8 @@ def _record(
         outcome=outcome,
         score_before=before,
         score_after=after,
-        opponent=game.opponent_of(player),
-        color=game.color_of(player),
+        opponent=game.black if color is Color.WHITE else game.white,
+        color=color,
         handicap=game.handicap,
         komi=game.komi,
         board=game.board,
@@ -252,11 +255,10 @@ def player_records(
     ids = player_ids(t)
     scores = {p: initial_score(t, p) for p in ids}
     records: dict[PlayerId, list[RoundRecord]] = {p: [] for p in ids}
-    absent: tuple[Outcome, Game | None] = (Outcome.ABSENT, None)
     for number in range(1, horizon + 1):
         entries = _round_entries(t.round(number))
         for p in ids:
-            rec = _record(number, p, entries.get(p, absent), scores[p])
+            rec = _record(number, p, entries.get(p, ABSENT), scores[p])
             records[p].append(rec)
             scores[p] = rec.score_after
     return records

@@ -454,16 +454,20 @@ def _tie_order(t: Tournament, p: PlayerId) -> tuple[float, str, PlayerId]:
 
 
 def standings(
-    t: Tournament, order: Sequence[str] | None = None, after_round: int | None = None
+    t: Tournament,
+    order: Sequence[str] | None = None,
+    after_round: int | None = None,
+    context: TiebreakContext | None = None,
 ) -> list[Standing]:
     """Players ranked by McMahon score, then the tiebreaks of ``order`` in turn.
 
     ``order`` defaults to ``t.settings.tiebreaks``.  Each tiebreak only splits groups that
     are still tied when it comes up (face to face is computed within such a group).
-    Players tied on everything share a place (1, 2, 2, 4 ...).
+    Players tied on everything share a place (1, 2, 2, 4 ...). ``context``: one already
+    built for ``t`` and ``after_round``, when the caller reads more from it.
     """
     criteria = resolve_order(t.settings.tiebreaks if order is None else order)
-    ctx = TiebreakContext(t, after_round)
+    ctx = context if context is not None else TiebreakContext(t, after_round)
     values: dict[str, Values] = {
         tb.name: ({} if tb.group_dependent else tb.compute(ctx, ctx.players)) for tb in criteria
     }

@@ -410,10 +410,11 @@ def read_book(gw: Gateway) -> Book:
             PairRequest(RequestKind(row["kind"]), int(ids[0]), int(ids[1]), row.get("round"))  # type: ignore[arg-type]
         )
 
+    names = _names_of(t.players)
     for sheet in gw.sheet_names():
         number = round_number_of(sheet)
         if number is not None:
-            t.rounds.append(_read_round(book, gw, number))
+            t.rounds.append(_read_round(book, gw, number, names))
     t.rounds.sort(key=lambda r: r.number)
     book.problems += round_set_problems(
         t.rounds, gw.sheet_names(), settings.settings.rounds, settings.cell("rounds")
@@ -463,13 +464,13 @@ def _name_problem(
     )
 
 
-def _read_round(book: Book, gw: Gateway, number: int) -> Round:
+def _read_round(book: Book, gw: Gateway, number: int, names: dict[str, PlayerId]) -> Round:
+    """``names``: :func:`_names_of` the registered players."""
     players = book.tournament.players
     games_data = _read(book, gw, games_table(number))
     byes_data = _read(book, gw, byes_table(number))
     games: list[Game] = []
     seen: dict[PlayerId, str] = {}
-    names = _names_of(players)
 
     def claim(pid: int, row: Row, data: TableData, key: str) -> None:
         where = row.cells.get(key) or ""
