@@ -8,12 +8,14 @@ and its reference path that recomputes everything and solves the whole field eve
 same quality, tier by tier (the benchmark stops if the engine's is worse in any tier, and
 says whether the games themselves are identical). The baseline is round 2 of the same path
 (the first round with a history): each round's cost is printed as a ratio to it.
-Times are CPU seconds of this process (the machine is shared), the best of ``--runs``.
+Times are CPU seconds of this process (the machine is shared), the best of ``--runs``, the
+rounds timed in turn within each run (see :func:`play_tournament`).
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import platform
 import random
 import sys
@@ -31,14 +33,11 @@ TARGET = 1.3
 BASELINE_ROUND = 2
 
 
-def timed(inp: PairingInput, reference: bool, runs: int) -> tuple[float, PairingResult]:
-    best, result = float("inf"), None
-    for _ in range(runs):
-        start = time.process_time()
-        result = pair_round(inp, reuse=not reference, local=not reference)
-        best = min(best, time.process_time() - start)
-    assert result is not None
-    return best, result
+def timed(inp: PairingInput, reference: bool) -> tuple[float, PairingResult]:
+    gc.collect()  # every timing starts from the same heap, not from the last one's garbage
+    start = time.process_time()
+    result = pair_round(inp, reuse=not reference, local=not reference)
+    return time.process_time() - start, result
 
 
 Row = tuple[int, float, float, str]
@@ -60,22 +59,34 @@ def compare(number: int, now: PairingResult, reference: PairingResult) -> str:
 
 
 def play_tournament(players: int, rounds: int, seed: int, runs: int) -> list[Row]:
-    """One :data:`Row` per round."""
+    """One :data:`Row` per round.
+
+    The tournament is played once (each round paired by the engine, results drawn), then
+    every round of both paths is timed ``runs`` times, the rounds interleaved run by run,
+    so that a busy moment of the shared machine slows all rounds alike rather than one."""
     rng = random.Random(seed)
     t = SimTournament(make_players(players, rng), Settings(rounds=rounds, seed=seed))
     ratings = t.ratings
-    rows: list[Row] = []
+    inputs: list[PairingInput] = []
+    notes: list[str] = []
     for number in range(1, rounds + 1):
         inp = t.input_for(number)
-        before, reference = timed(inp, True, runs)
-        now, result = timed(inp, False, runs)
+        _, reference = timed(inp, True)
+        _, result = timed(inp, False)
         same = compare(number, result, reference)
         s = result.stats
-        rows.append((number, now, before, f"{s.graph}, {s.solves} solves, {s.edges} edges; {same}"))
+        notes.append(f"{s.graph}, {s.solves} solves, {s.edges} edges; {same}")
         games = tuple(play(g, ratings, rng) for g in result.games)
         t.rounds.append(Round(number, games, result.byes))
-        print(f"round {number}: {now:.2f} s (reference {before:.2f} s)", file=sys.stderr)
-    return rows
+        inputs.append(inp)
+    now = [float("inf")] * rounds
+    before = [float("inf")] * rounds
+    for run in range(runs):
+        for k, inp in enumerate(inputs):
+            before[k] = min(before[k], timed(inp, True)[0])
+            now[k] = min(now[k], timed(inp, False)[0])
+        print(f"run {run + 1} of {runs} timed", file=sys.stderr)
+    return [(k + 1, now[k], before[k], notes[k]) for k in range(rounds)]
 
 
 def main() -> None:
@@ -83,7 +94,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--runs", type=int, default=1, help="best of this many timings")
+    parser.add_argument("--runs", type=int, default=3, help="best of this many timings")
     args = parser.parse_args()
     print(
         f"Python {platform.python_version()} on {platform.machine()}, {args.players} players, "
