@@ -354,6 +354,7 @@ def _rating_text(player: Player) -> str:
 
 def _player_list(t: Tournament, updated: Collection[PlayerId]) -> etree._Element:
     element = etree.Element("PlayerList")
+    seats = eggplant.Seats.of(t)
     for p in t.players.values():
         attributes = {
             "ID": str(p.aga_id),
@@ -369,7 +370,7 @@ def _player_list(t: Tournament, updated: Collection[PlayerId]) -> etree._Element
         if p.status is Status.DROPPED:
             attributes["Status"] = eggplant.DROPPED
         attributes["eggplantagarating"] = eggplant.agarating(p)
-        attributes["eggplantparticipation"] = eggplant.participation(t, p)
+        attributes["eggplantparticipation"] = eggplant.participation(t, p, seats)
         etree.SubElement(element, "Player", attributes)
     return element
 

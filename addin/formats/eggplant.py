@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from addin.core import limits
 from addin.core.handicap import aga_text_komi, komi_from_report
@@ -41,8 +41,8 @@ from addin.core.model import (
     Game,
     HandicapPolicy,
     Player,
+    PlayerId,
     Result,
-    Round,
     Settings,
     Status,
     Tournament,
@@ -92,23 +92,48 @@ def round_count(t: Tournament) -> int:
     return max(t.settings.rounds, max((r.number for r in t.rounds), default=0))
 
 
-def participation(t: Tournament, player: Player) -> str:
-    """Eggplant's ``eggplantparticipation`` for ``player``: "PAIRED,ABSENT,NOT_ASSIGNED,"."""
-    rounds = {r.number: r for r in t.rounds}
-    entries = [_entry(player, n, rounds.get(n)) for n in range(1, round_count(t) + 1)]
+Seated = tuple[frozenset[PlayerId], dict[PlayerId, set[ByeKind]], bool]
+"""One round's paired players, bye kinds per player, and whether it has games."""
+
+
+@dataclass(frozen=True)
+class Seats:
+    """Who each round seated, read once for all players (a 2,000-player export asks for
+    every player in every round)."""
+
+    rounds: dict[int, Seated]
+    count: int
+
+    @classmethod
+    def of(cls, t: Tournament) -> Seats:
+        rounds = {}
+        for r in t.rounds:
+            kinds: dict[PlayerId, set[ByeKind]] = {}
+            for b in r.byes:
+                kinds.setdefault(b.player, set()).add(b.kind)
+            rounds[r.number] = (frozenset(r.paired_players()), kinds, bool(r.games))
+        return cls(rounds, round_count(t))
+
+
+def participation(t: Tournament, player: Player, seats: Seats | None = None) -> str:
+    """Eggplant's ``eggplantparticipation`` for ``player``: "PAIRED,ABSENT,NOT_ASSIGNED,".
+    ``seats``: :meth:`Seats.of` ``t``, when asking for many players."""
+    seats = seats if seats is not None else Seats.of(t)
+    entries = [_entry(player, n, seats.rounds.get(n)) for n in range(1, seats.count + 1)]
     return "".join(f"{e}," for e in entries)
 
 
-def _entry(player: Player, number: int, rnd: Round | None) -> str:
-    if rnd is not None:
-        if player.aga_id in rnd.paired_players():
+def _entry(player: Player, number: int, seated: Seated | None) -> str:
+    if seated is not None:
+        paired, byes, has_games = seated
+        if player.aga_id in paired:
             return PAIRED
-        kinds = {b.kind for b in rnd.byes if b.player == player.aga_id}
+        kinds = byes.get(player.aga_id, set())
         if ByeKind.FORCED in kinds:
             return BYE
         if ByeKind.VOLUNTARY in kinds:
             return ABSENT
-        if rnd.games:
+        if has_games:
             return NOT_ASSIGNED
     if player.status is Status.DROPPED or number in player.bye_requests:
         return ABSENT
