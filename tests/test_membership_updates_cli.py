@@ -108,13 +108,20 @@ def test_check_aga_names_the_updates_and_changes_nothing(typed: Path) -> None:
     assert digest(typed) == before
 
 
-def test_the_text_report_reads_back_with_the_new_values(typed: Path, tmp_path: Path) -> None:
-    report = tmp_path / "aga.txt"
-    assert run("export-aga", typed, "--text", report, "--force", "--yes").returncode == 0
-    again = tmp_path / "again.xlsx"
+def read_back(typed: Path, folder: Path, kind: str) -> Path:
+    """Export ``typed`` as the ``kind`` report ("text" or "xml") and import it into a new
+    workbook, as a TD continuing the tournament elsewhere would."""
+    report = folder / f"aga.{'txt' if kind == 'text' else 'xml'}"
+    assert run("export-aga", typed, f"--{kind}", report, "--force", "--yes").returncode == 0
+    again = folder / "again.xlsx"
     assert run("new", again, "--name", "Read back").returncode == 0
-    imported = run("import-aga-text", again, report, "--yes")
+    imported = run(f"import-aga-{kind}", again, report, "--yes")
     assert imported.returncode == 0, imported.stderr
+    return again
+
+
+def test_the_text_report_reads_back_with_the_new_values(typed: Path, tmp_path: Path) -> None:
+    again = read_back(typed, tmp_path, "text")
     wb = openpyxl.load_workbook(again)
     ws = wb["Players"]
     header = [c.value for c in ws[1]]
@@ -184,12 +191,7 @@ def test_the_xml_report_gives_each_changed_member_the_new_values_and_validates(
 
 
 def test_the_xml_report_reads_back_with_the_new_values(typed: Path, tmp_path: Path) -> None:
-    xml = tmp_path / "aga.xml"
-    assert run("export-aga", typed, "--xml", xml, "--force", "--yes").returncode == 0
-    again = tmp_path / "again.xlsx"
-    assert run("new", again, "--name", "Read back").returncode == 0
-    imported = run("import-aga-xml", again, xml, "--yes")
-    assert imported.returncode == 0, imported.stderr
+    again = read_back(typed, tmp_path, "xml")
     rows = players_by_id(again)
     assert rows[CLUB.aga_id]["Chapter"] == NEW_CLUB
     assert rows[STATE.aga_id]["State"] == NEW_STATE.lower()
