@@ -241,9 +241,13 @@ def overtime_element(format_text: str, conditions: str) -> tuple[str, dict[str, 
         wanted = {"ByoYomi": "periods and their length", "Canadian": "stones and a time"}
         what = wanted.get(kind, "the increment")
         example = {"ByoYomi": "5 periods of 30 seconds", "Canadian": "25 stones in 10 minutes"}
+        problem = (
+            f"overtime conditions {conditions!r} do not give {what}"
+            if conditions.strip()
+            else f"overtime conditions are blank; they must give {what}"
+        )
         raise OvertimeError(
-            f"overtime conditions {conditions!r} do not give {what} "
-            f"(for example: {example.get(kind, '30 seconds increment')})",
+            f"{problem} (for example: {example.get(kind, '30 seconds increment')})",
             "overtime_conditions",
         )
     size = format_number(seconds)
