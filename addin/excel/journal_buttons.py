@@ -28,6 +28,7 @@ from addin.journal.store import Journal, JournalError
 from addin.journal.undo import plan, restore
 from addin.workbook.gateway import Gateway
 from addin.workbook.saving import SaveRefused
+from addin.workbook.xlwings_gateway import local_file
 
 SHOWN = 25
 """History shows the last entries; the command line lists them all."""
@@ -93,11 +94,7 @@ class ExcelWindow:
             return False
 
     def _path(self) -> Path | None:
-        try:
-            path = Path(str(self.book.fullname))
-        except Exception:  # an unsaved book has no full name on some platforms
-            return None
-        return path if path.is_file() else None
+        return local_file(self.book)
 
     def save(self) -> None:
         self.book.save()

@@ -161,11 +161,7 @@ class XlwingsGateway:
     @property
     def path(self) -> Path | None:
         """The workbook's file, when it has one on this machine (outputs never go over it)."""
-        try:
-            path = Path(str(self.book.fullname))
-        except Exception:  # the remote engine and unsaved books have no local file
-            return None
-        return path if path.is_file() else None
+        return local_file(self.book)
 
     # --- reading ------------------------------------------------------------------------
 
@@ -425,6 +421,15 @@ def _overlap(a: str, b: str) -> bool:
     a1, a2, a3, a4 = range_boundaries(a)
     b1, b2, b3, b4 = range_boundaries(b)
     return not (a3 < b1 or b3 < a1 or a4 < b2 or b4 < a2)  # type: ignore[operator]
+
+
+def local_file(book: xw.Book) -> Path | None:
+    """A book's file, when it has one on this machine."""
+    try:
+        path = Path(str(book.fullname))
+    except Exception:  # the remote engine and unsaved books have no local file
+        return None
+    return path if path.is_file() else None
 
 
 def _is_remote(book: xw.Book) -> bool:
