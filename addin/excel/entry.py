@@ -48,7 +48,7 @@ from addin.journal.store import JournalError
 from addin.workbook.cell_gate import RefusedValue
 from addin.workbook.layout import TDLISTA
 from addin.workbook.saving import SaveRefused
-from addin.workbook.xlwings_gateway import XlwingsGateway
+from addin.workbook.xlwings_gateway import XlwingsGateway, local_file
 
 if TYPE_CHECKING:
     import xlwings as xw
@@ -115,7 +115,7 @@ def dispatch(
         if button.action == "new":
             return _new(book, runs[0], dialogs)
         if button.action == "history":
-            text = history_text(_fullname(book), book.name)
+            text = history_text(local_file(book), book.name)
             dialogs.alert(_cut(text), title=label)
             return Outcome("done", [text])
         if button.action in ("undo", "redo"):
@@ -166,13 +166,6 @@ def dispatch(
     if session.messages:
         dialogs.alert(_cut("\n".join(session.messages)), title=label)
     return Outcome("done", list(session.messages))
-
-
-def _fullname(book: Any) -> str | None:
-    try:
-        return str(book.fullname)
-    except Exception:  # the remote engine and an unsaved book have no local file
-        return None
 
 
 def _select_matches(book: xw.Book, gw: XlwingsGateway, query: str) -> list[str]:

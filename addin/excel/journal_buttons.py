@@ -188,10 +188,10 @@ class HandEditsKept(Exception):
     """The TD chose to keep hand edits an undo would have lost: nothing changed."""
 
 
-def history_text(fullname: str | None, name: str) -> str:
-    """The History dialog: the last entries of the journal beside the workbook's file."""
-    path = Path(fullname) if fullname else None
-    if path is None or not path.is_file():
+def history_text(path: Path | None, name: str) -> str:
+    """The History dialog: the last entries of the journal beside the workbook's file
+    (``path``: :func:`addin.workbook.xlwings_gateway.local_file`)."""
+    if path is None:
         return f"{name} has no file yet: save it as .xlsx to start its journal."
     try:
         journal = Journal.load(path)
