@@ -327,8 +327,9 @@ def test_each_cause_gives_its_message_and_blocks_or_asks(
         ({"Overtime conditions": None}, "periods and their length"),
         ({"Overtime conditions": "until the cows come home"}, "periods and their length"),
         ({"Overtime format": "Canadian"}, "stones and a time"),
+        ({"Overtime conditions": '=HYPERLINK("x") ' + "a" * 40_000}, "characters) do not give"),
     ],
-    ids=["blank", "prose", "Canadian with periods"],
+    ids=["blank", "prose", "Canadian with periods", "40,000 characters"],
 )
 def test_overtime_the_xml_report_cannot_state_is_named_before_the_export(
     book: Path, tmp_path: Path, typed: dict[str, str | None], wanted: str
@@ -346,6 +347,7 @@ def test_overtime_the_xml_report_cannot_state_is_named_before_the_export(
     checked = run("check-aga", book)
     line = next(x for x in checked.stdout.splitlines() if named in x)
     assert line.startswith("warning:") and "no XML report" in line and wanted in line
+    assert len(line) < 400, "a hostile value is named, never echoed"
     assert checked.returncode == 0 and digest(book) == before
 
     code, _, err, text, xml = export(book, tmp_path, "--yes")

@@ -217,7 +217,7 @@ def _overtime_kind(format_text: str, conditions: str) -> str:
     if key:
         known = "byo-yomi, Canadian, Fischer, sudden death"
         raise OvertimeError(
-            f"overtime format {format_text!r} is not one of {known}", "overtime_format"
+            f"overtime format {shown(format_text, 60)} is not one of {known}", "overtime_format"
         )
     if _STONES.search(conditions):
         return "Canadian"
@@ -242,7 +242,7 @@ def overtime_element(format_text: str, conditions: str) -> tuple[str, dict[str, 
         what = wanted.get(kind, "the increment")
         example = {"ByoYomi": "5 periods of 30 seconds", "Canadian": "25 stones in 10 minutes"}
         problem = (
-            f"overtime conditions {conditions!r} do not give {what}"
+            f"overtime conditions {shown(conditions, 60)} do not give {what}"
             if conditions.strip()
             else f"overtime conditions are blank; they must give {what}"
         )
