@@ -26,7 +26,7 @@ from addin.core.limits import MAX_ROUNDS, shown
 from addin.journal import commands as journal_commands
 from addin.journal.recorder import record
 from addin.journal.store import JournalError
-from addin.workbook import template
+from addin.workbook import collector, template
 from addin.workbook.cell_gate import RefusedValue
 from addin.workbook.open_elsewhere import WorkbookBusy, WorkbookLocked, one_at_a_time
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway, WorkbookError
@@ -386,6 +386,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; every failure is one line on stderr (a traceback only with --debug)."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    collector.relax()
     debug = "--debug" in argv
     argv = [a for a in argv if a != "--debug"]
     parser = build_parser()

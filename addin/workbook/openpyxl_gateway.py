@@ -231,7 +231,9 @@ class OpenpyxlGateway:
     def remove_sheet(self, sheet: str) -> None:
         self.forget(sheet)
         if sheet in self.wb.sheetnames:
+            ws = self.wb[sheet]
             del self.wb[sheet]
+            ws._cells.clear()  # a cell refers to its sheet: freed now, not by a full collection
             self.changed = True
 
     def append_log(self, entries: Sequence[LogEntry]) -> None:
