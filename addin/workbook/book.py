@@ -453,7 +453,7 @@ def _name_problem(
 
     The AGA # decides who played; a name typed over it (to change the pairing on the wall
     sheet) would otherwise be printed and posted while the other player is scored."""
-    if shown is None or pid not in players:
+    if shown is None or pid not in players or shown == players[pid].name:
         return None
     other = names.get(_squashed_name(shown))
     if other is None or other == pid:

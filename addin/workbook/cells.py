@@ -8,6 +8,7 @@ saying what was expected; the caller adds the sheet, row and column.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import date, datetime
 
 from addin.core.limits import fee_problem
@@ -45,30 +46,9 @@ def parse(value: object, column: Column) -> object:
     if isinstance(value, str):
         value = value.strip()
     try:
-        if kind is Kind.ANY:
-            return value
-        if kind is Kind.TEXT:
-            return _text(value)
-        if kind is Kind.INT:
-            return _int(value)
-        if kind is Kind.FLOAT:
-            return _float(value)
-        if kind is Kind.MONEY:
-            return _money(value)
-        if kind is Kind.RATING:
-            return parse_rating(value)  # type: ignore[arg-type]
-        if kind is Kind.RATING_FLOOR:
-            return _rating_floor(value)
-        if kind in (Kind.DATE, Kind.TIMESTAMP):
-            return _date(value, keep_time=kind is Kind.TIMESTAMP)
-        if kind is Kind.BOOL:
-            return _bool(value)
         if kind is Kind.CHOICE:
             return _choice(value, column.choices)
-        if kind is Kind.ROUNDS:
-            return _rounds(value)
-        if kind is Kind.RESULT:
-            return parse_result(_text(value))
+        return _PARSERS[kind](value)
     except RatingError as err:
         raise CellError(value, kind.value) from err
     except (TypeError, ValueError) as err:
@@ -76,7 +56,6 @@ def parse(value: object, column: Column) -> object:
         if kind in (Kind.CHOICE, Kind.RESULT):
             expected = "one of " + ", ".join(column.choices)
         raise CellError(value, expected) from err
-    raise AssertionError(kind)
 
 
 def _text(value: object) -> str:
@@ -192,3 +171,20 @@ def render(value: object, column: Column) -> object:
     if hasattr(value, "value") and kind in (Kind.CHOICE, Kind.RESULT):
         return value.value  # an enum member
     return value
+
+
+_PARSERS: dict[Kind, Callable[[object], object]] = {
+    Kind.ANY: lambda value: value,
+    Kind.TEXT: _text,
+    Kind.INT: _int,
+    Kind.FLOAT: _float,
+    Kind.MONEY: _money,
+    Kind.RATING: parse_rating,  # type: ignore[dict-item]
+    Kind.RATING_FLOOR: _rating_floor,
+    Kind.DATE: lambda value: _date(value, keep_time=False),
+    Kind.TIMESTAMP: lambda value: _date(value, keep_time=True),
+    Kind.BOOL: _bool,
+    Kind.ROUNDS: _rounds,
+    Kind.RESULT: lambda value: parse_result(_text(value)),
+}
+"""How a cell of each kind is read (a choice also needs its column's choices)."""

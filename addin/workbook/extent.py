@@ -43,9 +43,13 @@ def _block_end(positions: Iterable[int], gap: int) -> int:
 
 def measure(ws: Worksheet) -> Extent:
     """The sheet's data block and its strays, from the cells that hold a value."""
-    return measure_cells(
-        [(r, c, cell.value) for (r, c), cell in ws._cells.items() if cell.value is not None]
-    )
+    filled = [key for key, cell in ws._cells.items() if cell.value is not None]
+    rows = {r for r, _ in filled}
+    columns = {c for _, c in filled}
+    last_row, last_column = _block_end(rows, GAP_ROWS), _block_end(columns, GAP_COLUMNS)
+    if max(rows, default=0) <= last_row and max(columns, default=0) <= last_column:
+        return Extent(last_row, last_column, [])
+    return measure_cells([(r, c, ws._cells[r, c].value) for r, c in filled])
 
 
 def measure_block(values: Sequence[Sequence[object]]) -> Extent:

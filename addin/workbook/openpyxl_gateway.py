@@ -23,7 +23,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from addin.workbook import bulk_sheet, cells, extent, styling, table_rows
 from addin.workbook.cell_gate import Formula, RefusedValue, Text, gate
-from addin.workbook.gateway import LogEntry, Problem, Selection, TableData, WriteRow
+from addin.workbook.gateway import LogEntry, Problem, Row, Selection, TableData, WriteRow
 from addin.workbook.layout import LOG, TDLISTA, Table
 from addin.workbook.open_elsewhere import check_not_open, held_by
 from addin.workbook.saving import save_atomically, target_of
@@ -107,6 +107,15 @@ class OpenpyxlGateway:
         """Drop what was read from ``sheet`` (every sheet when ``None``)."""
         for key in [k for k in self._reads if sheet is None or k[0] == sheet]:
             del self._reads[key]
+        for title in [t for t in self._extents if sheet is None or t == sheet]:
+            del self._extents[title]
+
+    def _extent(self, ws: Worksheet) -> extent.Extent:
+        """The sheet's data block, measured once for all the tables it holds."""
+        found = self._extents.get(ws.title)
+        if found is None:
+            found = self._extents[ws.title] = extent.measure(ws)
+        return found
 
     def read_table(self, table: Table) -> TableData:
         key = (table.sheet, table.name)
@@ -119,7 +128,7 @@ class OpenpyxlGateway:
         if table.sheet not in self.wb.sheetnames:
             return TableData(table, [], [Problem(table.sheet, "sheet is missing")], present=False)
         ws = self.wb[table.sheet]
-        found = extent.measure(ws)
+        found = self._extent(ws)
         header_row = self._header_row(ws, table)
         headers = self._header_map(ws, table, header_row, found.last_column)
         if not headers:
@@ -335,5 +344,5 @@ def _store(ws: Worksheet, r: int, c: int, value: object) -> Cell:
 
 def _copy(data: TableData) -> TableData:
     """A copy the caller may change without changing what the gateway remembers."""
-    rows = [replace(r, values=dict(r.values), extra=dict(r.extra)) for r in data.rows]
+    rows = [Row(dict(r.values), r.number, dict(r.extra), r.cells, r.unread) for r in data.rows]
     return replace(data, rows=rows, problems=list(data.problems), notices=list(data.notices))

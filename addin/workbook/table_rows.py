@@ -80,26 +80,31 @@ def rows_from_block(
     if not headers:
         return TableData(table, [], problems, present=False)
     first, width = min(headers), max(headers) - min(headers) + 1
+    read = [
+        (column, col - first, get_column_letter(col), column.kind in cells.NUMERIC)
+        for column in table.columns
+        if (col := positions.get(column.key)) is not None
+    ]
+    known_at = [col - first for col in known]
+    extras_at = [(col - first, h) for col, h in extras.items()]
     rows: list[Row] = []
     notices: list[Problem] = []
     blank_rows: list[int] = []
+    blank = cells.is_blank
     for number, given in enumerate(raw_rows, start=header_row + 1):
         raw = [*given[:width], *([None] * (width - len(given)))]
-        if all(cells.is_blank(raw[col - first]) for col in known):
+        if all(blank(raw[at]) for at in known_at):
             blank_rows.append(number)
             continue
         if blank_rows:
             notices += [Problem(table.sheet, "blank row skipped", f"{n}:{n}") for n in blank_rows]
             blank_rows = []
         row = Row(values={}, number=number)
-        for column in table.columns:
-            col = positions.get(column.key)
-            if col is None:
-                continue
-            ref = f"{get_column_letter(col)}{number}"
+        for column, at, letter, numeric in read:
+            ref = f"{letter}{number}"
             row.cells[column.key] = ref
-            value = raw[col - first]
-            if isinstance(value, str) and column.kind in cells.NUMERIC and value.strip():
+            value = raw[at]
+            if numeric and isinstance(value, str) and value.strip():
                 notices.append(
                     Problem(table.sheet, f"number stored as text: {value!r}", ref, column.header)
                 )
@@ -109,7 +114,7 @@ def rows_from_block(
                 row.values[column.key] = None
                 row.unread[column.key] = value
                 problems.append(Problem(table.sheet, str(err), ref, column.header))
-        row.extra = {h: raw[col - first] for col, h in extras.items()}
+        row.extra = {h: raw[at] for at, h in extras_at}
         rows.append(row)
     if table.unique:
         problems += duplicates(table, rows)
