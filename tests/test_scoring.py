@@ -22,6 +22,7 @@ from addin.core.model import (
 )
 from addin.core.scoring import (
     Outcome,
+    initial_score,
     last_round,
     mcmahon_scores,
     player_records,
@@ -216,3 +217,11 @@ def test_scores_only_grow_by_halves(t: Tournament) -> None:
         assert len(h) == last_round(t) + 1
         assert all(b - a in (0.0, 0.5, 1.0) for a, b in itertools.pairwise(h))
         assert h[-1] == mcmahon_scores(t)[p]
+
+
+@given(tournaments([*Result, None]), st.integers(min_value=0, max_value=6))
+def test_score_history_is_what_the_round_records_add_up_to(t: Tournament, after: int) -> None:
+    records = player_records(t, after)
+    assert score_history(t, after) == {
+        p: [initial_score(t, p)] + [r.score_after for r in recs] for p, recs in records.items()
+    }

@@ -265,11 +265,18 @@ def player_records(
 
 
 def score_history(t: Tournament, after_round: int | None = None) -> dict[PlayerId, list[float]]:
-    """McMahon score after each round: index 0 is the initial score, index r after round r."""
-    return {
-        p: [initial_score(t, p)] + [r.score_after for r in recs]
-        for p, recs in player_records(t, after_round).items()
-    }
+    """McMahon score after each round: index 0 is the initial score, index r after round r.
+
+    The scores of :func:`player_records`, summed without building every round's record
+    (pairing, standings and the rule checks each ask this of the whole history)."""
+    ids = player_ids(t)
+    history = {p: [initial_score(t, p)] for p in ids}
+    for number in range(1, _horizon(t, after_round) + 1):
+        entries = _round_entries(t.round(number))
+        for p in ids:
+            scores = history[p]
+            scores.append(scores[-1] + entries.get(p, ABSENT)[0].points)
+    return history
 
 
 def mcmahon_scores(t: Tournament, after_round: int | None = None) -> dict[PlayerId, float]:
