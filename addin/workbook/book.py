@@ -487,8 +487,9 @@ def _read_round(book: Book, gw: Gateway, number: int, names: dict[str, PlayerId]
         seen[pid] = where
 
     for row in games_data.rows:
-        white, black = row.get("white"), row.get("black")
-        if white is None and black is None and row.get("result") is not None:
+        values = row.values
+        white, black = values.get("white"), values.get("black")
+        if white is None and black is None and values.get("result") is not None:
             book.problems.append(
                 games_data.problem(row, "result", "a result in a game that has no players")
             )
@@ -499,15 +500,17 @@ def _read_round(book: Book, gw: Gateway, number: int, names: dict[str, PlayerId]
                 games_data.problem(row, blank, "a game needs both players' AGA numbers")
             )
             continue
-        claim(int(white), row, games_data, "white")  # type: ignore[call-overload]
-        claim(int(black), row, games_data, "black")  # type: ignore[call-overload]
-        for key in ("white", "black"):
-            wrong = _name_problem(players, names, row.get(f"{key}_name"), int(row[key]))  # type: ignore[call-overload]
+        white, black = int(white), int(black)  # type: ignore[call-overload]
+        claim(white, row, games_data, "white")
+        claim(black, row, games_data, "black")
+        for key, pid in (("white", white), ("black", black)):
+            wrong = _name_problem(players, names, values.get(f"{key}_name"), pid)
             if wrong:
                 book.problems.append(games_data.problem(row, f"{key}_name", wrong))
         if white == black:
             book.problems.append(games_data.problem(row, "black", "a player cannot play themself"))
-        if not 0 <= int(row.get("handicap", 0)) <= MAX_HANDICAP:  # type: ignore[call-overload]
+        handicap = int(row.get("handicap", 0))  # type: ignore[call-overload]
+        if not 0 <= handicap <= MAX_HANDICAP:
             book.problems.append(
                 games_data.problem(
                     row,
@@ -520,12 +523,12 @@ def _read_round(book: Book, gw: Gateway, number: int, names: dict[str, PlayerId]
             book.problems.append(games_data.problem(row, "komi", str(komi_problem(komi))))
         games.append(
             Game(
-                white=int(white),  # type: ignore[call-overload]
-                black=int(black),  # type: ignore[call-overload]
-                handicap=int(row.get("handicap", 0)),  # type: ignore[call-overload]
-                komi=float(row.get("komi", 0.0)),  # type: ignore[arg-type]
-                result=row.get("result"),  # type: ignore[arg-type]
-                board=row.get("board"),  # type: ignore[arg-type]
+                white=white,
+                black=black,
+                handicap=handicap,
+                komi=komi,
+                result=values.get("result"),  # type: ignore[arg-type]
+                board=values.get("board"),  # type: ignore[arg-type]
                 notes=str(row.get("notes", "")),
             )
         )
