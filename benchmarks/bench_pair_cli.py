@@ -61,6 +61,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         source = Path(tmp) / "big.xlsx"
         build(source, args.players)
+        subprocess.run(  # pair stops until the TD has made the bands
+            [sys.executable, "-m", "addin", "bands", str(source), "--yes"],
+            check=True,
+            capture_output=True,
+        )
         for i in range(args.runs):
             copy = Path(shutil.copy(source, Path(tmp) / f"run{i}.xlsx"))
             floor.append(timed(lambda c=copy: openpyxl.load_workbook(c).save(c)))

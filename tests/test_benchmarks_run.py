@@ -1,0 +1,47 @@
+"""The benchmarks the README quotes still run, at a size a test can afford.
+
+Their figures are measured by hand (README, Performance); what a test can keep is that the
+commands work: ``bench_pair_cli`` stopped at ``pair`` once ``pair`` began to require bands,
+and nothing noticed until its figures were next wanted.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+@pytest.mark.parametrize(
+    ("script", "arguments", "printed"),
+    [
+        (
+            "bench_pair_cli.py",
+            ["--players", "40", "--runs", "1"],
+            "`python -m addin pair` end to end",
+        ),
+        (
+            "bench_rounds.py",
+            ["--players", "60", "--rounds", "3", "--runs", "1"],
+            "round 3 / round 2",
+        ),
+        (
+            "bench_demo_rounds.py",
+            ["--players", "30", "--rounds", "3"],
+            "round 3 / round 2",
+        ),
+    ],
+)
+def test_a_benchmark_prints_its_table(script: str, arguments: list[str], printed: str) -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / script), *arguments],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert printed in done.stdout
