@@ -129,7 +129,7 @@ _GAMES = frozenset(
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RoundRecord:
     """One player's round, as cross tables, tiebreak lists and pairing cards show it."""
 
@@ -221,19 +221,11 @@ def _record(number: int, player: PlayerId, entry: Entry, before: float) -> Round
     after = before + outcome.points
     if game is None or color is None:
         return RoundRecord(number, player, outcome, before, after)
-    return RoundRecord(
-        round=number,
-        player=player,
-        outcome=outcome,
-        score_before=before,
-        score_after=after,
-        opponent=game.black if color is Color.WHITE else game.white,
-        color=color,
-        handicap=game.handicap,
-        komi=game.komi,
-        board=game.board,
-        game=game,
-    )
+    opponent = game.black if color is Color.WHITE else game.white
+    return RoundRecord(  # by position: a 2,000-player standings makes 20,000 of these
+        number, player, outcome, before, after, opponent, color, game.handicap, game.komi,
+        game.board, game,
+    )  # fmt: skip
 
 
 def _horizon(t: Tournament, after_round: int | None) -> int:

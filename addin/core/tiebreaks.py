@@ -70,7 +70,7 @@ class TiebreakError(ValueError):
 # --------------------------------------------------------------------------- context
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Contribution:
     """What one round adds to a player's SOS-family tiebreaks."""
 
