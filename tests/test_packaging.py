@@ -12,6 +12,7 @@ import email
 import shutil
 import subprocess
 import sys
+import sysconfig
 import venv
 import zipfile
 from pathlib import Path
@@ -58,8 +59,22 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A fresh venv with the wheel installed; returns its scripts folder."""
     env_dir = tmp_path_factory.mktemp("venv")
-    venv.create(env_dir, system_site_packages=True, with_pip=True)
+    venv.create(env_dir, with_pip=True)
     scripts = env_dir / ("Scripts" if sys.platform == "win32" else "bin")
+    # The dependencies from the test environment's own site-packages, listed after the new
+    # venv's (system_site_packages would give the base interpreter's, which may have none).
+    # A listed folder's own .pth files are not read, so the checkout's editable install
+    # stays out of sight.
+    found = subprocess.run(
+        [scripts / "python", "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    ours = {sysconfig.get_paths()[kind] for kind in ("purelib", "platlib")}
+    (Path(found.stdout.strip()) / "test_dependencies.pth").write_text(
+        "\n".join(sorted(ours)) + "\n"
+    )
     pip = subprocess.run(
         [scripts / "python", "-m", "pip", "install", "-q", "--no-deps", "--force-reinstall",
          str(wheel)],
