@@ -1,4 +1,5 @@
-"""Pairing quality on real tournaments: ``python benchmarks/bench_quality.py [--rounds]``.
+"""Pairing quality on real tournaments: ``python benchmarks/bench_quality.py [--rounds]
+[--opengotha DIR]``.
 
 For every round of the OpenGotha files in ``tests/data/opengotha`` (round 1 excepted: its
 pairing has no history to weigh) the engine pairs the players who actually played that
@@ -15,6 +16,11 @@ the result is measured beside the pairing the TD actually made:
 * ``error``: Vuorinen's total error (thesis, eq. 7.1), from relative strengths (appendix
   B) computed on the file's final results; summed over the events.
 
+With ``--opengotha DIR`` each cell also holds, between the two, OpenGotha's own pairing of
+the same rounds from the same state, as ``benchmarks/opengotha_side/run.sh DIR`` writes it
+(OpenGotha keeps the file's own settings: its ``club on`` and ``club off`` are one pairing,
+with club avoidance as the file sets it).
+
 ``club floor`` is the fewest same-club games any pairing can have at the same total score
 difference, the AGA rule's limit: the least same-club total of a maximum-weight matching
 whose weights are the score difference first and same-club games second.
@@ -23,6 +29,7 @@ whose weights are the score difference first and same-club games second.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 import time
@@ -45,7 +52,7 @@ from addin.core.model import (
 )
 from addin.core.pairing import PairingInput, pair_round
 from addin.core.scoring import mcmahon_scores
-from tests.opengotha import handicap_settings, rank_value, read_opengotha
+from tests.opengotha import handicap_settings, key_of, rank_value, read_opengotha
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "opengotha"
 Pairing = tuple[tuple[tuple[PlayerId, PlayerId, int], ...], tuple[PlayerId, ...]]
@@ -209,6 +216,31 @@ def ours(s: State, settings: Settings) -> Pairing:
     return games, tuple(b.player for b in result.byes if b.kind is ByeKind.FORCED)
 
 
+def opengotha_rounds(directory: Path, name: str, t: Tournament) -> tuple[str, dict[int, Pairing]]:
+    """OpenGotha's version and its pairing of each round, from ``directory/name.json`` as
+    ``opengotha_side/OpenGothaSide.java`` writes it. Players are named by OpenGotha's key
+    string (family + given name, blanks removed, upper case), as games are in the file."""
+    data = json.loads((directory / f"{name}.json").read_text(encoding="utf-8"))
+    ids = {key_of(p.family_name + p.given_name): p.aga_id for p in t.players.values()}
+    rounds: dict[int, Pairing] = {}
+    for rnd in data["rounds"]:
+        games = tuple(
+            (ids[key_of(g["white"])], ids[key_of(g["black"])], int(g["handicap"]))
+            for g in rnd["games"]
+        )
+        byes = (ids[key_of(rnd["bye"])],) if rnd["bye"] else ()
+        rounds[int(rnd["round"])] = games, byes
+    return str(data["opengotha"]), rounds
+
+
+def check_players(s: State, pairing: Pairing, source: str) -> None:
+    """A pairing of other players than those who played the round would not compare."""
+    games, byes = pairing
+    paired = sorted([p for g in games for p in g[:2]] + list(byes))
+    if paired != [p.aga_id for p in s.players]:
+        raise SystemExit(f"{source} round {s.number}: not the players who played it")
+
+
 def club_floor(s: State, criterion3: bool) -> int:
     """Fewest same-club games among the pairings (no rematch; the bye to someone who had
     none) with the least total squared score difference and then, with ``criterion3``, the
@@ -284,15 +316,22 @@ EGF_POINTS = 3
 COLUMNS = ("Σ(ΔMMS)²", "|W-B|>=2", "club on", "club off", "handicap", "float", "error")
 
 
-def row(label: str, a: Measures, o: Measures) -> str:
+def row(label: str, a: Measures, o: Measures, g: Measures | None = None, error: str = ".0f") -> str:
+    """One line of the table: the actual pairing, OpenGotha's (``g``, when measured) and
+    ours; the brackets are the floors measured with ours."""
+    pairings = (a, o) if g is None else (a, g, o)
+
+    def cell(name: str, spec: str = "") -> str:
+        return " / ".join(format(getattr(m, name), spec) for m in pairings)
+
     cells = [
-        f"{a.msd2:g} / {o.msd2:g} ({o.msd2_floor:g})",
-        f"{a.colour} / {o.colour}",
-        f"{a.club_on} / {o.club_on} ({o.floor}, {o.floor3})",
-        f"{a.club_on} / {o.club_off}",
-        f"{a.handicap} / {o.handicap}",
-        f"{a.floats} / {o.floats}",
-        f"{a.error:.0f} / {o.error:.0f}",
+        f"{cell('msd2', 'g')} ({o.msd2_floor:g})",
+        cell("colour"),
+        f"{cell('club_on')} ({o.floor}, {o.floor3})",
+        cell("club_off"),
+        cell("handicap"),
+        cell("floats"),
+        cell("error", error),
     ]
     return f"| {label} | " + " | ".join(cells) + " |"
 
@@ -312,20 +351,42 @@ def events(paths: Sequence[Path]) -> list[tuple[str, Tournament]]:
     return out
 
 
+def opengotha_measures(s: State, theirs: Mapping[int, Pairing], name: str) -> Measures:
+    """OpenGotha's pairing of the round, measured as the others are."""
+    pairing = theirs.get(s.number)
+    if pairing is None:
+        raise SystemExit(f"no OpenGotha pairing of {name} round {s.number}")
+    check_players(s, pairing, f"OpenGotha {name}")
+    m = measure(s, pairing)
+    m.club_off = m.club_on
+    return m
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", action="store_true", help="print one row per round")
+    parser.add_argument(
+        "--opengotha",
+        type=Path,
+        metavar="DIR",
+        help="also measure OpenGotha's pairings, as benchmarks/opengotha_side/run.sh DIR writes",
+    )
     args = parser.parse_args()
     start = time.perf_counter()
-    total_a, total_o, rounds = Measures(), Measures(), 0
-    thesis_a = thesis_o = 0.0
+    total_a, total_o, total_g, rounds = Measures(), Measures(), Measures(), 0
+    thesis_a = thesis_o = thesis_g = 0.0
     egf = Measures()
     lines = []
+    versions: set[str] = set()
     for name, t in events(sorted(DATA.glob("*.xml"))):
         rs = relative_strengths(t)
         on = replace(t.settings, avoid_same_club=True, **handicap_settings(DATA / f"{name}.xml"))
         off = replace(on, avoid_same_club=False)
-        event_a, event_o = Measures(), Measures()
+        theirs: dict[int, Pairing] = {}
+        if args.opengotha:
+            version, theirs = opengotha_rounds(args.opengotha, name, t)
+            versions.add(version)
+        event_a, event_o, event_g = Measures(), Measures(), Measures()
         for rnd in t.rounds:
             if rnd.number == 1 or not rnd.games:
                 continue
@@ -338,16 +399,21 @@ def main() -> None:
             o.msd2_floor = score_floor(s)
             egf.add(measure(s, ours(s, replace(on, avoidance_points=EGF_POINTS))))
             a.club_off = a.club_on
+            g = opengotha_measures(s, theirs, name) if args.opengotha else None
             event_a.add(a)
             event_o.add(o)
+            event_g.add(g or Measures())
             rounds += 1
-            lines.append(row(f"{name} r{rnd.number}", a, o))
+            lines.append(row(f"{name} r{rnd.number}", a, o, g))
         n, k = len(t.players), max(1, len([r for r in t.rounds if r.number > 1 and r.games]))
         thesis_a += math.sqrt(event_a.error) / (2 * k * n)
         thesis_o += math.sqrt(event_o.error) / (2 * k * n)
+        thesis_g += math.sqrt(event_g.error) / (2 * k * n)
         total_a.add(event_a)
         total_o.add(event_o)
-    print(f"{rounds} rounds; each cell: the TD's actual pairing / this project")
+        total_g.add(event_g)
+    them = f"OpenGotha {', '.join(sorted(versions))} / " if args.opengotha else ""
+    print(f"{rounds} rounds; each cell: the TD's actual pairing / {them}this project")
     print(
         "(in brackets, the least any pairing can reach under the rules: Σ(ΔMMS)² with the\n"
         "forced bye in the lowest score group that can take it; same-club games at that\n"
@@ -357,12 +423,8 @@ def main() -> None:
     print("|:--|" + "--:|" * len(COLUMNS))
     if args.rounds:
         print("\n".join(lines))
-    total_a.error, total_o.error = thesis_a, thesis_o
-    print(
-        row("**total**", total_a, total_o).replace(
-            f"{thesis_a:.0f} / {thesis_o:.0f}", f"{thesis_a:.3f} / {thesis_o:.3f}"
-        )
-    )
+    total_a.error, total_o.error, total_g.error = thesis_a, thesis_o, thesis_g
+    print(row("**total**", total_a, total_o, total_g if args.opengotha else None, error=".3f"))
     print(
         f"\nEGF style (avoidance may cost up to {EGF_POINTS} McMahon points, the files' own "
         f"preferMMSDiffRatherThanSameClub): Σ(ΔMMS)² {egf.msd2:g}, same-club games in the "
