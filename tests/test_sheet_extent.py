@@ -140,3 +140,12 @@ def test_excel_stops_reading_a_long_used_range_where_the_data_ends(
         "problem: Players!AD3000: the sheet's used range reaches AD3000, far beyond its data "
         "(row 9); delete the rows and columns past the data"
     ) in outcome.messages
+
+
+def test_a_stray_on_a_round_sheet_is_named_once_though_the_sheet_holds_two_tables(
+    book: Path,
+) -> None:
+    edit(book, "Round 1", "Z3000", "stray")
+    done = run("standings", str(book))
+    assert done.returncode != 0
+    assert done.stderr.count("Round 1!Z3000: a value far outside the sheet's data") == 1

@@ -426,7 +426,10 @@ def read_book(gw: Gateway) -> Book:
 def _read(book: Book, gw: Gateway, table: Table) -> TableData:
     data = gw.read_table(table)
     book.tables[table.name] = data
-    book.problems.extend(p for p in data.problems if data.present or table.sheet != "Requests")
+    if data.present or table.sheet != "Requests":
+        # a sheet's own problems (a stray far below, say) come with each table it holds
+        known = set(book.problems)
+        book.problems.extend(p for p in data.problems if p not in known)
     return data
 
 
