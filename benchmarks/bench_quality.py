@@ -220,7 +220,14 @@ def opengotha_rounds(directory: Path, name: str, t: Tournament) -> tuple[str, di
     """OpenGotha's version and its pairing of each round, from ``directory/name.json`` as
     ``opengotha_side/OpenGothaSide.java`` writes it. Players are named by OpenGotha's key
     string (family + given name, blanks removed, upper case), as games are in the file."""
-    data = json.loads((directory / f"{name}.json").read_text(encoding="utf-8"))
+    path = directory / f"{name}.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as err:
+        raise SystemExit(
+            f"{path}: {err.strerror if isinstance(err, OSError) else err}; "
+            "write it with benchmarks/opengotha_side/run.sh DIR"
+        ) from None
     ids = {key_of(p.family_name + p.given_name): p.aga_id for p in t.players.values()}
     rounds: dict[int, Pairing] = {}
     for rnd in data["rounds"]:
