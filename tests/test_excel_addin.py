@@ -65,9 +65,16 @@ def as_xlsm(path: Path) -> io.BytesIO:
 
 
 def ribbon_buttons(path: Path) -> list[etree._Element]:
+    """Every button that runs an action (the Help group's two run VBA of their own)."""
     with zipfile.ZipFile(path) as z:
         root = etree.fromstring(z.read(build.CUSTOM_UI))
-    return list(root.iter(f"{CUSTOM_UI}button"))
+    return [b for b in root.iter(f"{CUSTOM_UI}button") if b.get("onAction") == build.ON_ACTION]
+
+
+def help_buttons(path: Path) -> list[etree._Element]:
+    with zipfile.ZipFile(path) as z:
+        root = etree.fromstring(z.read(build.CUSTOM_UI))
+    return list(root.find(f".//{CUSTOM_UI}group[@id='agaGroup_help']"))
 
 
 def vba_modules(path: Path) -> dict[str, str]:
@@ -96,7 +103,7 @@ def ribbon_controls(path: Path) -> list[etree._Element]:
     """The controls the groups show: buttons and the Reports menu (not the menu's items)."""
     with zipfile.ZipFile(path) as z:
         root = etree.fromstring(z.read(build.CUSTOM_UI))
-    return [c for g in root.iter(f"{CUSTOM_UI}group") for c in g]
+    return [c for g in root.iter(f"{CUSTOM_UI}group") if g.get("id") != "agaGroup_help" for c in g]
 
 
 def test_the_ribbon_lists_a_button_for_every_action_that_wants_one(xlam: Path) -> None:
@@ -115,7 +122,7 @@ def test_the_groups_follow_a_tds_day(xlam: Path) -> None:
     with zipfile.ZipFile(xlam) as z:
         root = etree.fromstring(z.read(build.CUSTOM_UI))
     labels = [g.get("label") for g in root.iter(f"{CUSTOM_UI}group")]
-    assert labels == ["Before", "Desk", "Round", "After"]
+    assert labels == ["Before", "Desk", "Round", "After", "Help"]
 
 
 def test_each_control_has_its_own_icon_and_a_plain_words_tooltip(xlam: Path) -> None:
@@ -164,8 +171,9 @@ def test_every_vba_prompt_fits_excels_255_characters(xlam: Path) -> None:
 
 
 def test_our_vba_asks_nothing_itself(xlam: Path) -> None:
-    """Every question is asked by the dispatcher, which asks only typed values."""
-    assert not vba_prompts(vba_modules(xlam)[build.MODULE])
+    """Every question is asked by the dispatcher, which asks only typed values; the VBA
+    only tells (Help, About, an error)."""
+    assert not re.search(r"\bInputBox\b", vba_modules(xlam)[build.MODULE], re.I)
 
 
 def test_ribbon_ids_and_texts_are_within_office_limits(xlam: Path) -> None:
@@ -180,7 +188,7 @@ def test_ribbon_ids_and_texts_are_within_office_limits(xlam: Path) -> None:
 
 def test_every_on_action_names_a_ribbon_callback_that_exists_in_the_vba(xlam: Path) -> None:
     modules = vba_modules(xlam)
-    for element in ribbon_buttons(xlam):
+    for element in ribbon_buttons(xlam) + help_buttons(xlam):
         module, _, sub = element.get("onAction").partition(".")
         assert module in modules, f"no VBA module {module}"
         subs = public_subs(modules[module])
@@ -189,7 +197,76 @@ def test_every_on_action_names_a_ribbon_callback_that_exists_in_the_vba(xlam: Pa
 
 
 def test_all_buttons_share_one_callback(xlam: Path) -> None:
-    assert {b.get("onAction") for b in ribbon_buttons(xlam)} == {build.ON_ACTION}
+    with zipfile.ZipFile(xlam) as z:
+        root = etree.fromstring(z.read(build.CUSTOM_UI))
+    helpers = {b.get("id") for b in help_buttons(xlam)}
+    assert helpers == {"aga_help", "aga_about"}
+    for b in root.iter(f"{CUSTOM_UI}button"):
+        if b.get("id") not in helpers:
+            assert b.get("onAction") == build.ON_ACTION
+    assert {b.get("onAction") for b in help_buttons(xlam)} == {
+        build.HELP_ACTION,
+        build.ABOUT_ACTION,
+    }
+
+
+OFFICE = Path(__file__).resolve().parent / "data" / "office"
+
+
+def test_the_ribbon_is_valid_against_microsofts_customui_schema(xlam: Path) -> None:
+    schema = etree.XMLSchema(etree.parse(str(OFFICE / "customUI.xsd")))
+    with zipfile.ZipFile(xlam) as z:
+        ribbon = etree.fromstring(z.read(build.CUSTOM_UI))
+    assert schema.validate(ribbon), schema.error_log
+    broken = etree.fromstring(z_read(xlam).replace(b'keytip="Y1"', b'keytip="Y123"'))
+    assert not schema.validate(broken), "the schema must catch a four-letter keytip"
+
+
+def z_read(path: Path) -> bytes:
+    with zipfile.ZipFile(path) as z:
+        return z.read(build.CUSTOM_UI)
+
+
+def test_every_icon_is_in_microsofts_excel_control_list(xlam: Path) -> None:
+    """An imageMso from another application's list (Outlook's AcceptInvitation, Word's
+    ReviewAcceptChange) draws no icon in Excel."""
+    known = set((OFFICE / "excel-control-ids.txt").read_text(encoding="utf-8").split())
+    with zipfile.ZipFile(xlam) as z:
+        root = etree.fromstring(z.read(build.CUSTOM_UI))
+    icons = [e.get("imageMso") for e in root.iter() if e.get("imageMso")]
+    assert len(icons) == len(ribbon_controls(xlam)) + 2
+    assert sorted(i for i in icons if i not in known) == []
+
+
+def test_every_control_has_a_distinct_keytip(xlam: Path) -> None:
+    with zipfile.ZipFile(xlam) as z:
+        root = etree.fromstring(z.read(build.CUSTOM_UI))
+    (tab,) = root.iter(f"{CUSTOM_UI}tab")
+    tips = [c.get("keytip") for c in ribbon_controls(xlam) + help_buttons(xlam)]
+    assert tab.get("keytip") and all(tips) and len(set(tips)) == len(tips)
+    assert all(1 <= len(t) <= 3 for t in tips)
+
+
+def test_help_opens_the_guide_section_of_each_named_sheet() -> None:
+    from addin.workbook import layout
+
+    readme = (DOCS.parent / "README.md").read_text(encoding="utf-8")
+    anchors = {
+        _anchor(line.lstrip("#").strip()) for line in readme.splitlines() if line.startswith("#")
+    }
+    assert set(build.SHEET_HELP.values()) | {"in-excel"} <= anchors
+    assert set(build.SHEET_HELP) == set(layout.SHEET_ORDER)
+
+
+def _anchor(title: str) -> str:
+    """GitHub's heading anchor."""
+    return re.sub(r"[^\w\- ]", "", title.lower()).replace(" ", "-")
+
+
+def test_about_names_the_version() -> None:
+    import addin
+
+    assert f'ADDIN_VERSION As String = "{addin.__version__}"' in build.ribbon_module()
 
 
 def python_commands(source: str) -> list[str]:
@@ -223,63 +300,169 @@ def test_every_button_the_ribbon_shows_is_an_action_the_dispatcher_runs(xlam: Pa
             assert importlib.import_module(spec.run.__module__)
 
 
-def test_no_other_vba_changed_from_the_xlwings_template(xlam: Path) -> None:
-    ours, theirs = vba_modules(xlam), vba_modules(build.template_path())
-    assert set(ours) == set(theirs)
-    for name in theirs:
-        if name != build.MODULE:
-            assert ours[name] == theirs[name], name
-    assert "RunMain" in theirs[build.MODULE] and "RunMain" not in ours[build.MODULE]
+def test_the_vba_is_the_templates_with_this_addins_names(xlam: Path) -> None:
+    """xlwings' module changes only where the build says (XLWINGS_EDITS); the quickstart's
+    ribbon module is replaced by ours; the other modules are as xlwings wrote them."""
+
+    def lines(modules: dict[str, str]) -> dict[str, str]:  # xlwings' module ends lines in LF
+        return {k: v.replace("\r\n", "\n") for k, v in modules.items()}
+
+    ours, theirs = lines(vba_modules(xlam)), lines(vba_modules(build.template_path()))
+    assert set(ours) == set(theirs) - {build.TEMPLATE_MODULE} | {build.MODULE}
+    for name in set(theirs) - {build.TEMPLATE_MODULE, "xlwings"}:
+        assert ours[name] == theirs[name], name
+    edited = theirs["xlwings"]
+    for old, new in build.XLWINGS_EDITS:
+        edited = edited.replace(old, new)
+    assert ours["xlwings"] == edited != theirs["xlwings"]
+    assert re.search(r'^Attribute VB_Name = "AgaRibbon"', ours[build.MODULE])
 
 
-def test_the_project_keeps_office_recompiling_from_source(xlam: Path) -> None:
+def test_no_myaddin_name_is_left_in_the_addin(xlam: Path) -> None:
+    with zipfile.ZipFile(xlam) as z:
+        project = z.read(build.VBA_PROJECT)
+        parts = {n: z.read(n) for n in z.namelist() if n != build.VBA_PROJECT}
+    for name, data in parts.items():
+        assert b"myaddin" not in data.lower(), name
+    with olefile.OleFileIO(project) as ole:
+        for stream in ole.listdir():
+            path = "/".join(stream)
+            assert "myaddin" not in path.lower()
+            data = ole.openstream(stream).read()
+            if path.startswith("VBA/") and path != "VBA/_VBA_PROJECT":
+                data = vba.decompress(data)
+            assert b"myaddin" not in data.lower(), path
+            assert "myaddin" not in data.decode("utf-16-le", "ignore").lower(), path
+    assert re.search(r'Name="AgaMcMahon"', vba_project_text(xlam))
+
+
+def vba_project_text(path: Path) -> str:
+    with (
+        zipfile.ZipFile(path) as z,
+        olefile.OleFileIO(io.BytesIO(z.read(build.VBA_PROJECT))) as ole,
+    ):
+        return ole.openstream("PROJECT").read().decode("cp1252")
+
+
+# --- the VBA project, read back as MS-OVBA describes it -------------------------------------
+
+
+def test_the_project_is_written_from_source_as_ms_ovba_asks(xlam: Path) -> None:
+    """2.3.4.1: _VBA_PROJECT is Reserved1 0x61CC, Version 0xFFFF and no PerformanceCache;
+    2.3.4.3: every module stream is its compressed source (MODULEOFFSET 0, no p-code)."""
     with (
         zipfile.ZipFile(xlam) as z,
         olefile.OleFileIO(io.BytesIO(z.read(build.VBA_PROJECT))) as ole,
     ):
-        assert ole.openstream("VBA/_VBA_PROJECT").read()[2:4] == vba.SOURCE_CACHE_NEUTRAL
+        assert ole.openstream("VBA/_VBA_PROJECT").read() == b"\xcc\x61\xff\xff\x00\x00\x00"
+        offsets = vba.module_offsets(ole.openstream("VBA/dir").read())
+        assert offsets and set(offsets.values()) == {0}
+        for module in offsets:
+            stream = ole.openstream(f"VBA/{module}").read()
+            assert stream[0] == 1 and vba.decompress(stream).startswith(b"Attribute VB_Name")
+        assert not [s for s in ole.listdir() if s[-1].startswith("__SRP_")]
 
 
-def test_only_the_ribbon_the_vba_and_the_title_differ_from_the_template(xlam: Path) -> None:
-    with zipfile.ZipFile(xlam) as ours, zipfile.ZipFile(build.template_path()) as theirs:
-        assert ours.namelist() == theirs.namelist()
-        changed = {n for n in theirs.namelist() if ours.read(n) != theirs.read(n)}
-    assert changed == {build.CUSTOM_UI, build.VBA_PROJECT, "docProps/core.xml"}
+def test_olevba_finds_no_vba_stomping(xlam: Path, tmp_path: Path) -> None:
+    """olevba compares the p-code (through pcodedmp) with the source; the template's
+    module streams carry p-code, so the check is alive, and ours carry none."""
+    with zipfile.ZipFile(xlam) as z:
+        (tmp_path / "vbaProject.bin").write_bytes(z.read(build.VBA_PROJECT))
+    for path in (xlam, tmp_path / "vbaProject.bin"):
+        parser = VBA_Parser(str(path))
+        try:
+            assert parser.detect_vba_macros()
+            assert parser.detect_vba_stomping() is False, path
+            assert "Line #" not in parser.extract_pcode()
+        finally:
+            parser.close()
+    template = VBA_Parser(str(build.template_path()))
+    try:
+        assert "Line #" in template.extract_pcode()
+    finally:
+        template.close()
 
 
-def test_in_the_vba_project_only_the_ribbon_module_stream_changed(xlam: Path) -> None:
-    with zipfile.ZipFile(xlam) as ours, zipfile.ZipFile(build.template_path()) as theirs:
-        new, old = ours.read(build.VBA_PROJECT), theirs.read(build.VBA_PROJECT)
-    assert len(new) == len(old)
-    with olefile.OleFileIO(new) as a, olefile.OleFileIO(old) as b:
-        streams = ["/".join(s) for s in b.listdir()]
-        assert streams == ["/".join(s) for s in a.listdir()]
-        changed = {s for s in streams if a.openstream(s).read() != b.openstream(s).read()}
-    assert changed == {f"VBA/{build.MODULE}"}
+def test_pcodedmp_shows_no_p_code(xlam: Path) -> None:
+    import subprocess
+
+    out = subprocess.run(
+        [sys.executable, "-m", "pcodedmp.pcodedmp", str(xlam)],
+        capture_output=True, text=True, check=False, timeout=120,
+    )  # fmt: skip
+    assert "dir stream parsed" in out.stdout  # it read the project
+    assert "Line #" not in out.stdout and "FuncDefn" not in out.stdout
+
+
+def test_the_compound_file_reads_back_with_every_stream(xlam: Path) -> None:
+    with zipfile.ZipFile(xlam) as z:
+        data = z.read(build.VBA_PROJECT)
+    with olefile.OleFileIO(data) as ole:
+        names = sorted("/".join(s) for s in ole.listdir())
+        assert names == sorted(
+            ["PROJECT", "PROJECTwm", "VBA/_VBA_PROJECT", "VBA/dir"]
+            + [f"VBA/{m}" for m in ("AgaRibbon", "Dictionary", "Sheet2", "ThisWorkbook", "xlwings")]
+        )
+        wm = ole.openstream("PROJECTwm").read()
+    assert b"AgaRibbon\x00" + "AgaRibbon".encode("utf-16-le") + b"\x00\x00" in wm
+    assert "Module=AgaRibbon" in vba_project_text(xlam)
 
 
 # --- settings baked in at install time ----------------------------------------------------
 
 
-def test_settings_are_baked_into_the_addins_own_xlwings_sheet(tmp_path: Path) -> None:
+def conf_rows_as_xlwings_reads_them(path: Path) -> dict[str, object]:
+    """The settings sheet as xlwings' GetConfigFromSheet reads it: the sheet named
+    PROJECT_NAME & ".conf", from A1 down to the first empty cell of column A."""
+    wb = openpyxl.load_workbook(as_xlsm(path), read_only=True)
+    try:
+        sheet = wb[f"{build.PROJECT_NAME}.conf"]
+        found = {}
+        for row in sheet.iter_rows(values_only=True):
+            if not row or row[0] in (None, ""):
+                break
+            found[str(row[0]).upper()] = row[1] if len(row) > 1 else None
+        return found
+    finally:
+        wb.close()
+
+
+def test_the_vba_reads_its_settings_under_the_addins_own_name(xlam: Path) -> None:
+    """xlwings builds every settings place from PROJECT_NAME: the sheet
+    aga_mcmahon.conf in the add-in, then aga_mcmahon.conf in the workbook's folder, then
+    the user's file, as docs/excel-install.md says."""
+    source = vba_modules(xlam)["xlwings"]
+    assert f'Public Const PROJECT_NAME As String = "{build.PROJECT_NAME}"' in source
+    assert 'Sheets(PROJECT_NAME & ".conf")' in source
+    assert '& "\\." & PROJECT_NAME & "\\" & PROJECT_NAME & ".conf"' in source
+    assert '"/" & PROJECT_NAME & ".conf"' in source
+    assert 'GetConfig("ADD_WORKBOOK_TO_PYTHONPATH", "true")' not in source
+    guide = (DOCS / "excel-install.md").read_text(encoding="utf-8")
+    for place in (
+        "aga_mcmahon.conf",
+        r"%USERPROFILE%\.aga_mcmahon\aga_mcmahon.conf",
+        "~/Library/Containers/com.microsoft.Excel/Data/aga_mcmahon.conf",
+    ):
+        assert place in guide, place
+
+
+def test_settings_are_baked_into_the_addins_own_sheet_every_one_readable(tmp_path: Path) -> None:
     settings = install.excel_settings(r"C:\Python311\python.exe", "win32")
     path = build.build_addin(tmp_path / "a.xlam", settings)
     wb = openpyxl.load_workbook(as_xlsm(path), read_only=True)
-    assert wb.sheetnames == [f"{build.PROJECT_NAME}.conf"]
-    rows = wb.worksheets[0].iter_rows(values_only=True)
-    values = {str(r[0]).upper(): r[1] for r in rows if r[0]}
+    assert wb.sheetnames == [build.CONF_SHEET] == ["aga_mcmahon.conf"]
     wb.close()
+    values = conf_rows_as_xlwings_reads_them(path)
     assert values["INTERPRETER_WIN"] == r"C:\Python311\python.exe"
     assert values["PYTHONPATH"] == str(Path(__file__).resolve().parents[1])
+    assert values["ADD_WORKBOOK_TO_PYTHONPATH"] == "False"
+    assert set(values) == {k.upper() for k in {**build.DEFAULT_SETTINGS, **settings}}
     assert importlib.import_module("addin").__file__.startswith(values["PYTHONPATH"])
 
 
-def test_a_build_without_settings_leaves_the_settings_sheet_switched_off(xlam: Path) -> None:
-    wb = openpyxl.load_workbook(as_xlsm(xlam), read_only=True)
-    try:
-        assert wb.sheetnames == [build.CONF_SHEET]
-    finally:
-        wb.close()
+def test_a_build_without_settings_leaves_the_interpreter_to_the_settings_file(xlam: Path) -> None:
+    """A key on the sheet, even empty, hides the file: so only what was given is there."""
+    assert conf_rows_as_xlwings_reads_them(xlam) == {"ADD_WORKBOOK_TO_PYTHONPATH": "False"}
 
 
 def test_excel_settings_name_the_platforms_interpreter() -> None:
@@ -323,27 +506,26 @@ def test_our_decompressor_reads_every_template_module_as_olevba_does() -> None:
         for module, offset in offsets.items():
             stream = ole.openstream(f"VBA/{module}").read()[offset:]
             assert vba.decompress(stream) == bytes(decompress_stream(bytearray(stream)))
-    assert build.MODULE in offsets and "xlwings" in offsets
+    assert build.TEMPLATE_MODULE in offsets and "xlwings" in offsets
 
 
-def test_compress_to_pads_with_a_comment_to_the_exact_size() -> None:
-    text = b"Sub A()\r\nEnd Sub\r\n"
-    base = len(vba.compress(text))
-    for size in [base, *range(base + 4, base + 400, 23)]:
-        packed = vba.compress_to(text, size)
-        assert len(packed) == size
-        source = vba.decompress(packed)
-        assert source.startswith(text)
-        assert all(line.startswith(b"'") for line in source[len(text) :].splitlines())
-
-
-def test_a_module_too_long_for_the_template_is_refused() -> None:
+def test_the_project_writer_refuses_a_module_set_that_does_not_match() -> None:
     with zipfile.ZipFile(build.template_path()) as z:
         project = z.read(build.VBA_PROJECT)
-    with pytest.raises(vba.VBAError, match="does not fit"):
-        vba.replace_module(project, build.MODULE, "' " + vba._filler(400).decode())
-    with pytest.raises(vba.VBAError, match="no module"):
-        vba.replace_module(project, "Nope", "")
+    sources = vba.read_sources(project)
+    with pytest.raises(vba.VBAError, match="modules are"):
+        vba.write_project(project, "X", {**sources, "Extra": 'Attribute VB_Name = "Extra"'})
+    with pytest.raises(vba.VBAError, match="VB_Name"):
+        vba.write_project(project, "X", {**sources, "xlwings": "Sub A()\r\nEnd Sub\r\n"})
+
+
+def test_the_dir_stream_records_round_trip() -> None:
+    with (
+        zipfile.ZipFile(build.template_path()) as z,
+        olefile.OleFileIO(z.read(build.VBA_PROJECT)) as ole,
+    ):
+        data = vba.decompress(ole.openstream("VBA/dir").read())
+    assert vba.dir_bytes(vba.dir_records(data)) == data
 
 
 def test_the_dispatcher_module_imports_without_excel() -> None:

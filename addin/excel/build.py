@@ -2,15 +2,19 @@
 
 The template (``quickstart_addin_ribbon.xlam`` in the installed xlwings package, the
 file ``xlwings quickstart NAME --addin --ribbon`` copies) carries xlwings' VBA:
-``RunPython``, configuration, the Mac and Windows plumbing. Three parts are changed:
+``RunPython``, configuration, the Mac and Windows plumbing. The build makes it this
+add-in throughout:
 
 - ``customUI/customUI.xml``: one tab, one button per ``addin.excel.buttons.buttons()``,
-  every button's ``onAction`` the same VBA sub;
-- the ``RibbonMyAddin`` VBA module: that one sub, which hands the button's id to
-  ``addin.excel.entry.dispatch`` (see ``addin.excel.vba`` for how it is replaced);
-- the add-in's ``_myaddin.conf`` sheet, when settings are given: renamed to
-  ``myaddin.conf`` (xlwings reads it only then) and filled with the interpreter and
-  PYTHONPATH found at install time.
+  every button's ``onAction`` the same VBA sub, plus Help and About, with keytips;
+- the VBA project, written anew from source (``addin.excel.vba``): the quickstart's
+  ``RibbonMyAddin`` module becomes ``AgaRibbon`` (``vba_src/AgaRibbon.bas``: the
+  callback, Help, About, and the error message a TD sees), xlwings' module reads its
+  settings under this add-in's name (``aga_mcmahon.conf``) and no longer puts the
+  workbook's folder on Python's path, and the project is called ``AgaMcMahon``;
+- the settings sheet ``aga_mcmahon.conf``: only the settings given (the interpreter,
+  PYTHONPATH and the help page ``install-excel`` found), one per row from A1, so that
+  xlwings reads every one of them and anything not on it comes from the settings file.
 
 So a new button changes only the ribbon XML, and building again after an action is
 registered adds it. The output matches the installed xlwings version by construction.
@@ -21,35 +25,63 @@ from __future__ import annotations
 import os
 import zipfile
 from collections.abc import Mapping, Sequence
+from importlib import resources
 from pathlib import Path
 from xml.sax.saxutils import quoteattr
 
 from lxml import etree
 
+import addin
 from addin.excel import vba
 from addin.excel.buttons import GROUPS, Button, buttons, report_items
 
 ADDIN_FILE = "aga_mcmahon.xlam"
 TITLE = "AGA Swiss McMahon"
 TEMPLATE = "quickstart_addin_ribbon.xlam"
-MODULE = "RibbonMyAddin"
+VBA_PROJECT_NAME = "AgaMcMahon"
+"""The VBA project's name (an identifier: no spaces)."""
+TEMPLATE_MODULE = "RibbonMyAddin"
+MODULE = "AgaRibbon"
 CALLBACK = "AgaButton"
 ON_ACTION = f"{MODULE}.{CALLBACK}"
+HELP_ACTION = f"{MODULE}.AgaHelp"
+ABOUT_ACTION = f"{MODULE}.AgaAbout"
 ENTRY_MODULE = "addin.excel.entry"
 ENTRY_FUNCTION = "dispatch"
 PYTHON_COMMAND = f"import {ENTRY_MODULE} as e;e.{ENTRY_FUNCTION}('"
-VBA_SOURCE = f"""Attribute VB_Name = "{MODULE}"
-Sub {CALLBACK}(c As IRibbonControl)
-If ActiveWorkbook Is Nothing Then Workbooks.Add
-RunPython "{PYTHON_COMMAND}" & c.Id & "')"
-End Sub
-"""
-"""The one ribbon callback. It is short on purpose: it must fit in the template's module."""
-
-CONF_SHEET = "_myaddin.conf"
-"""xlwings' per-add-in settings sheet; the leading underscore switches it off."""
-PROJECT_NAME = "myaddin"
-"""The template's VBA ``PROJECT_NAME``: the settings sheet is ``myaddin.conf``."""
+PROJECT_NAME = "aga_mcmahon"
+"""xlwings' ``PROJECT_NAME`` in the VBA: the settings sheet and file are ``aga_mcmahon.conf``."""
+CONF_SHEET = f"{PROJECT_NAME}.conf"
+TEMPLATE_CONF_SHEET = "_myaddin.conf"
+LOG_FILE = "aga_mcmahon.log"
+"""Where the VBA keeps the full text of every error (TEMP on Windows, Excel's container
+folder on macOS)."""
+DEFAULT_SETTINGS = {"ADD_WORKBOOK_TO_PYTHONPATH": "False"}
+"""xlwings would put the workbook's folder on Python's path (and map OneDrive folders) on
+every click; this add-in's code is found through PYTHONPATH alone."""
+SHEET_HELP = {
+    "Tournament": "the-workbook",
+    "Players": "a-tds-day",
+    "Bands": "what-you-can-type-and-what-the-program-does-with-it",
+    "Requests": "the-workbook",
+    "Standings": "reports-for-the-wall",
+    "Cross Table": "reports-for-the-wall",
+    "TDListA": "a-tds-day",
+    "Log": "undo-and-history",
+}
+"""The guide's section for a sheet (README anchors); a Round sheet and any other: In Excel."""
+XLWINGS_EDITS = (
+    ('Public Const PROJECT_NAME As String = "myaddin"',
+     f'Public Const PROJECT_NAME As String = "{PROJECT_NAME}"'),
+    ('GetConfig("ADD_WORKBOOK_TO_PYTHONPATH", "true")',
+     'GetConfig("ADD_WORKBOOK_TO_PYTHONPATH", "false")'),
+    ('Sub ShowError(FileName As String, Optional Message As String = "")',
+     'Sub XlwingsShowError(FileName As String, Optional Message As String = "")'),
+    ("please run 'xlwings runpython install' in a terminal once and try again.",
+     "run this in a terminal once, then try again: python -m addin install-excel"),
+)  # fmt: skip
+"""(text in the template's xlwings module, its replacement): each must be found. The
+settings take this add-in's name; ``ShowError`` gives way to ``AgaRibbon``'s."""
 
 NS = {
     "m": "http://schemas.openxmlformats.org/spreadsheetml/2006/main",
@@ -75,12 +107,14 @@ def template_path() -> Path:
 
 
 def ribbon_xml(items: Sequence[Button]) -> bytes:
-    """The customUI part: one tab, a group per kind of button, one callback for all."""
+    """The customUI part: one tab, a group per kind of button, one callback for all,
+    a keytip on every control (Alt, then the tab's keytip, then the control's)."""
+    tips = iter(keytips(len(items) + 2))
     lines = [
         '<customUI xmlns="http://schemas.microsoft.com/office/2006/01/customui">',
         "  <ribbon>",
         "    <tabs>",
-        f'      <tab id="agaMcMahonTab" label={quoteattr(TITLE)}>',
+        f'      <tab id="agaMcMahonTab" label={quoteattr(TITLE)} keytip="{TAB_KEYTIP}">',
     ]
     for key, label in GROUPS.items():
         members = [b for b in items if b.group == key]
@@ -88,19 +122,46 @@ def ribbon_xml(items: Sequence[Button]) -> bytes:
             continue
         lines.append(f'        <group id="agaGroup_{key}" label={quoteattr(label)}>')
         for b in members:
-            tips = f"screentip={quoteattr(b.label)} supertip={quoteattr(b.tip)}"
-            head = f'id="{b.control_id}" label={quoteattr(b.label)} size="{b.size}"'
+            text = f"screentip={quoteattr(b.label)} supertip={quoteattr(b.tip)}"
+            head = (
+                f'id="{b.control_id}" label={quoteattr(b.label)} size="{b.size}"'
+                f' imageMso="{b.image}" keytip="{next(tips)}"'
+            )
             if b.action == "report":
-                lines.append(f'          <menu {head} imageMso="{b.image}" {tips}>')
+                lines.append(f"          <menu {head} {text}>")
                 lines += [_menu_item(item) for item in report_items()]
                 lines.append("          </menu>")
                 continue
-            lines.append(
-                f'          <button {head} imageMso="{b.image}" {tips} onAction="{ON_ACTION}" />'
-            )
+            lines.append(f'          <button {head} {text} onAction="{ON_ACTION}" />')
         lines.append("        </group>")
+    lines.append('        <group id="agaGroup_help" label="Help">')
+    for control, label, image, action, tip in (
+        ("aga_help", "Help", "Help", HELP_ACTION,
+         "Open the guide at the section for the sheet you are on."),
+        ("aga_about", "About", "About", ABOUT_ACTION,
+         "The add-in's version, the Python it runs and where its log is."),
+    ):  # fmt: skip
+        lines.append(
+            f'          <button id="{control}" label="{label}" size="{SMALL_SIZE}"'
+            f' imageMso="{image}" keytip="{next(tips)}" screentip="{label}"'
+            f' supertip={quoteattr(tip)} onAction="{action}" />'
+        )
+    lines.append("        </group>")
     lines += ["      </tab>", "    </tabs>", "  </ribbon>", "</customUI>", ""]
     return "\n".join(lines).encode("utf-8")
+
+
+TAB_KEYTIP = "Y1"
+"""Alt, Y, 1 opens the tab (Excel's own tabs use single letters; Y1 is the usual free one)."""
+SMALL_SIZE = "normal"
+
+
+def keytips(count: int) -> list[str]:
+    """Distinct keytips, one or two characters (the schema allows up to three)."""
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    singles = list(letters)
+    doubles = [a + b for a in letters for b in "123456789"]
+    return (singles + doubles)[:count]
 
 
 def _menu_item(b: Button) -> str:
@@ -112,46 +173,61 @@ def _menu_item(b: Button) -> str:
     )
 
 
-def _shared_strings(data: bytes) -> list[str]:
-    root = etree.fromstring(data)
-    return ["".join(si.itertext()) for si in root.findall("m:si", NS)]
+def vba_sources(template: Mapping[str, str]) -> dict[str, str]:
+    """The add-in's module sources, from the template's (by module name)."""
+    sources = {name: text for name, text in template.items() if name != TEMPLATE_MODULE}
+    if TEMPLATE_MODULE not in template or "xlwings" not in template:
+        raise BuildError(f"the template has no {TEMPLATE_MODULE} or xlwings module")
+    xlwings = template["xlwings"]
+    for old, new in XLWINGS_EDITS:
+        if old not in xlwings:
+            raise BuildError(f"the template's xlwings module has no {old!r}")
+        xlwings = xlwings.replace(old, new)
+    sources["xlwings"] = xlwings
+    sources[MODULE] = ribbon_module()
+    return sources
 
 
-def _conf_sheet(sheet: bytes, strings: list[str], config: Mapping[str, str]) -> bytes:
-    """The settings sheet with column B set for each key of ``config`` (keys as in column A)."""
+def ribbon_module() -> str:
+    """AgaRibbon's source, its fields filled in."""
+    text = resources.files("addin.excel").joinpath("vba_src/AgaRibbon.bas").read_text("ascii")
+    fields = {
+        "TITLE": TITLE,
+        "VERSION": addin.__version__,
+        "SHEET_HELP": ";".join(f"{k}={v}" for k, v in SHEET_HELP.items()),
+        "PYTHON_COMMAND": PYTHON_COMMAND,
+        "LOG": LOG_FILE,
+    }
+    for key, value in fields.items():
+        text = text.replace("{{" + key + "}}", value)
+    if "{{" in text:
+        raise BuildError("AgaRibbon.bas names a field the build does not fill")
+    return text
+
+
+def _conf_sheet(sheet: bytes, config: Mapping[str, str]) -> bytes:
+    """The settings sheet holding ``config`` alone, one key per row from A1.
+
+    xlwings reads the sheet from A1 down to the first empty cell of column A, and a key
+    present there with an empty value hides the settings file: so the template's rows
+    (its keys without values, and a stray cell at A13) all go."""
     root = etree.fromstring(sheet)
     data = root.find("m:sheetData", NS)
     assert data is not None
-    wanted = {k.upper(): (k, v) for k, v in config.items()}
-    rows = data.findall("m:row", NS)
-    for row in rows:
-        a = row.find("m:c[@r='A" + row.get("r", "") + "']", NS)
-        if a is None or a.get("t") != "s":
-            continue
-        key = strings[int(a.findtext("m:v", namespaces=NS) or 0)].upper()
-        if key in wanted:
-            _set_b(row, wanted.pop(key)[1])
-    last = max((int(r.get("r", "0")) for r in rows), default=0)
-    for offset, (label, value) in enumerate(wanted.values(), start=1):
-        row = etree.SubElement(data, f"{{{NS['m']}}}row", r=str(last + offset))
-        _inline(row, f"A{last + offset}", label)
-        _set_b(row, value)
+    for row in list(data):
+        data.remove(row)
+    for number, (key, value) in enumerate(config.items(), start=1):
+        row = etree.SubElement(data, f"{{{NS['m']}}}row", r=str(number), spans="1:2")
+        _inline(row, f"A{number}", key)
+        _inline(row, f"B{number}", value)
     for dim in root.findall("m:dimension", NS):
-        dim.set("ref", f"A1:B{max(last + len(wanted), 1)}")
+        dim.set("ref", f"A1:B{max(len(config), 1)}")
     return etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True)
 
 
 def _inline(row: etree._Element, ref: str, text: str) -> None:
     cell = etree.SubElement(row, f"{{{NS['m']}}}c", r=ref, t="inlineStr")
     etree.SubElement(etree.SubElement(cell, f"{{{NS['m']}}}is"), f"{{{NS['m']}}}t").text = text
-
-
-def _set_b(row: etree._Element, value: str) -> None:
-    ref = f"B{row.get('r')}"
-    for old in row.findall(f"m:c[@r='{ref}']", NS):
-        row.remove(old)
-    _inline(row, ref, value)
-    row.set("spans", "1:2")
 
 
 def _core(data: bytes) -> bytes:
@@ -175,12 +251,17 @@ def build_addin(out: Path | str, config: Mapping[str, str] | None = None) -> Pat
         raise BuildError(f"{source} is not the ribbon add-in template this build expects")
     parts[CUSTOM_UI] = ribbon_xml(buttons())
     try:
-        parts[VBA_PROJECT] = vba.replace_module(parts[VBA_PROJECT], MODULE, VBA_SOURCE)
+        template = vba.read_sources(parts[VBA_PROJECT])
+        parts[VBA_PROJECT] = vba.write_project(
+            parts[VBA_PROJECT],
+            VBA_PROJECT_NAME,
+            vba_sources(template),
+            {TEMPLATE_MODULE: MODULE},
+        )
     except vba.VBAError as err:
         raise BuildError(f"{source}: {err}") from err
     parts["docProps/core.xml"] = _core(parts["docProps/core.xml"])
-    if config:
-        _bake_config(parts, config)
+    _bake_config(parts, {**DEFAULT_SETTINGS, **(config or {})})
     out.parent.mkdir(parents=True, exist_ok=True)
     temporary = out.with_name(f".{out.name}.tmp")
     with zipfile.ZipFile(temporary, "w", zipfile.ZIP_DEFLATED) as dst:
@@ -192,13 +273,12 @@ def build_addin(out: Path | str, config: Mapping[str, str] | None = None) -> Pat
 
 def _bake_config(parts: dict[str, bytes], config: Mapping[str, str]) -> None:
     workbook = parts["xl/workbook.xml"]
-    quoted = f'name="{CONF_SHEET}"'.encode()
+    quoted = f'name="{TEMPLATE_CONF_SHEET}"'.encode()
     if quoted not in workbook:
-        raise BuildError(f"the template has no {CONF_SHEET} sheet to hold the settings")
-    parts["xl/workbook.xml"] = workbook.replace(quoted, f'name="{PROJECT_NAME}.conf"'.encode())
-    strings = _shared_strings(parts["xl/sharedStrings.xml"])
+        raise BuildError(f"the template has no {TEMPLATE_CONF_SHEET} sheet to hold the settings")
+    parts["xl/workbook.xml"] = workbook.replace(quoted, f'name="{CONF_SHEET}"'.encode())
     sheet = "xl/worksheets/sheet1.xml"
-    parts[sheet] = _conf_sheet(parts[sheet], strings, config)
+    parts[sheet] = _conf_sheet(parts[sheet], config)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -28,40 +28,42 @@ GROUPS: dict[str, str] = {
 LARGE = "large"
 SMALL = "normal"
 PLACES: dict[str, tuple[str, str, str]] = {
-    # action id: (group, size, imageMso); this order is the order on the ribbon
+    # action id: (group, size, imageMso); this order is the order on the ribbon. Every
+    # imageMso is in each of Microsoft's Excel control lists (tests/data/office): a name
+    # from another application's list draws no icon in Excel.
     "new": ("before", LARGE, "FileNew"),
-    "import-tdlista": ("before", LARGE, "ImportTextFile"),
-    "preregister": ("before", SMALL, "ImportExcel"),
+    "import-tdlista": ("before", LARGE, "GetExternalDataFromText"),
+    "preregister": ("before", SMALL, "GetExternalDataImportClassic"),
     "import-aga-xml": ("before", SMALL, "XmlImport"),
     "import-aga-text": ("before", SMALL, "FileOpen"),
     "bands": ("before", LARGE, "SortDialog"),
-    "lookup": ("desk", LARGE, "FindDialog"),
-    "register": ("desk", LARGE, "AcceptInvitation"),
-    "drop": ("desk", SMALL, "DeclineInvitation"),
-    "readmit": ("desk", SMALL, "Redo"),
-    "bye": ("desk", SMALL, "HappyFace"),
+    "lookup": ("desk", LARGE, "FindDialogExcel"),
+    "register": ("desk", LARGE, "SheetRowsInsert"),
+    "drop": ("desk", SMALL, "SheetRowsDelete"),
+    "readmit": ("desk", SMALL, "TableRowsInsertBelowExcel"),
+    "bye": ("desk", SMALL, "ShapeStar"),
     "volunteer": ("desk", SMALL, "ReviewNewComment"),
     "set-rating": ("desk", SMALL, "SortAscendingExcel"),
-    "set-band": ("desk", SMALL, "TableSelect"),
+    "set-band": ("desk", SMALL, "OutlineGroup"),
     "replace-id": ("desk", SMALL, "ReplaceDialog"),
     "pair": ("round", LARGE, "MacroPlay"),
-    "result": ("round", LARGE, "ReviewAcceptChange"),
-    "unpair": ("round", SMALL, "Undo"),
+    "result": ("round", LARGE, "ReviewAcceptOrRejectChangeDialog"),
+    "unpair": ("round", SMALL, "SheetDelete"),
     "break-pair": ("round", SMALL, "CellsDelete"),
     "make-pair": ("round", SMALL, "CellsInsertDialog"),
     "set-game": ("round", SMALL, "DataValidation"),
     "force": ("round", SMALL, "HyperlinkInsert"),
-    "prohibit": ("round", SMALL, "Delete"),
+    "prohibit": ("round", SMALL, "Lock"),
     "standings": ("after", LARGE, "Refresh"),
     "report": ("after", LARGE, "FilePrintPreview"),
     "check-aga": ("after", SMALL, "ErrorChecking"),
     "publish": ("after", LARGE, "WebPagePreview"),
-    "export-aga": ("after", LARGE, "ExportTextFile"),
+    "export-aga": ("after", LARGE, "XmlExport"),
     "check": ("after", LARGE, "TraceError"),
     "serve": ("after", SMALL, "FileSendAsAttachment"),
-    "history": ("after", SMALL, "ReviewTrackChanges"),
-    "undo": ("after", SMALL, "ReviewRejectChange"),
-    "redo": ("after", SMALL, "ReviewHighlightChanges"),
+    "history": ("after", SMALL, "ReviewTrackChangesMenu"),
+    "undo": ("after", SMALL, "Undo"),
+    "redo": ("after", SMALL, "Redo"),
 }
 DEFAULT_PLACE = ("more", SMALL, "MacroRecord")
 """A newly registered action lands in "More" until it is given a place here."""

@@ -1,15 +1,19 @@
-"""Replace the source of one VBA module inside a vbaProject.bin, in place.
+"""Write the add-in's VBA project from module sources, as MS-OVBA says a writer must.
 
-A vbaProject.bin is an OLE compound file. Each module stream holds an optional
-compiled cache followed, from the offset the ``dir`` stream records, by the module's
-source compressed with the MS-OVBA algorithm (section 2.4.1). xlwings ships its
-add-in template with the ``_VBA_PROJECT`` version set to 0xFFFF, which tells Office
-that any compiled cache is stale: Excel compiles every module from its source on
-load. So replacing the compressed source is enough to change what a module does.
+A vbaProject.bin is a compound file (``addin.excel.cfb``): a ``PROJECT`` text stream,
+``PROJECTwm`` (module names in Unicode), and a ``VBA`` storage holding ``_VBA_PROJECT``,
+the ``dir`` stream (the project's records, compressed with the MS-OVBA algorithm,
+section 2.4.1) and one stream per module. A module stream may start with a compiled
+cache (p-code) before its compressed source; Office runs that cache instead of the
+source when its VBA version matches, which is how a file whose source was edited but
+whose p-code was not ("VBA stomping") behaves unlike its source.
 
-The OLE container is not rebuilt: the new compressed source is padded with a VBA
-comment to exactly the length of the old one, and olefile overwrites the stream in
-place. Every other byte of the project stays as xlwings wrote it.
+So the project is written from source only (MS-OVBA 2.3.4.1: ``_VBA_PROJECT`` Version
+0xFFFF, no PerformanceCache; 2.3.4.3: each module stream is its compressed source, the
+``dir`` stream's MODULEOFFSET 0): Office compiles every module from its source on load,
+as it does for the VBA projects LibreOffice writes. The references, document modules
+and settings of xlwings' template project are kept; its module sources are read, edited
+by the caller, and written anew.
 """
 
 from __future__ import annotations
@@ -17,10 +21,17 @@ from __future__ import annotations
 import io
 import math
 import struct
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from addin.excel import cfb
 
 CHUNK = 4096
 SOURCE_CACHE_NEUTRAL = b"\xff\xff"
 """The ``_VBA_PROJECT`` version that makes Office ignore compiled caches (MS-OVBA 2.3.4.1)."""
+VBA_PROJECT_STREAM = b"\xcc\x61" + SOURCE_CACHE_NEUTRAL + b"\x00\x00\x00"
+"""Reserved1 0x61CC, Version 0xFFFF, Reserved2 0x00, Undefined 0x0000 (MS-OVBA 3.1.1)."""
+CODEPAGE = "cp1252"
 
 
 class VBAError(RuntimeError):
@@ -125,36 +136,6 @@ def decompress(container: bytes) -> bytes:
     return bytes(out)
 
 
-def _filler(size: int = 2000) -> bytes:
-    """Letters and digits in which no three bytes repeat, so each adds to the compressed size."""
-    alphabet = b"abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-    out, seen = bytearray(b"ab"), set()
-    while len(out) < size:
-        fresh = [c for c in alphabet if bytes(out[-2:]) + bytes([c]) not in seen]
-        c = fresh[0] if fresh else alphabet[len(out) % len(alphabet)]
-        seen.add(bytes(out[-2:]) + bytes([c]))
-        out.append(c)
-    return bytes(out)
-
-
-def compress_to(data: bytes, size: int) -> bytes:
-    """``data`` plus a trailing VBA comment line, compressed to exactly ``size`` bytes."""
-    exact = compress(data)
-    if len(exact) == size:
-        return exact
-    if len(exact) < size:
-        filler = _filler()
-        for variant in (b"'", b"' ", b"' pad ", b"' ### ###"):
-            start = max(0, (size - len(exact) - len(variant)) * 8 // 9 - 16)
-            for length in range(start, len(filler)):
-                out = compress(data + variant + filler[:length] + b"\r\n")
-                if len(out) == size:
-                    return out
-                if len(out) > size + 2:
-                    break
-    raise VBAError(f"the new module source does not fit the template's {size} bytes; shorten it")
-
-
 # --- the dir stream (MS-OVBA 2.3.4.2) -------------------------------------------------
 
 
@@ -190,28 +171,139 @@ def read_module(vba_project: bytes, module: str) -> str:
     return decompress(stream[offset:]).decode("latin-1")
 
 
-def replace_module(vba_project: bytes, module: str, source: str) -> bytes:
-    """``vba_project`` with ``module``'s source replaced by ``source`` (CRLF line ends)."""
+# --- writing a project ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Record:
+    """One record of the decompressed ``dir`` stream: id, size field, payload."""
+
+    id: int
+    size: int
+    payload: bytes
+
+
+def dir_records(data: bytes) -> list[Record]:
+    """The records of a decompressed ``dir`` stream, in order."""
+    records, pos = [], 0
+    while pos + 6 <= len(data):
+        record_id, size = struct.unpack_from("<HI", data, pos)
+        pos += 6
+        length = 6 if record_id == 0x0009 else size  # PROJECTVERSION's size field is 4
+        records.append(Record(record_id, size, data[pos : pos + length]))
+        pos += length
+    if pos != len(data):
+        raise VBAError("the dir stream ends inside a record")
+    return records
+
+
+def dir_bytes(records: list[Record]) -> bytes:
+    return b"".join(struct.pack("<HI", r.id, r.size) + r.payload for r in records)
+
+
+def read_sources(vba_project: bytes) -> dict[str, str]:
+    """Every module's source, by module name, in the project's order."""
     import olefile
 
-    text = source.replace("\r\n", "\n").replace("\n", "\r\n").encode("latin-1")
-    buffer = bytearray(vba_project)
-    with olefile.OleFileIO(bytes(buffer)) as probe:
-        version = probe.openstream("VBA/_VBA_PROJECT").read()[2:4]
-        offset = module_offsets(probe.openstream("VBA/dir").read()).get(module)
-        if offset is None:
-            raise VBAError(f"the VBA project has no module {module!r}")
-        stream = probe.openstream(f"VBA/{module}").read()
-    if version != SOURCE_CACHE_NEUTRAL:
+    with olefile.OleFileIO(io.BytesIO(vba_project)) as ole:
+        offsets = module_offsets(ole.openstream("VBA/dir").read())
+        return {
+            name: decompress(ole.openstream(f"VBA/{name}").read()[offset:]).decode(CODEPAGE)
+            for name, offset in offsets.items()
+        }
+
+
+def _renamed_records(records: list[Record], name: str, renames: Mapping[str, str]) -> list[Record]:
+    out = []
+    for r in records:
+        payload = r.payload
+        if r.id == 0x0004:  # PROJECTNAME
+            payload = name.encode(CODEPAGE)
+        elif r.id in (0x0019, 0x001A):  # MODULENAME, MODULESTREAMNAME
+            old = payload.decode(CODEPAGE)
+            payload = renames.get(old, old).encode(CODEPAGE)
+        elif r.id in (0x0047, 0x0032):  # their Unicode twins
+            old = payload.decode("utf-16-le")
+            payload = renames.get(old, old).encode("utf-16-le")
+        elif r.id == 0x0031:  # MODULEOFFSET: the source starts the stream, no p-code before
+            payload = struct.pack("<I", 0)
+        size = r.size if r.id == 0x0009 else len(payload)
+        out.append(Record(r.id, size, payload))
+    return out
+
+
+def _project_text(text: str, name: str, renames: Mapping[str, str]) -> str:
+    """The PROJECT stream (MS-OVBA 2.3.1) with the project and its modules renamed."""
+    lines, section = [], ""
+    for line in text.split("\r\n"):
+        if line.startswith("["):
+            section = line
+        key, sep, value = line.partition("=")
+        if sep and not section:
+            if key in ("Module", "Class", "BaseClass"):
+                value = renames.get(value, value)
+            elif key == "Document":
+                module, slash, rest = value.partition("/")
+                value = renames.get(module, module) + slash + rest
+            elif key == "Name":
+                value = f'"{name}"'
+        elif sep and section == "[Workspace]":
+            key = renames.get(key, key)
+        lines.append(key + sep + value)
+    return "\r\n".join(lines)
+
+
+def _name_map(modules: list[str]) -> bytes:
+    """PROJECTwm (MS-OVBA 2.3.3): each module's name in the code page, then in UTF-16."""
+    out = b"".join(
+        m.encode(CODEPAGE) + b"\x00" + m.encode("utf-16-le") + b"\x00\x00" for m in modules
+    )
+    return out + b"\x00\x00"
+
+
+def write_project(template: bytes, name: str, sources: Mapping[str, str],
+                  renames: Mapping[str, str] | None = None) -> bytes:  # fmt: skip
+    """A new vbaProject.bin: ``template``'s references and modules, the project called
+    ``name``, each module renamed by ``renames`` (old -> new) and holding
+    ``sources[new name]``, written from source only (no compiled cache anywhere)."""
+    import olefile
+
+    renames = dict(renames or {})
+    with olefile.OleFileIO(io.BytesIO(template)) as ole:
+        streams = {"/".join(s): ole.openstream(s).read() for s in ole.listdir()}
+        root_clsid = bytes.fromhex(ole.root.clsid.replace("-", "")) if ole.root.clsid else None
+    records = _renamed_records(dir_records(decompress(streams["VBA/dir"])), name, renames)
+    modules = [r.payload.decode(CODEPAGE) for r in records if r.id == 0x001A]
+    if set(modules) != set(sources):
         raise VBAError(
-            "the template's VBA project carries a compiled cache that Office would use "
-            "instead of the patched source"
+            f"the project's modules are {sorted(modules)}, the sources given {sorted(sources)}"
         )
-    new_source = compress_to(text, len(stream) - offset)
-    out = io.BytesIO(bytes(buffer))
-    with olefile.OleFileIO(out, write_mode=True) as ole:
-        ole.write_stream(f"VBA/{module}", stream[:offset] + new_source)
-    result = out.getvalue()
-    if not read_module(result, module).startswith(text.decode("latin-1")):
-        raise VBAError("the patched module does not read back as written")
-    return result
+    vba_storage: dict[str, object] = {
+        "_VBA_PROJECT": VBA_PROJECT_STREAM,
+        "dir": compress(dir_bytes(records)),
+    }
+    for module in modules:
+        text = sources[module].replace("\r\n", "\n").replace("\n", "\r\n")
+        if not text.startswith(f'Attribute VB_Name = "{module}"'):
+            raise VBAError(f"the source of {module} must begin with its VB_Name attribute")
+        vba_storage[module] = compress(text.encode(CODEPAGE))
+    old_modules = set(module_offsets(streams["VBA/dir"]))
+    for path, data in streams.items():  # any other stream of the VBA storage, as it was
+        folder, _, leaf = path.partition("/")
+        if folder == "VBA" and leaf not in vba_storage and leaf not in old_modules:
+            if leaf.startswith("__SRP_"):  # a compiled cache of its own: never kept
+                continue
+            vba_storage[leaf] = data
+    tree: dict[str, object] = {}
+    for path, data in streams.items():
+        if "/" not in path:
+            tree[path] = data
+    project = streams["PROJECT"].decode(CODEPAGE)
+    tree["PROJECT"] = _project_text(project, name, renames).encode(CODEPAGE)
+    tree["PROJECTwm"] = _name_map(modules)
+    tree["VBA"] = vba_storage
+    out = cfb.write(tree, root_clsid or bytes(16))
+    if read_sources(out) != {m: sources[m].replace("\r\n", "\n").replace("\n", "\r\n")
+                             for m in modules}:  # fmt: skip
+        raise VBAError("the written project does not read back as its sources")
+    return out

@@ -12,6 +12,7 @@ Colour emoji have no TrueType outlines any PDF font here could embed: they stay 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -19,39 +20,66 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
 FALLBACK = "ReportFallback"
+"""The first fallback font's registered name; the others are ``ReportFallback2`` ..."""
 
 FALLBACK_CANDIDATES = (
-    "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",  # Debian fonts-wqy-microhei: CJK, Hangul
-    "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",  # fonts-droid-fallback: no Hangul
+    # Linux: Debian fonts-wqy-microhei / -zenhei (Han, kana, Hangul), fonts-nanum (Hangul),
+    # Fedora's WenQuanYi, then Droid (fonts-droid-fallback, brought by LibreOffice: no Hangul)
+    "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
     "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc",
-    "/usr/share/fonts/wqy-microhei/wqy-microhei.ttc",  # Fedora
-    "/System/Library/Fonts/Supplemental/Arial Unicode.ttf",  # macOS
+    "/usr/share/fonts/wqy-microhei/wqy-microhei.ttc",
+    "/usr/share/fonts/wqy-zenhei/wqy-zenhei.ttc",
+    "/usr/share/fonts/truetype/nanum/NanumGothic.ttf",
+    "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",
+    # macOS: Apple SD Gothic Neo and AppleGothic (Hangul), Arial Unicode (Han, kana, Hangul)
+    "/System/Library/Fonts/AppleSDGothicNeo.ttc",
+    "/System/Library/Fonts/Supplemental/AppleGothic.ttf",
+    "/System/Library/Fonts/Supplemental/Arial Unicode.ttf",
     "/Library/Fonts/Arial Unicode.ttf",
-    "C:/Windows/Fonts/msyh.ttf",  # Windows: Microsoft YaHei
+    # Windows: Malgun Gothic (Hangul), Microsoft YaHei (Han), Meiryo (kana), SimSun
+    "C:/Windows/Fonts/malgun.ttf",
+    "C:/Windows/Fonts/msyh.ttc",
+    "C:/Windows/Fonts/msyh.ttf",
+    "C:/Windows/Fonts/meiryo.ttc",
     "C:/Windows/Fonts/simsun.ttc",
 )
-"""TrueType fonts with CJK glyphs (reportlab cannot embed CFF-outline OpenType such as
-Noto Sans CJK, so those are not listed)."""
+"""TrueType fonts with CJK glyphs, every one installed is used: a character is set in the
+first that has it, so Chinese, Japanese and Korean names all print wherever each system
+keeps them (reportlab cannot embed CFF-outline OpenType such as Noto Sans CJK: a file it
+refuses is passed over)."""
 
 _RTL = re.compile(r"[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")
 
 
 @cache
-def fallback_font() -> str | None:
-    """The name of the registered fallback font, or ``None`` when no candidate is installed."""
+def fallback_fonts() -> tuple[str, ...]:
+    """The registered fallback fonts, in the order of ``FALLBACK_CANDIDATES``."""
+    found: list[str] = []
     for candidate in FALLBACK_CANDIDATES:
         path = Path(candidate)
         if not path.is_file():
             continue
+        name = FALLBACK if not found else f"{FALLBACK}{len(found) + 1}"
         try:
-            pdfmetrics.registerFont(TTFont(FALLBACK, str(path), subfontIndex=0))
+            pdfmetrics.registerFont(TTFont(name, str(path), subfontIndex=0))
             pdfmetrics.registerFontFamily(
-                FALLBACK, normal=FALLBACK, bold=FALLBACK, italic=FALLBACK, boldItalic=FALLBACK
+                name, normal=name, bold=name, italic=name, boldItalic=name
             )
         except Exception:  # a broken or unsupported font file: try the next one
             continue
-        return FALLBACK
-    return None
+        found.append(name)
+    return tuple(found)
+
+
+def fallback_font() -> str | None:
+    """The first fallback font, or ``None`` when no candidate is installed."""
+    fonts = fallback_fonts()
+    return fonts[0] if fonts else None
+
+
+def fallback_for(char: str) -> str | None:
+    """The first fallback font with a glyph for ``char``."""
+    return next((f for f in fallback_fonts() if ord(char) in _glyphs(f)), None)
 
 
 @cache
@@ -77,15 +105,14 @@ def visual(text: str) -> str:
 
 
 def font_for(text: str, font: str) -> str:
-    """``font``, or the fallback when only it has every character of ``text`` (a header
-    drawn as one string in one font)."""
-    fallback = fallback_font()
-    if text.isascii() or fallback is None:
+    """``font``, or the first fallback that has every character of ``text`` when ``font``
+    does not (a header drawn as one string in one font)."""
+    if text.isascii():
         return font
     codes = {ord(c) for c in text}
-    if codes <= _glyphs(font) or not codes <= _glyphs(fallback):
+    if codes <= _glyphs(font):
         return font
-    return fallback
+    return next((f for f in fallback_fonts() if codes <= _glyphs(f)), font)
 
 
 def needs_markup(text: str, font: str) -> bool:
@@ -97,26 +124,26 @@ def needs_markup(text: str, font: str) -> bool:
 
 
 def markup(text: str, font: str) -> str:
-    """``text`` as escaped Paragraph markup, printable with ``font`` and the fallback."""
+    """``text`` as escaped Paragraph markup, printable with ``font`` and the fallbacks."""
     text = visual(text)
-    fallback = fallback_font()
-    if fallback is None or text.isascii():
+    if not fallback_fonts() or text.isascii():
         return _esc(text)
-    main, extra = _glyphs(font), _glyphs(fallback)
+    main = _glyphs(font)
     out: list[str] = []
-    for run, use_fallback in _runs(text, lambda c: ord(c) not in main and ord(c) in extra):
-        out.append(f'<font name="{fallback}">{_esc(run)}</font>' if use_fallback else _esc(run))
+    for run, use in _runs(text, lambda c: None if ord(c) in main else fallback_for(c)):
+        out.append(f'<font name="{use}">{_esc(run)}</font>' if use else _esc(run))
     return "".join(out)
 
 
-def _runs(text: str, test: object) -> list[tuple[str, bool]]:
-    runs: list[tuple[str, bool]] = []
+def _runs(text: str, pick: Callable[[str], str | None]) -> list[tuple[str, str | None]]:
+    """``text`` cut where ``pick`` (the font a character needs, or None) changes."""
+    runs: list[tuple[str, str | None]] = []
     for char in text:
-        flag = bool(test(char))  # type: ignore[operator]
-        if runs and runs[-1][1] == flag:
-            runs[-1] = (runs[-1][0] + char, flag)
+        use = pick(char)
+        if runs and runs[-1][1] == use:
+            runs[-1] = (runs[-1][0] + char, use)
         else:
-            runs.append((char, flag))
+            runs.append((char, use))
     return runs
 
 
