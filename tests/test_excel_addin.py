@@ -472,6 +472,46 @@ def test_excel_settings_name_the_platforms_interpreter() -> None:
     }
 
 
+@pytest.mark.parametrize("platform", ["win32", "darwin"])
+def test_install_and_remove_touch_only_the_addin(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, platform: str
+) -> None:
+    """Into a startup folder given (xlwings asks Excel for the real one): the add-in with
+    its settings and help page; nothing of xlwings' own settings; removing twice says the
+    second time that there is nothing to remove, in one line."""
+    monkeypatch.setattr(install, "STAGING", tmp_path / "staging")
+    monkeypatch.setattr(install, "MAC_SCRIPTS", tmp_path / "scripts")
+    startup = tmp_path / "XLSTART"
+    said: list[str] = []
+    target = install.install_excel(folder=startup, platform=platform, echo=said.append)
+    assert target == startup / build.ADDIN_FILE and target.is_file()
+    values = conf_rows_as_xlwings_reads_them(target)
+    key = "INTERPRETER_MAC" if platform == "darwin" else "INTERPRETER_WIN"
+    assert values[key] == sys.executable
+    page = Path(values["HELP"].removeprefix("file://"))
+    assert page.is_file() and "id='in-excel'" in page.read_text(encoding="utf-8")
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["staging", "XLSTART"] + (["scripts"] if platform == "darwin" else [])
+    )
+    install.uninstall_excel(folder=startup, platform=platform, echo=said.append)
+    assert not target.exists()
+    with pytest.raises(install.InstallError, match="not installed"):
+        install.uninstall_excel(folder=startup, platform=platform, echo=said.append)
+    assert any("Installed" in line for line in said) and any("Removed" in line for line in said)
+
+
+def test_a_copy_that_fails_is_reported_not_claimed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(install, "STAGING", tmp_path / "staging")
+    blocker = tmp_path / "XLSTART"
+    blocker.write_text("a file where the folder should be")
+    said: list[str] = []
+    with pytest.raises(install.InstallError, match="cannot copy the add-in"):
+        install.install_excel(folder=blocker, platform="win32", echo=said.append)
+    assert not any("Installed" in line for line in said)
+
+
 @pytest.mark.skipif(install.supported(), reason="installing is for Windows and macOS")
 def test_install_refuses_where_there_is_no_excel() -> None:
     with pytest.raises(install.InstallError, match="build-excel"):
