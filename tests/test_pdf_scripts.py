@@ -68,3 +68,19 @@ def test_markup_escapes_and_switches_font_only_where_needed() -> None:
     assert pdf_text.markup("A & <B>", regular) == "A &amp; &lt;B&gt;"
     marked = pdf_text.markup("Wang 王", regular)
     assert marked.startswith("Wang ") and f'<font name="{pdf_text.FALLBACK}">王</font>' in marked
+
+
+def test_the_readme_names_exactly_the_packages_ci_installs() -> None:
+    """A fresh machine with the README's packages has a CJK font with Hangul: the README's
+    apt-get line and .ci/run's are the same list."""
+    import re
+
+    root = Path(__file__).resolve().parents[1]
+    readme = " ".join(root.joinpath("README.md").read_text(encoding="utf-8").split())
+    ci = " ".join(
+        root.joinpath(".ci", "run").read_text(encoding="utf-8").replace("\\\n", " ").split()
+    )
+    (listed,) = re.findall(r"`apt-get install ([a-z0-9 .+-]+)`", readme)[:1]
+    installed = re.search(r"apt-get install -y -qq --no-install-recommends ([a-z0-9 .+-]+?) >", ci)
+    assert installed and set(listed.split()) == set(installed.group(1).split())
+    assert "fonts-wqy-microhei" in listed.split()
