@@ -394,6 +394,26 @@ def test_pcodedmp_shows_no_p_code(xlam: Path) -> None:
     assert "Line #" not in out.stdout and "FuncDefn" not in out.stdout
 
 
+def test_libreoffice_reads_the_vba_project_back(xlam: Path, tmp_path: Path) -> None:
+    """Another implementation of MS-OVBA, LibreOffice, loads the project written from
+    source (the dir stream, each module stream) and writes it out again whole."""
+    import os
+
+    from tests.helpers import SOFFICE, libreoffice_convert
+
+    if SOFFICE is None:
+        if os.environ.get("AGA_REQUIRE_LIBREOFFICE"):
+            pytest.fail("LibreOffice (soffice) is not installed (AGA_REQUIRE_LIBREOFFICE is set)")
+        pytest.skip("LibreOffice is not installed")
+    workbook = tmp_path / "addin.xlsm"
+    workbook.write_bytes(as_xlsm(xlam).getvalue())
+    out = libreoffice_convert(workbook, "xlsm:Calc MS Excel 2007 VBA XML", tmp_path / "out")
+    modules = vba_modules(out)
+    assert {"AgaRibbon", "xlwings"} <= set(modules)
+    assert set(public_subs(modules["AgaRibbon"])) >= {"AgaButton", "AgaHelp", "AgaAbout"}
+    assert 'PROJECT_NAME As String = "aga_mcmahon"' in modules["xlwings"]
+
+
 def test_the_compound_file_reads_back_with_every_stream(xlam: Path) -> None:
     with zipfile.ZipFile(xlam) as z:
         data = z.read(build.VBA_PROJECT)

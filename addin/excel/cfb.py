@@ -131,7 +131,6 @@ def write(tree: Mapping[str, object], root_clsid: bytes = bytes(16)) -> bytes:
     mini_stream, mini_fat = bytearray(), []
     for e in small:
         if not e.data:
-            e.start = ENDOFCHAIN
             continue
         count = _sectors(e.data, MINI_SECTOR)
         e.start = len(mini_fat)
@@ -195,9 +194,8 @@ def write(tree: Mapping[str, object], root_clsid: bytes = bytes(16)) -> bytes:
 def _entry_bytes(e: _Entry) -> bytes:
     name = e.name.encode("utf-16-le") + b"\x00\x00"
     size = len(e.data) if e.kind in (STREAM, ROOT) else 0
-    start = e.start if e.kind in (STREAM, ROOT) and size else (ENDOFCHAIN if e.kind == ROOT else 0)
-    if e.kind == STREAM and not size:
-        start = 0
+    # a storage has no sector; nor has an empty stream (or an empty mini stream)
+    start = 0 if e.kind == STORAGE else e.start if size else ENDOFCHAIN
     return (
         name.ljust(64, b"\x00")
         + struct.pack("<HBB", len(name), e.kind, e.color)
