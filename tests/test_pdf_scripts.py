@@ -42,6 +42,31 @@ def test_a_fallback_font_with_cjk_and_hangul_is_installed() -> None:
         assert fallback and not pdf_text.needs_markup(char, fallback), char
 
 
+def test_each_character_takes_the_first_fallback_that_has_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A font without CJK listed first (as Droid lacks Hangul) does not stop the next one
+    from printing what it lacks: DejaVu Sans has no 王, WenQuanYi has."""
+    dejavu = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+    wqy = Path("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc")
+    if not (dejavu.is_file() and wqy.is_file()):
+        pytest.skip("needs fonts-dejavu-core and fonts-wqy-microhei (the README's packages)")
+    monkeypatch.setattr(pdf_text, "FALLBACK_CANDIDATES", (str(dejavu), str(wqy)))
+    pdf_text.fallback_fonts.cache_clear()
+    pdf_text._glyphs.cache_clear()
+    try:
+        first, second = pdf_text.fallback_fonts()
+        assert pdf_text.fallback_for("Ω") == first and pdf_text.fallback_for("김") == second
+        assert pdf_text.markup("Kim 김 Ω", "Helvetica") == (
+            f'Kim <font name="{second}">김</font> <font name="{first}">Ω</font>'
+        )
+        assert pdf_text.font_for("김민준", "Helvetica") == second
+    finally:
+        monkeypatch.undo()
+        pdf_text.fallback_fonts.cache_clear()
+        pdf_text._glyphs.cache_clear()
+
+
 @pytest.mark.parametrize("kind", ["registration", "slips"])
 def test_cjk_names_are_set_in_the_fallback_font_and_extract_as_text(
     international: Path, tmp_path: Path, kind: str
@@ -67,7 +92,10 @@ def test_markup_escapes_and_switches_font_only_where_needed() -> None:
     regular, _ = fonts()
     assert pdf_text.markup("A & <B>", regular) == "A &amp; &lt;B&gt;"
     marked = pdf_text.markup("Wang 王", regular)
-    assert marked.startswith("Wang ") and f'<font name="{pdf_text.FALLBACK}">王</font>' in marked
+    assert (
+        marked.startswith("Wang ")
+        and f'<font name="{pdf_text.fallback_for("王")}">王</font>' in marked
+    )
 
 
 def test_the_readme_names_exactly_the_packages_ci_installs() -> None:

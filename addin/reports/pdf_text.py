@@ -11,6 +11,7 @@ Colour emoji have no TrueType outlines any PDF font here could embed: they stay 
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable
 from functools import cache
@@ -20,7 +21,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
 FALLBACK = "ReportFallback"
-"""The first fallback font's registered name; the others are ``ReportFallback2`` ..."""
+"""The fallback fonts are registered as ``ReportFallback-<file name>``."""
 
 FALLBACK_CANDIDATES = (
     # Linux: Debian fonts-wqy-microhei / -zenhei (Han, kana, Hangul), fonts-nanum (Hangul),
@@ -31,17 +32,16 @@ FALLBACK_CANDIDATES = (
     "/usr/share/fonts/wqy-zenhei/wqy-zenhei.ttc",
     "/usr/share/fonts/truetype/nanum/NanumGothic.ttf",
     "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",
-    # macOS: Apple SD Gothic Neo and AppleGothic (Hangul), Arial Unicode (Han, kana, Hangul)
-    "/System/Library/Fonts/AppleSDGothicNeo.ttc",
-    "/System/Library/Fonts/Supplemental/AppleGothic.ttf",
+    # macOS: Arial Unicode (Han, kana, Hangul), then Apple SD Gothic Neo and AppleGothic
     "/System/Library/Fonts/Supplemental/Arial Unicode.ttf",
     "/Library/Fonts/Arial Unicode.ttf",
-    # Windows: Malgun Gothic (Hangul), Microsoft YaHei (Han), Meiryo (kana), SimSun
-    "C:/Windows/Fonts/malgun.ttf",
-    "C:/Windows/Fonts/msyh.ttc",
-    "C:/Windows/Fonts/msyh.ttf",
-    "C:/Windows/Fonts/meiryo.ttc",
-    "C:/Windows/Fonts/simsun.ttc",
+    "/System/Library/Fonts/AppleSDGothicNeo.ttc",
+    "/System/Library/Fonts/Supplemental/AppleGothic.ttf",
+    # Windows: Microsoft YaHei (Han), Meiryo (kana), Malgun Gothic (Hangul), SimSun
+    *(
+        f"{os.environ.get('WINDIR', 'C:/Windows')}/Fonts/{name}"
+        for name in ("msyh.ttc", "msyh.ttf", "meiryo.ttc", "malgun.ttf", "simsun.ttc")
+    ),
 )
 """TrueType fonts with CJK glyphs, every one installed is used: a character is set in the
 first that has it, so Chinese, Japanese and Korean names all print wherever each system
@@ -59,7 +59,7 @@ def fallback_fonts() -> tuple[str, ...]:
         path = Path(candidate)
         if not path.is_file():
             continue
-        name = FALLBACK if not found else f"{FALLBACK}{len(found) + 1}"
+        name = f"{FALLBACK}-{path.stem}"
         try:
             pdfmetrics.registerFont(TTFont(name, str(path), subfontIndex=0))
             pdfmetrics.registerFontFamily(
