@@ -170,6 +170,12 @@ def test_every_vba_prompt_fits_excels_255_characters(xlam: Path) -> None:
     assert max(map(len, prompts)) <= 255
 
 
+def test_no_message_sends_the_td_to_an_xlwings_command(xlam: Path) -> None:
+    prompts = [p for source in vba_modules(xlam).values() for p in vba_prompts(source)]
+    assert not [p for p in prompts if re.search(r"xlwings (runpython|addin|config)", p)]
+    assert any("python -m addin install-excel" in p for p in prompts)
+
+
 def test_our_vba_asks_nothing_itself(xlam: Path) -> None:
     """Every question is asked by the dispatcher, which asks only typed values; the VBA
     only tells (Help, About, an error)."""

@@ -79,6 +79,9 @@ XLWINGS_EDITS = (
      'Sub XlwingsShowError(FileName As String, Optional Message As String = "")'),
     ("please run 'xlwings runpython install' in a terminal once and try again.",
      "run this in a terminal once, then try again: python -m addin install-excel"),
+    ('MsgBox "Could not find Interpreter!", vbCritical',
+     'MsgBox "The Python this add-in was installed with is gone: " & PYTHON_WIN & vbLf & '
+     '"In a terminal, run again: python -m addin install-excel", vbCritical'),
 )  # fmt: skip
 """(text in the template's xlwings module, its replacement): each must be found. The
 settings take this add-in's name; ``ShowError`` gives way to ``AgaRibbon``'s."""
