@@ -534,13 +534,16 @@ def propose_bar(ratings: Iterable[float], rounds: int) -> BarProposal:
     rank = ranks[index]
     if limit == "spread":
         why = (
-            f"the top band, played even, keeps to the {TOP_BAND_RANKS} ranks from the "
-            f"strongest player ({strongest}) down: those with a realistic chance of winning "
-            f"(AGA protocol); {population} players at or above it, at most {high} by {source}"
+            f"the top band keeps to the {TOP_BAND_RANKS} ranks from the strongest player "
+            f"({strongest}) down, the players with a realistic chance of winning (AGA "
+            "protocol), so that no top band game, even with 'Top band games even', sets a "
+            f"player against one many stones weaker; {population} players at or above it "
+            f"(at most {high} by {source})"
         )
     else:
         why = (
-            f"{population} players at or above it, at most {high} by {source}; the top band "
-            f"spans {_rank_step(strongest) - _rank_step(rank) + 1} rank(s) from {strongest}"
+            f"{population} players at or above it (at most {high} by {source}); the top "
+            f"band spans {_rank_step(strongest) - _rank_step(rank) + 1} rank(s) down from "
+            f"{strongest} (at most {TOP_BAND_RANKS})"
         )
     return BarProposal(rank, rank_floor(rank), population, high, strongest, why)

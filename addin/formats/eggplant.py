@@ -153,7 +153,7 @@ def block(t: Tournament) -> list[tuple[str, str]]:
     policy = s.handicap_policy
     return [
         ("numberofrounds", str(round_count(t))),
-        ("mmbar", rank_of(s.bar).upper() if s.bar is not None else "9D"),
+        ("mmbar", _eggplant_rank(s.bar) if s.bar is not None else "9D"),
         ("mmfloor", "30K"),
         ("bandspacingscheme", "SPACED"),  # keep the initial scores as written
         ("lastroundforseedsystem", "1"),
@@ -171,6 +171,11 @@ def block(t: Tournament) -> list[tuple[str, str]]:
         ("byenbwx2", "2"),  # a forced bye scores a win (AGA protocol)
         ("byemmsx2", "2"),
     ]
+
+
+def _eggplant_rank(rating: float) -> str:
+    """Eggplant's rank ("6D", "20K"): 1 to 99 kyu or dan, so a professional bar is 9D."""
+    return rank_of(min(rating, rank_floor("9d"))).upper()
 
 
 # --------------------------------------------------------------------------- limits
