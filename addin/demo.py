@@ -274,11 +274,14 @@ class Demo:
         text, xml = Path(f"{stem}-aga.txt"), Path(f"{stem}-aga.xml")
         # The demo keeps its newcomers' temporary numbers and a lapsed member: the export goes
         # on as with --force, and the Log says what the AGA would reject.
-        self.output(
-            "the AGA reports",
-            [text, xml],
-            lambda: self.act("export-aga", aga_reports.export_aga, force=True, text=text, xml=xml),
-        )
+        for what, kind, path in (("text", "text", text), ("XML", "xml", xml)):
+            self.output(
+                f"the AGA {what} report",
+                [path],
+                lambda kind=kind, path=path: self.act(
+                    "export-aga", aga_reports.export_aga, force=True, **{kind: path}
+                ),
+            )
 
 
 def text_progress(stream: io.TextIOBase | None = None) -> Callable[[str, float], None]:
