@@ -139,7 +139,7 @@ def bands(session: Session, params: Mapping[str, object]) -> None:
     if proposal is not None:
         write_bar(session, b)
     session.gw.write_table(BANDS, [band_values(band, banding) for band in banding.bands])
-    updates = {
+    updates: dict[object, dict[str, object]] = {
         pid: {
             "band": banding.band_of.get(pid),
             "band_override": banding.band_overrides.get(pid),
