@@ -87,10 +87,14 @@ def _from_scores(t: Tournament, field_: list[Player]) -> ImportedBands:
     unscored = [p for p in field_ if p.initial_score is None]
     players = _placed(t, banding)
     scores = sorted({b.initial_score for b in banding.bands if b.initial_score is not None})
+    shown = (
+        ", ".join(f"{s:g}" for s in reversed(scores))
+        if len(scores) <= SHOWN
+        else f"{scores[-1]:g} down to {scores[0]:g}"
+    )
     note = (
-        f"Bands: {len(banding.bands)} from the file's initial McMahon scores "
-        f"({', '.join(f'{s:g}' for s in reversed(scores))}); every player keeps the file's "
-        "score, so the next round pairs with them"
+        f"Bands: {len(banding.bands)} from the file's initial McMahon scores ({shown}); "
+        "every player keeps the file's score, so the next round pairs with them"
     )
     overrides = len(banding.band_overrides)
     if overrides:
