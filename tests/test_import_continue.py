@@ -20,9 +20,16 @@ from lxml import etree
 from addin.core.ratings import rank_floor
 from addin.workbook import book
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
+from tests.factories import make_tournament
 from tests.helpers import DATA, digest, run, sheet_rows
+from tests.workbook_fixtures import write_workbook
 
-AGA_XML = sorted((DATA / "aga-xml").glob("*.xml"))
+AGA_XML = sorted(
+    path
+    for path in DATA.rglob("*.xml")
+    if etree.parse(str(path)).getroot().tag == "TournamentReport"
+)
+EGGPLANT = [p for p in AGA_XML if etree.parse(str(p)).getroot().find("eggplant") is not None]
 AGA_TEXT = sorted((DATA / "aga-text").glob("*.txt"))
 PENDING = "without a result"
 """The only warning pairing may raise here: the files' last rounds have unknown results."""
@@ -205,7 +212,7 @@ def test_an_imported_xml_report_pairs_its_next_round_with_the_files_scores(
     assert shown == mms
 
 
-@pytest.mark.parametrize("report", AGA_XML, ids=[p.stem for p in AGA_XML])
+@pytest.mark.parametrize("report", EGGPLANT, ids=[p.stem for p in EGGPLANT])
 def test_eggplants_block_becomes_the_bands_sheet_and_the_tournament_settings(
     tmp_path: Path, report: Path
 ) -> None:
@@ -232,7 +239,7 @@ def test_eggplants_block_becomes_the_bands_sheet_and_the_tournament_settings(
 
 
 def test_bands_over_played_rounds_says_how_many_scores_it_would_change(tmp_path: Path) -> None:
-    report = AGA_XML[0]
+    report = EGGPLANT[0]
     path = new_book(tmp_path, "rebuild")
     assert run("import-aga-xml", path, report).returncode == 0
     before = digest(path)
@@ -306,3 +313,24 @@ def test_scores_without_bands_rows_pair_and_a_missing_score_is_named(tmp_path: P
     refused = run("pair", path, "--yes")
     assert refused.returncode == 1
     assert "Players!" in refused.stderr and "no initial McMahon score" in refused.stderr
+
+
+# --------------------------------------------------------------------------- our own report
+
+
+def test_our_own_report_cut_after_round_two_carries_on_with_the_same_scores(
+    tmp_path: Path,
+) -> None:
+    t = make_tournament(3)
+    source = write_workbook(tmp_path / "source.xlsx", t, rounds=5)
+    exported = tmp_path / "ours.xml"
+    done = run("export-aga", source, "--xml", exported, "--yes", "--force")
+    assert done.returncode == 0, done.stderr
+    cut = cut_xml(exported, 2, tmp_path / "ours-r2.xml")
+    path = new_book(tmp_path, "ours")
+    assert run("import-aga-xml", path, cut).returncode == 0
+    assert initial_scores(path) == xml_initial_scores(exported)
+    # The factory's rounds are arbitrary: a float rule may have to give (a warning).
+    paired_now = run("pair", path, "--yes")
+    assert paired_now.returncode == 0, paired_now.stderr
+    legal(path, 3, [(w, b) for w, b, _, _ in xml_games(exported, 2)], set())
