@@ -102,10 +102,11 @@ def _from_scores(t: Tournament, field_: list[Player]) -> ImportedBands:
     if settings.score_origin is not t.settings.score_origin or (
         settings.bottom_score_offset != t.settings.bottom_score_offset
     ):
-        note += (
-            f"; Initial scores set to '{settings.score_origin.value}' "
-            f"(lowest band {settings.bottom_score_offset:g}) to match"
+        origin = settings.score_origin
+        offset = (
+            f", lowest band {settings.bottom_score_offset:g}" if origin.name == "BOTTOM" else ""
         )
+        note += f"; Initial scores set to '{origin.value}'{offset} to match"
     if unscored:
         note += (
             f". The file gives no initial score for {_names(unscored)}: placed by rating "
