@@ -334,3 +334,15 @@ def test_our_own_report_cut_after_round_two_carries_on_with_the_same_scores(
     paired_now = run("pair", path, "--yes")
     assert paired_now.returncode == 0, paired_now.stderr
     legal(path, 3, [(w, b) for w, b, _, _ in xml_games(exported, 2)], set())
+
+
+def test_a_continued_event_pairs_its_next_round_as_the_original_did(tmp_path: Path) -> None:
+    """The demo's own XML report cut after round 3, imported on another laptop: round 4 is
+    paired exactly as the demo paired it (same pairs), with the file's scores alone."""
+    original = tmp_path / "original.xlsx"
+    assert run("demo", original, "--players", 40, "--rounds", 5).returncode == 0
+    cut = cut_xml(tmp_path / "original-aga.xml", 3, tmp_path / "after-3.xml")
+    path = new_book(tmp_path, "laptop")
+    assert run("import-aga-xml", path, cut).returncode == 0
+    assert run("pair", path, "--round", 4, "--yes").returncode == 0
+    assert {frozenset(g) for g in paired(path, 4)} == {frozenset(g) for g in paired(original, 4)}
