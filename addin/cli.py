@@ -163,6 +163,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
         return EXIT_ERROR
     for line in summary.lines():
         print(line)
+    if summary.failure():
+        print(f"error: {summary.failure()}", file=sys.stderr)
+        return EXIT_ERROR
     return EXIT_OK
 
 

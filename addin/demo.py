@@ -35,11 +35,12 @@ from importlib import resources
 from pathlib import Path
 
 from addin.actions import aga_reports, bands, director, pairing, registration, reports, standings
-from addin.actions.session import Session
+from addin.actions.session import ActionError, Session
 from addin.core.model import PlayerId, Result, Tournament
 from addin.core.scoring import score_history
 from addin.formats.tdlista import Member, parse_tdlista
 from addin.workbook import book, template
+from addin.workbook.gateway import LogEntry
 from addin.workbook.layout import games_table
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
 
@@ -56,6 +57,8 @@ class Summary:
     total_error: float = 0.0
     mms_squared: float = 0.0
     files: list[Path] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+    """One line per output that could not be written (the others and the workbook were)."""
 
     def lines(self) -> list[str]:
         per_round = ", ".join(f"{s:.1f}" for s in self.seconds_per_round)
@@ -66,6 +69,14 @@ class Summary:
             f"sum of squared McMahon differences {self.mms_squared:g}",
             "Files: " + ", ".join(str(f) for f in self.files),
         ]
+
+    def failure(self) -> str:
+        """The one line for a demo whose outputs did not all get written ("" when all did)."""
+        if not self.failures:
+            return ""
+        return f"{self.workbook} and the files listed were written, but not " + "; ".join(
+            self.failures
+        )
 
 
 def sample_tdlista() -> tuple[str, bytes]:
@@ -154,13 +165,17 @@ class Demo:
             self.act("standings", standings.update_standings)
             self.summary.seconds_per_round.append(time.perf_counter() - started)
             self.between_rounds(number)
-        self.progress("writing reports", 0.92)
-        self.write_outputs()
         t = book.read_book(self.gw).tournament
         self.summary.total_error = total_error(t, self.strength)
         self.summary.mms_squared = mms_squared_differences(t)
-        self.progress("saving", 0.98)
+        # The tournament is saved before the reports: a report that fails cannot take the
+        # rounds played with it. The second save adds the reports' Log lines (no backup).
+        self.progress("saving", 0.9)
         self.gw.save()
+        self.progress("writing reports", 0.92)
+        self.write_outputs()
+        self.progress("saving", 0.98)
+        self.gw.save(keep=0)
         self.progress("done", 1.0)
         return self.summary
 
@@ -223,31 +238,54 @@ class Demo:
             leaving = self.rng.choice(sorted(t.players))
             self.act("drop", director.drop, player=leaving)
 
+    def output(
+        self,
+        what: str,
+        path: Path,
+        name: str,
+        fn: Callable[[Session, dict], None],
+        /,
+        force: bool = False,
+        **params: object,
+    ) -> None:
+        """Write one output; a failure is named in the summary and the rest go on."""
+        try:
+            self.act(name, fn, force=force, **params)
+        except (ActionError, OSError, ValueError) as err:
+            self.summary.failures.append(f"{what} ({path}): {err}")
+            self.gw.append_log([LogEntry("Error", "demo", f"{what} not written: {err}")])
+            return
+        self.summary.files.append(path)
+
     def write_outputs(self) -> None:
         last = self.rounds
         stem = self.out.with_suffix("")
         outputs = [
-            ("pairings", "board", f"{stem}-pairings.pdf"),
-            ("crosstable", "standing", f"{stem}-crosstable.html"),
-            ("cards", None, f"{stem}-cards.pdf"),
-            ("registration", None, f"{stem}-registration.txt"),
+            ("pairings", "board", Path(f"{stem}-pairings.pdf")),
+            ("crosstable", "standing", Path(f"{stem}-crosstable.html")),
+            ("cards", None, Path(f"{stem}-cards.pdf")),
+            ("registration", None, Path(f"{stem}-registration.txt")),
         ]
         for kind, sort, path in outputs:
-            self.act(
+            self.output(
+                f"the {kind} report",
+                path,
                 "report",
                 reports.report,
                 kind=kind,
                 sort=sort,
                 round=last,
-                out=Path(path),
+                out=path,
                 sheet=False,
             )
-            self.summary.files.append(Path(path))
-        text, xml = Path(f"{stem}-aga.txt"), Path(f"{stem}-aga.xml")
         # The demo keeps its newcomers' temporary numbers and a lapsed member: the export goes
-        # on as with --force, and the Log says what the AGA would reject.
-        self.act("export-aga", aga_reports.export_aga, force=True, text=text, xml=xml)
-        self.summary.files += [text, xml]
+        # on as with --force, and the Log says what the AGA would reject. Each report alone,
+        # so that one that fails leaves the other.
+        text, xml = Path(f"{stem}-aga.txt"), Path(f"{stem}-aga.xml")
+        self.output(
+            "the AGA text report", text, "export-aga", aga_reports.export_aga, True, text=text
+        )
+        self.output("the AGA XML report", xml, "export-aga", aga_reports.export_aga, True, xml=xml)
 
 
 def text_progress(stream: io.TextIOBase | None = None) -> Callable[[str, float], None]:

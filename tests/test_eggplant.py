@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from addin.core.model import Bye, ByeKind, Game, HandicapPolicy, Result, Round, Settings, Status
+from addin.core.model import (
+    Bye,
+    ByeKind,
+    Game,
+    HandicapBasis,
+    HandicapPolicy,
+    Result,
+    Round,
+    Settings,
+    Status,
+)
 from addin.formats.eggplant import eggplant_limits, participation, read_settings
 from tests.factories import make_tournament
 
@@ -74,16 +84,27 @@ def test_eggplant_settings_are_taken_over_with_notes() -> None:
         "byemmsx2": "1",
         "absentmmsx2": "0",
     }
-    settings, notes, given = read_settings(values, Settings())
-    assert given == {"rounds", "komi", "bar", "handicap_policy"}
+    settings, notes, given = read_settings(values, replace(Settings(), top_band_even=True))
+    assert given == {
+        "rounds", "komi", "bar", "handicap_policy",
+        "top_band_even", "handicap_ceiling", "handicap_basis",
+    }  # fmt: skip
     assert (settings.rounds, settings.komi, settings.bar) == (4, 6.5, 3.0)
     assert settings.handicap_policy is HandicapPolicy.MINUS_1
+    # Eggplant gives every game its rule's handicap: no "top band games even" there.
+    assert not settings.top_band_even
+    assert (settings.handicap_ceiling, settings.handicap_basis) == (5, HandicapBasis.MMS)
+    assert settings.handicap_even_from is None  # no maxhandicappedrank: nothing capped
     text = "\n".join(notes)
     assert "Number of rounds 4; Komi (even games) 6.5; Bar 3d; Handicap Minus 1" in text
+    assert "Top band games even No" in text and "Handicap ceiling 5" in text
+    assert "Handicap from McMahon score difference" in text
     assert "floor 20K is not carried over" in text
-    assert "by McMahon score" in text
-    assert "handicap ceiling 5" in text
     assert "scored a bye 0.5" in text
+    capped, _, _ = read_settings({**values, "maxhandicappedrank": "2D"}, Settings())
+    assert capped.handicap_even_from == 2.0
+    ours, _, given = read_settings(values, Settings(), by_eggplant=False)
+    assert ours.handicap_ceiling == 9 and "top_band_even" not in given
     no_handicaps, _, _ = read_settings({"handicapgames": "false"}, Settings())
     assert no_handicaps.handicap_policy is HandicapPolicy.NONE
 

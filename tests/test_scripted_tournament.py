@@ -138,7 +138,9 @@ def script(td: TD) -> dict[str, object]:
     td.do("bands")
 
     # Before round 1.
-    weakest, second_band = strongest[-1], strongest[12]
+    built = {r["AGA #"]: r["Band"] for r in sheet_rows(td.book, "Players")}
+    weakest = strongest[-1]
+    second_band = next(p for p in strongest if built[p] == 2)  # the strongest of band 2
     td.do("set-rating", "--player", weakest, "--rating", "1k")
     td.do("set-band", "--player", second_band, "--band", 1)
     bands = {r["AGA #"]: (r["Band"], r["Band override"]) for r in sheet_rows(td.book, "Players")}

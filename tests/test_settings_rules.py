@@ -8,7 +8,7 @@ from pathlib import Path
 
 from workbook_fixtures import write_workbook
 
-from addin.core.bands import BarStyle, suggest_bar
+from addin.core.bands import propose_bar
 from addin.core.model import Player, Settings, Tournament
 from tests.helpers import digest, run, sheet_rows
 from tests.typing_helpers import set_setting
@@ -61,7 +61,7 @@ def test_a_new_tournament_plays_the_top_band_even(tmp_path: Path) -> None:
 
 def test_bands_without_a_bar_proposes_one_from_the_field_and_asks(tmp_path: Path) -> None:
     path, t = small_event(tmp_path)
-    expected = suggest_bar([p.rating for p in t.players.values()], 4, style=BarStyle.BGA)
+    expected = propose_bar([p.rating for p in t.players.values()], 4)
     before = digest(path)
     asked = run("bands", path)
     assert asked.returncode == 3 and f"proposes a bar of {expected.rank}" in asked.stderr

@@ -7,6 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from addin.actions import aga_check, director, needs
+from addin.actions.imported_bands import imported_bands
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session, read_input
 from addin.core.limits import MAX_ROUNDS
@@ -17,7 +18,7 @@ from addin.formats.aga_xml import read_aga_xml_report, validate_aga_xml, write_a
 from addin.formats.eggplant import eggplant_limits
 from addin.workbook import book
 from addin.workbook.gateway import LogEntry
-from addin.workbook.layout import players_table, round_number_of
+from addin.workbook.layout import BANDS, players_table, round_number_of
 
 SOFTWARE = "addin (AGA Swiss McMahon for Excel)"
 
@@ -167,13 +168,21 @@ def fill_workbook(
     if rounds > MAX_ROUNDS:
         raise ActionError(f"the report has {rounds} rounds; a tournament has at most {MAX_ROUNDS}")
     try:
-        book.settings_from_values(values)  # komi, dates in order: what the Settings sheet allows
+        settings = book.settings_from_values(values)  # komi, dates: what the sheet allows
     except ValueError as err:
         raise ActionError(f"the report's settings cannot be used: {err}") from err
+    banded = imported_bands(replace(t, settings=settings))
+    if banded.settings is not None:
+        changed = book.settings_values(banded.settings)
+        values.update({k: v for k, v in changed.items() if k in banded.changed})
     gw.write_table(b.settings.data.table, book.settings_rows(values))
     gw.write_table(
-        players_table(rounds), [book.player_values(p, rounds) for p in t.players.values()]
+        players_table(rounds), [book.player_values(p, rounds) for p in banded.players.values()]
     )
+    gw.write_table(BANDS, banded.band_rows())
+    if banded.note:
+        session.say(banded.note)
+        session.log.append(LogEntry("Note", session.action, banded.note))
     for sheet in gw.sheet_names():
         if round_number_of(sheet) is not None:
             gw.remove_sheet(sheet)

@@ -8,7 +8,16 @@ from dataclasses import replace
 from addin.actions import intake, needs
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session
-from addin.core.bands import BandError, Banding, BarStyle, build_bands, rebuild_bands, suggest_bar
+from addin.core.bands import (
+    BandError,
+    Banding,
+    BarStyle,
+    bands_from_scores,
+    build_bands,
+    propose_bar,
+    rebuild_bands,
+    suggest_bar,
+)
 from addin.core.handicap import scheme_text
 from addin.core.model import Band, Player, Status
 from addin.core.ratings import RatingError, entry_rating, rank_of
@@ -60,10 +69,23 @@ def compute_banding(b: book.Book, players: list[Player], *, fresh: bool) -> Band
     settings = b.tournament.settings
     try:
         if fresh or not b.tournament.bands:
-            return build_bands(players, settings)
+            kept = None if fresh else _from_imported_scores(b, players)
+            return kept if kept is not None else build_bands(players, settings)
         return rebuild_bands(b.tournament.bands, players, settings)
     except BandError as err:
         raise ActionError("the bands cannot be built", [band_error_problem(b, err)]) from err
+
+
+def _from_imported_scores(b: book.Book, players: list[Player]) -> Banding | None:
+    """With no Bands rows, the bands of initial scores every player already has (an
+    imported event, a TD's typed scores): a first ``bands`` keeps them rather than
+    building new ones from the ranks (``--fresh`` builds from the ranks)."""
+    if not players or any(p.initial_score is None for p in players):
+        return None
+    derived = bands_from_scores(players, b.tournament.settings)
+    if derived is None or derived[1] != b.tournament.settings:
+        return None
+    return derived[0]
 
 
 @action(
@@ -87,10 +109,24 @@ def bands(session: Session, params: Mapping[str, object]) -> None:
     banding = compute_banding(b, players, fresh=fresh)
 
     if t.rounds:
-        warnings.append(
-            f"round {max(r.number for r in t.rounds)} is already paired: new bands change "
-            "initial scores, and every McMahon score after them"
-        )
+        changed = [
+            p
+            for p in t.players.values()
+            if p.initial_score is not None
+            and banding.initial_scores.get(p.aga_id) is not None
+            and banding.initial_scores[p.aga_id] != p.initial_score
+        ]
+        if changed:
+            shown = ", ".join(
+                f"{p.name} {p.initial_score:g} -> {banding.initial_scores[p.aga_id]:g}"
+                for p in changed[:5]
+            )
+            more = f" and {len(changed) - 5} more" if len(changed) > 5 else ""
+            warnings.append(
+                f"round {max(r.number for r in t.rounds)} is already paired: these bands "
+                f"change the initial score of {len(changed)} of {len(t.players)} players "
+                f"({shown}{more}), and every McMahon score after them"
+            )
     for pid in banding.below_floor:
         warnings.append(
             f"{t.players[pid].name} is rated below the lowest band and joins it "
@@ -103,13 +139,15 @@ def bands(session: Session, params: Mapping[str, object]) -> None:
     if proposal is not None:
         write_bar(session, b)
     session.gw.write_table(BANDS, [band_values(band, banding) for band in banding.bands])
-    updates = {
+    updates: dict[object, dict[str, object]] = {
         pid: {
             "band": banding.band_of.get(pid),
             "band_override": banding.band_overrides.get(pid),
             "initial_score": banding.initial_scores.get(pid),
         }
         for pid in t.players
+        # A player dropped after playing keeps the score their games were scored with.
+        if pid in banding.band_of or not t.rounds
     }
     table = players_table(t.settings.rounds)
     session.gw.write_table(table, book.merge_rows(b.players_data, "aga_id", updates))
@@ -133,7 +171,7 @@ def bands(session: Session, params: Mapping[str, object]) -> None:
 def proposed_bar(
     b: book.Book, players: list[Player], *, fresh: bool
 ) -> tuple[book.Book, str] | None:
-    """With no bar set, a new build proposes one (the BGA population table) and asks.
+    """With no bar set, a new build proposes one (:func:`propose_bar`) and asks.
 
     An ordinary AGA event has a bar: without one the strongest rank alone is band 1 and
     the top boards see large handicaps. The proposal is written to the Tournament sheet
@@ -143,18 +181,19 @@ def proposed_bar(
     settings = t.settings
     if settings.bar is not None or (t.bands and not fresh) or settings.pairing_format != "McMahon":
         return None
+    if not fresh and _from_imported_scores(b, players) is not None:
+        return None
     ratings = [p.rating for p in players if p.rating is not None]
     try:
-        bar = suggest_bar(ratings, settings.rounds, style=BarStyle.BGA)
+        bar = propose_bar(ratings, settings.rounds)
     except BandError:
         return None
     new = replace(b, tournament=replace(t, settings=replace(settings, bar=bar.bar)))
     cell = b.settings.cell("bar")
     message = (
         f"no bar is set (Tournament{'!' + cell if cell else ''}, Bar): bands proposes a bar of "
-        f"{bar.rank}, from the field: {bar.population} players at or above it (the BGA table "
-        f"asks for {bar.low}-{bar.high} for {settings.rounds} rounds); accepting writes it to "
-        "the Tournament sheet, or type a bar there yourself"
+        f"{bar.rank}, because {bar.why}; accepting writes it to the Tournament sheet, or type "
+        "a bar there yourself"
     )
     return new, message
 

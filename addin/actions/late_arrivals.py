@@ -34,8 +34,8 @@ def place_late_arrivals(b: book.Book, rows: list[Row]) -> tuple[list[str], list[
         p = t.players.get(pid) if isinstance(pid, int) else None
         if p is None or p.status is Status.DROPPED:
             continue
-        if p.band is not None and p.initial_score is not None:
-            continue
+        if p.initial_score is not None:
+            continue  # a score given (by bands, an import, the TD) is never replaced here
         try:
             rating = entry_rating(p)
         except RatingError:

@@ -141,27 +141,32 @@ def _asked(b: book.Book, params: Mapping[str, object]) -> int:
 
 
 def _require_bands(b: book.Book, active: list[Player]) -> None:
-    """McMahon pairing needs every player's initial score: no bands, no silent pairing."""
+    """McMahon pairing needs every active player's initial score: none, no silent pairing.
+
+    The scores may come from ``bands``, from an imported report (AGA XML, Eggplant,
+    OpenGotha) or from the TD's typing: the gate asks for the scores, not for Bands rows.
+    """
     t = b.tournament
     if t.settings.pairing_format != "McMahon":
         return
-    if not t.bands:
+    blank = [p for p in active if p.initial_score is None]
+    if not blank:
+        return
+    if not t.bands and len(blank) == len(active):
         raise ActionError(
             f"{b.settings.data.table.sheet}: Pairing format is McMahon and there are no bands "
             "yet: run bands first (it proposes the bands and initial McMahon scores), then pair"
         )
     rows = {r.get("aga_id"): r for r in b.players_data.rows}
-    blank = [
+    problems = [
         b.players_data.problem(
             rows[p.aga_id],
-            "initial_score" if p.band is not None else "band",
-            f"{p.name} has no band or initial McMahon score; run bands, or set-band",
+            "initial_score",
+            f"{p.name} has no initial McMahon score; run bands, or set-band",
         )
-        for p in active
-        if (p.band is None and p.band_override is None) or p.initial_score is None
+        for p in blank
     ]
-    if blank:
-        raise ActionError("these players cannot be paired yet", blank)
+    raise ActionError("these players cannot be paired yet", problems)
 
 
 def _byes(result: PairingResult, active: list[Player], number: int) -> tuple[Bye, ...]:

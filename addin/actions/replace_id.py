@@ -54,6 +54,9 @@ def _renumbered_rows(data: TableData | None, keys: Sequence[str], old: int, new:
             if row.values.get(key) == old:
                 row.values[key] = new
                 count += 1
+                notes = row.values.get("notes")  # a game's notes name players "Name (number)"
+                if isinstance(notes, str):
+                    row.values["notes"] = notes.replace(f"({old})", f"({new})")
     return count
 
 

@@ -325,6 +325,64 @@ def build_bands(players: Iterable[Player], settings: Settings) -> Banding:
     return replace(rebuild_bands(rows, fresh, settings), cleared_overrides=cleared)
 
 
+def bands_from_scores(
+    players: Iterable[Player], settings: Settings
+) -> tuple[Banding, Settings] | None:
+    """Band rows that give every player who has an initial score exactly that score.
+
+    For an event carried on from a report (AGA XML, Eggplant, OpenGotha): the players who
+    share an initial score form a band, top score first. Each band's lowest rating is the
+    lowest entry rating among its players (kept below the band above); a player whose
+    rating would place them elsewhere gets a band override, and every band below the top
+    a separation override equal to its gap, so :func:`rebuild_bands` (what ``bands`` runs
+    next) gives back the very same scores. The settings returned carry the score origin
+    that reproduces them: "0 at top" when the top score is 0, else "0 at bottom" with the
+    lowest score as its offset. Players without an initial score are placed by rating.
+    None when no player has a score or two scores are not a whole number apart (the
+    separation column holds whole numbers): the players keep their scores without rows.
+    """
+    field_ = sorted(players, key=lambda player: player.aga_id)
+    scored = [p for p in field_ if p.initial_score is not None]
+    if not scored:
+        return None
+    scores = sorted({float(p.initial_score) for p in scored}, reverse=True)  # type: ignore[arg-type]
+    gaps = [upper - lower for upper, lower in pairwise(scores)]
+    if any(not gap.is_integer() for gap in gaps):
+        return None
+    if scores[0] == 0:
+        settings = replace(settings, score_origin=ScoreOrigin.TOP)
+    else:
+        settings = replace(
+            settings, score_origin=ScoreOrigin.BOTTOM, bottom_score_offset=scores[-1]
+        )
+    number_of = {score: i + 1 for i, score in enumerate(scores)}
+    ratings = {p.aga_id: _rating(p) for p in field_}
+    floors: list[float] = []
+    for score in scores:
+        lowest = min(ratings[p.aga_id] for p in scored if p.initial_score == score)
+        if floors and lowest >= floors[-1]:
+            lowest = floors[-1] - 0.01
+        floors.append(lowest)
+    rows = [
+        Band(
+            number=i + 1,
+            label="",
+            min_rating=floor,
+            separation_override=None if i == 0 else int(gaps[i - 1]),
+        )
+        for i, floor in enumerate(floors)
+    ]
+    placed = []
+    for p in field_:
+        natural = next((i + 1 for i, f in enumerate(floors) if ratings[p.aga_id] >= f), len(rows))
+        if p.above_bar:
+            natural = 1
+        wanted = number_of[float(p.initial_score)] if p.initial_score is not None else None
+        override = wanted if wanted is not None and wanted != natural else None
+        placed.append(replace(p, band_override=override))
+    return rebuild_bands(rows, placed, settings), settings
+
+
 def band_for_rating(bands: Sequence[Band], rating: float) -> int:
     """Number of the band a rating belongs to (the lowest band if it is below them all)."""
     rows = sorted(bands, key=lambda band: -band.min_rating)
@@ -410,3 +468,82 @@ def suggest_bar(
             index += 1
     rank = ranks[index]
     return BarSuggestion(rank, rank_floor(rank), populations[index], low, high)
+
+
+TOP_BAND_RANKS = 3
+"""A proposed top band spans at most this many ranks: the strongest present and two below."""
+HIGHEST_BAR = "9d"
+"""The strongest bar the AGA formats carry (Eggplant's mmbar is 1-99 K or D, no pro ranks)."""
+
+
+class BarProposal(NamedTuple):
+    """The bar proposed when the TD typed none, and why (:func:`propose_bar`)."""
+
+    rank: str
+    bar: float
+    population: int
+    high: int
+    """Most players at or above the bar: the BGA table's maximum for the rounds."""
+    strongest: str
+    why: str
+
+
+def _rank_step(rank: str) -> int:
+    """Ranks as steps, 1k and 1d adjacent: 2d -> 2, 1d -> 1, 1k -> 0, 2k -> -1."""
+    number = int(rank[:-1])
+    return number if rank.endswith("d") else 1 - number
+
+
+def propose_bar(ratings: Iterable[float], rounds: int) -> BarProposal:
+    """The bar to propose for a field when the TD typed none.
+
+    The AGA protocol's bar takes "all players who have a realistic chance of winning", and
+    a new tournament plays the top band even. So, from the strongest rank present, the bar
+    is lowered rank by rank while (1) at most the BGA table's maximum population stays at
+    or above it and (2) the top band spans at most :data:`TOP_BAND_RANKS` ranks, so that
+    no even top band game sets a player against someone many stones weaker. The bar is never above
+    :data:`HIGHEST_BAR` (a professional field's bar is 9d): the AGA formats carry no
+    professional rank. A rank is never split.
+    """
+    cap = rank_floor(HIGHEST_BAR)
+    counts: dict[str, int] = {}
+    for rating in ratings:
+        rank = rank_of(min(rating, cap))
+        counts[rank] = counts.get(rank, 0) + 1
+    if not counts:
+        raise BandError("there are no players to set a bar for")
+    table = BAR_POPULATION[BarStyle.BGA]
+    if rounds not in table:
+        raise BandError(
+            f"the BGA bar table covers {min(table)} to {max(table)} rounds, not {rounds}",
+            setting="rounds",
+        )
+    high = table[rounds][1]
+    source = f"the BGA table for {rounds} rounds"
+    ranks = sorted(counts, key=rank_floor, reverse=True)
+    strongest = ranks[0]
+    index, population, limit = 0, counts[strongest], ""
+    for i in range(1, len(ranks)):
+        if population + counts[ranks[i]] > high:
+            limit = "population"
+            break
+        if _rank_step(strongest) - _rank_step(ranks[i]) >= TOP_BAND_RANKS:
+            limit = "spread"
+            break
+        index, population = i, population + counts[ranks[i]]
+    rank = ranks[index]
+    if limit == "spread":
+        why = (
+            f"the top band keeps to the {TOP_BAND_RANKS} ranks from the strongest player "
+            f"({strongest}) down, the players with a realistic chance of winning (AGA "
+            "protocol), so that no top band game, even with 'Top band games even', sets a "
+            f"player against one many stones weaker; {population} players at or above it "
+            f"(at most {high} by {source})"
+        )
+    else:
+        why = (
+            f"{population} players at or above it (at most {high} by {source}); the top "
+            f"band spans {_rank_step(strongest) - _rank_step(rank) + 1} rank(s) down from "
+            f"{strongest} (at most {TOP_BAND_RANKS})"
+        )
+    return BarProposal(rank, rank_floor(rank), population, high, strongest, why)

@@ -620,7 +620,7 @@ def _read_settings(
     if eggplant is None:
         return settings
     values = {child.tag: (child.text or "") for child in eggplant if isinstance(child.tag, str)}
-    settings, notes, given = read_eggplant_settings(values, settings)
+    settings, notes, given = read_eggplant_settings(values, settings, context.eggplant)
     context.notes += notes
     context.given |= given
     return settings

@@ -39,6 +39,7 @@ from addin.core.limits import komi_problem
 from addin.core.model import (
     ByeKind,
     Game,
+    HandicapBasis,
     HandicapPolicy,
     Player,
     PlayerId,
@@ -152,7 +153,7 @@ def block(t: Tournament) -> list[tuple[str, str]]:
     policy = s.handicap_policy
     return [
         ("numberofrounds", str(round_count(t))),
-        ("mmbar", rank_of(s.bar).upper() if s.bar is not None else "9D"),
+        ("mmbar", _eggplant_rank(s.bar) if s.bar is not None else "9D"),
         ("mmfloor", "30K"),
         ("bandspacingscheme", "SPACED"),  # keep the initial scores as written
         ("lastroundforseedsystem", "1"),
@@ -170,6 +171,11 @@ def block(t: Tournament) -> list[tuple[str, str]]:
         ("byenbwx2", "2"),  # a forced bye scores a win (AGA protocol)
         ("byemmsx2", "2"),
     ]
+
+
+def _eggplant_rank(rating: float) -> str:
+    """Eggplant's rank ("6D", "20K"): 1 to 99 kyu or dan, so a professional bar is 9D."""
+    return rank_of(min(rating, rank_floor("9d"))).upper()
 
 
 # --------------------------------------------------------------------------- limits
@@ -249,13 +255,15 @@ def _text(values: dict[str, str], key: str) -> str:
 
 
 def read_settings(
-    values: dict[str, str], settings: Settings
+    values: dict[str, str], settings: Settings, by_eggplant: bool = True
 ) -> tuple[Settings, list[str], set[str]]:
     """The Tournament settings Eggplant's block gives, and a note of each one taken or not.
 
     ``settings`` are those read so far (from the header's Comment, exact); an integer
     ``defaultkomi`` that is their komi without the half point keeps them. The third value
-    names the :class:`Settings` fields the block gives.
+    names the :class:`Settings` fields the block gives. ``by_eggplant``: the file was
+    written by Eggplant itself, whose handicap rules (:func:`_handicap_rules`) are taken
+    over; our own block only mirrors settings the Comment and header already give.
     """
     notes: list[str] = []
     taken: dict[str, str] = {}
@@ -283,6 +291,9 @@ def read_settings(
     if policy is not None:
         settings = replace(settings, handicap_policy=policy)
         taken["handicap_policy"] = f"Handicap {policy.value}"
+    if by_eggplant and policy is not None and policy is not HandicapPolicy.NONE:
+        settings, handicap_notes = _handicap_rules(values, settings, taken)
+        notes += handicap_notes
     if taken:
         notes.insert(
             0, "Taken over from the file's Eggplant settings: " + "; ".join(taken.values())
@@ -312,17 +323,46 @@ def _handicap_policy(values: dict[str, str]) -> HandicapPolicy | None:
     return None
 
 
+def _handicap_rules(
+    values: dict[str, str], settings: Settings, taken: dict[str, str]
+) -> tuple[Settings, list[str]]:
+    """Eggplant's handicap rules for an event with handicap games, into ``settings``.
+
+    Eggplant has no "top band games even": every game gets the handicap its rule gives,
+    so the import plays the top band's games by the same rule (Top band games even: No).
+    ``maxhandicappedrank`` caps the ranks the handicap counts, as Handicap counts ranks
+    up to does (9D caps nothing); the ceiling and the basis (rank or McMahon score) are
+    taken as they are.
+    """
+    notes: list[str] = []
+    settings = replace(settings, top_band_even=False)
+    taken["top_band_even"] = "Top band games even No (Eggplant has no such rule)"
+    ceiling = _text(values, "handicapceiling")
+    if ceiling.isdigit() and len(ceiling) <= 2 and int(ceiling) <= 9:
+        settings = replace(settings, handicap_ceiling=int(ceiling))
+        taken["handicap_ceiling"] = f"Handicap ceiling {ceiling}"
+    elif ceiling:
+        notes.append(f"Eggplant's handicap ceiling {ceiling!r} is not carried over (0 to 9)")
+    basis = _text(values, "handicapbasis").upper()
+    if basis in ("MMS", "RANK"):
+        chosen = HandicapBasis.MMS if basis == "MMS" else HandicapBasis.RATING
+        settings = replace(settings, handicap_basis=chosen)
+        taken["handicap_basis"] = f"Handicap from {chosen.value}"
+    cap = _text(values, "maxhandicappedrank")
+    try:
+        if cap and cap.upper() != "9D":
+            settings = replace(settings, handicap_even_from=rank_floor(cap.lower()))
+            taken["handicap_even_from"] = f"Handicap counts ranks up to {cap.lower()}"
+    except RatingError:
+        notes.append(f"Eggplant's maxhandicappedrank {cap!r} is not a rank; not taken over")
+    return settings, notes
+
+
 def _not_taken(values: dict[str, str]) -> list[str]:
     notes = []
     floor = _text(values, "mmfloor")
     if floor and floor.upper() != "30K":
         notes.append(f"Eggplant's floor {floor} is not carried over (this program has no floor)")
-    basis = _text(values, "handicapbasis").upper()
-    if basis == "MMS":
-        notes.append("Eggplant gave handicaps by McMahon score; this program gives them by rating")
-    ceiling = _text(values, "handicapceiling")
-    if ceiling.isdigit() and int(ceiling) != 9:
-        notes.append(f"Eggplant's handicap ceiling {ceiling} is not carried over (here: 9)")
     bye, absent = _text(values, "byemmsx2"), _text(values, "absentmmsx2")
     if (bye and bye != "2") or (absent and absent != "0"):
         notes.append(
