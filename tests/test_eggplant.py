@@ -96,7 +96,9 @@ def test_eggplant_settings_are_taken_over_with_notes() -> None:
     assert (settings.handicap_ceiling, settings.handicap_basis) == (5, HandicapBasis.MMS)
     assert settings.handicap_even_from is None  # no maxhandicappedrank: nothing capped
     text = "\n".join(notes)
-    assert "Number of rounds 4; Komi (even games) 6.5; Bar 3d; Handicap Minus 1" in text
+    assert "Komi (even games) 6.5; Bar 3d; Handicap Minus 1" in text
+    # The rounds are taken (never lowered) by the import, which names them itself.
+    assert "Number of rounds" not in text
     assert "Top band games even No" in text and "Handicap ceiling 5" in text
     assert "Handicap from McMahon score difference" in text
     assert "floor 20K is not carried over" in text

@@ -294,10 +294,10 @@ def read_settings(
     if by_eggplant and policy is not None and policy is not HandicapPolicy.NONE:
         settings, handicap_notes = _handicap_rules(values, settings, taken)
         notes += handicap_notes
-    if taken:
-        notes.insert(
-            0, "Taken over from the file's Eggplant settings: " + "; ".join(taken.values())
-        )
+    # The number of rounds is the import's to settle (never lowered): it says so itself.
+    said = [text for key, text in taken.items() if key != "rounds"]
+    if said:
+        notes.insert(0, "Taken over from the file's Eggplant settings: " + "; ".join(said))
     notes += _not_taken(values)
     return settings, notes, set(taken)
 
