@@ -34,7 +34,7 @@ PLACES: dict[str, tuple[str, str, str]] = {
     "preregister": ("before", SMALL, "ImportExcel"),
     "import-aga-xml": ("before", SMALL, "XmlImport"),
     "import-aga-text": ("before", SMALL, "FileOpen"),
-    "import-opengotha": ("before", SMALL, "XmlImport"),
+    "import-opengotha": ("before", SMALL, "XmlSource"),
     "bands": ("before", LARGE, "SortDialog"),
     "lookup": ("desk", LARGE, "FindDialog"),
     "register": ("desk", LARGE, "AcceptInvitation"),
