@@ -224,7 +224,7 @@ class _Reader:
             if correction <= 0
             else HandicapPolicy(f"Minus {min(correction, 3)}")
         )
-        return Settings(
+        settings = Settings(
             name=gps.get("name", ""),
             venue=gps.get("location", "").strip(),
             start_date=_date(gps.get("beginDate", "")),
@@ -246,9 +246,9 @@ class _Reader:
             else HandicapBasis.RATING,
             handicap_even_from=rank_floor(rank_text(self._rank(hps, "hdNoHdRankThreshold", "1D"))),
             handicap_ceiling=max(0, min(ceiling, 9)),
-            **self._avoidance(),
             tiebreaks=self._tiebreaks(),
         )
+        return self._avoidance(settings)
 
     def floor_bar_zero(self) -> tuple[int, int, int]:
         gps = self.gps
@@ -270,7 +270,9 @@ class _Reader:
             return f"{gps.get('fischerTime', '?')} s added per move"
         return ""
 
-    def _avoidance(self) -> dict[str, object]:
+    def _avoidance(self, settings: Settings) -> Settings:
+        """OpenGotha's geographical criterion: prefer a score difference of up to N points
+        to a game within a club or country; here, avoidance that may cost N points."""
         pps = self.pps
         geo = self._int(pps, "paiSeAvoidSameGeo", 100_000_000_000) if pps is not None else 0
         club = self._int(pps, "paiSePreferMMSDiffRatherThanSameClub", 3) if geo else 0
@@ -281,12 +283,13 @@ class _Reader:
                 f"Avoidance may cost {max(club, country)} points for club and country alike "
                 f"(OpenGotha: {club} for the same club, {country} for the same country)"
             )
-        return {
-            "avoid_same_club": club > 0,
-            "avoid_same_country": country > 0,
-            "avoid_handicap_games": handicap > 0,
-            "avoidance_points": min(max(club, country), 100),
-        }
+        return replace(
+            settings,
+            avoid_same_club=club > 0,
+            avoid_same_country=country > 0,
+            avoid_handicap_games=handicap > 0,
+            avoidance_points=min(max(club, country), 100),
+        )
 
     def _tiebreaks(self) -> tuple[str, ...]:
         """Placement criteria 2..6; the first (MMS or NBW) is the score itself.
@@ -319,7 +322,7 @@ class _Reader:
         keys: dict[str, PlayerId] = {}
         assigned: set[PlayerId] = set()
         elements = list(self.root.iterfind("Players/Player"))
-        wanted = {}
+        wanted: dict[int, PlayerId] = {}
         for el in elements:
             aga = el.get("agaId", "").strip()
             if aga.isdigit() and 1 <= int(aga) <= 99_999 and int(aga) not in wanted.values():
