@@ -24,18 +24,20 @@ from tests.helpers import DATA, digest, log_messages, run, sheet_rows
 
 FILES = sorted((DATA / "opengotha").glob("*.xml"))
 
-RESULTS = {
-    "RESULT_UNKNOWN": None,
-    "RESULT_WHITEWINS": Result.WHITE_WINS,
-    "RESULT_BLACKWINS": Result.BLACK_WINS,
-    "RESULT_WHITEWINS_BYDEF": Result.WHITE_WINS_BY_FORFEIT,
-    "RESULT_BLACKWINS_BYDEF": Result.BLACK_WINS_BY_FORFEIT,
-    "RESULT_EQUAL": Result.JIGO,
-    "RESULT_EQUAL_BYDEF": Result.NO_RESULT,
-    "RESULT_BOTHLOSE": Result.DOUBLE_FORFEIT,
-    "RESULT_BOTHLOSE_BYDEF": Result.DOUBLE_FORFEIT,
-}
-"""OpenGotha's results (info.vannier.gotha.Game) and the AGA's."""
+
+def result(code: str) -> Result | None:
+    """OpenGotha's result codes (info.vannier.gotha.Game) as the AGA's: BYDEF is "by
+    default", a forfeit; an equal game by default was not played, no result."""
+    base, forfeit = code.removeprefix("RESULT_").removesuffix("_BYDEF"), code.endswith("_BYDEF")
+    if base == "UNKNOWN":
+        return None
+    if base == "BOTHLOSE":
+        return Result.DOUBLE_FORFEIT
+    if base == "EQUAL":
+        return Result.NO_RESULT if forfeit else Result.JIGO
+    winner = "White" if base == "WHITEWINS" else "Black"
+    return Result(f"{winner} wins" + (" by forfeit" if forfeit else ""))
+
 
 PAIRING_RULE_WARNINGS = ("pairing rule relaxed", "three rounds running")
 """The engine's own warnings about a pairing it made (docs/decisions.md): the only ones a
@@ -81,7 +83,7 @@ class GothaFile:
                 key(g.get("whitePlayer")),
                 key(g.get("blackPlayer")),
                 int(g.get("handicap")),
-                RESULTS[g.get("result")],
+                result(g.get("result")),
             )
             for g in self.root.iter("Game")
             if int(g.get("roundNumber")) == r

@@ -7,12 +7,11 @@ from dataclasses import replace
 from pathlib import Path
 
 from addin.actions import director
-from addin.actions.aga_reports import fill_workbook, with_boards
+from addin.actions.aga_reports import book_to_replace, fill_workbook, with_boards
 from addin.actions.bands import band_values
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session, read_input
 from addin.formats.opengotha import GIVEN, OpenGothaError, read_opengotha_event
-from addin.workbook import book
 from addin.workbook.gateway import LogEntry
 from addin.workbook.layout import BANDS
 
@@ -34,15 +33,8 @@ def import_opengotha(session: Session, params: Mapping[str, object]) -> None:
         event = read_opengotha_event(data, path.name)
     except OpenGothaError as err:
         raise ActionError(str(err)) from err
-    b = book.read_book(session.gw)
+    b = book_to_replace(session)
     t = b.tournament
-    if t.players or t.rounds:
-        session.warn(
-            [
-                f"{session.gw.source} already has {len(t.players)} players and "
-                f"{len(t.rounds)} rounds: the import replaces them"
-            ]
-        )
     imported = event.tournament
     settings = imported.settings
     # The file names the director only: the TD's address, phone and email stay.
