@@ -262,7 +262,12 @@ class _Reader:
         gps = self.gps
         system = gps.get("complementaryTimeSystem", "")
         if system == "STDBYOYOMI":
-            return f"byo-yomi periods of {gps.get('stdByoYomiTime', '?')} s"
+            seconds = gps.get("stdByoYomiTime", "?")
+            self.not_carried.append(
+                f"the number of byo-yomi periods (OpenGotha keeps only their length, {seconds} s:"
+                " type it into Overtime conditions before the AGA report)"
+            )
+            return f"periods of {seconds} seconds"
         if system == "CANBYOYOMI":
             moves, seconds = gps.get("nbMovesCanTime", "?"), gps.get("canByoYomiTime", "?")
             return f"{moves} moves in {seconds} s"
