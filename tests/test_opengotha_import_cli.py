@@ -298,6 +298,20 @@ def test_the_state_after_round_k_pairs_round_k_plus_1_from_the_files_scores(
             "not an OpenGotha tournament file",
         ),
         (lambda text: text[:2000], "not well-formed XML"),
+        (lambda text: text.replace('handicap="5"', 'handicap="12"', 1), "handicap=12 is not"),
+        (lambda text: text.replace('roundNumber="1"', 'roundNumber="1000000"', 1), "(1 to 30)"),
+        (lambda text: text.replace('name="Robin"', 'name=" "', 1), "a player without a name"),
+        (lambda text: text.replace('komi="7.5"', 'komi="nan"', 1), "komi: komi nan is not"),
+        (
+            lambda text: text.replace('beginDate="2024-01-02"', 'beginDate="2024-02-02"', 1),
+            "endDate 2024-01-02 is before beginDate 2024-02-02",
+        ),
+        (
+            lambda text: text.replace(
+                "<Tournament ", '<!DOCTYPE t [<!ENTITY a "aaaa">]><Tournament ', 1
+            ),
+            "declares entities",
+        ),
     ],
 )
 def test_a_file_that_cannot_be_taken_is_one_line_and_changes_nothing(

@@ -37,6 +37,7 @@ from lxml import etree
 
 from addin.core.bands import Banding, band_for_rating, rebuild_bands
 from addin.core.handicap import HANDICAP_KOMI
+from addin.core.limits import MAX_ROUNDS, komi_problem
 from addin.core.model import (
     Band,
     Bye,
@@ -212,6 +213,11 @@ class _Reader:
             komi = float(gps.get("komi", "7.5"))
         except ValueError:
             raise self.error(gps, f"komi={gps.get('komi')!r} is not a number") from None
+        if problem := komi_problem(komi):
+            raise self.error(gps, f"komi: {problem}")
+        start, end = _date(gps.get("beginDate", "")), _date(gps.get("endDate", ""))
+        if start and end and end < start:
+            raise self.error(gps, f"endDate {end} is before beginDate {start}")
         if gps.get("size", "19") != "19":
             self.not_carried.append(f"board size {gps.get('size')}")
         floor, bar, zero = self.floor_bar_zero()
@@ -227,8 +233,8 @@ class _Reader:
         settings = Settings(
             name=gps.get("name", ""),
             venue=gps.get("location", "").strip(),
-            start_date=_date(gps.get("beginDate", "")),
-            end_date=_date(gps.get("endDate", "")),
+            start_date=start,
+            end_date=end,
             director=Contact(name=gps.get("director", "").strip()),
             pairing_format="Swiss" if self.swiss else "McMahon",
             basic_time_minutes=self._int(gps, "basicTime", 0) or None,
@@ -336,6 +342,8 @@ class _Reader:
         clamped: list[str] = []
         for el in elements:
             key = key_of(el.get("name", "") + el.get("firstName", ""))
+            if not el.get("name", "").strip():
+                raise self.error(el, "a player without a name (OpenGotha's name attribute)")
             if key in keys:
                 raise self.error(el, f"a second player named {key} (OpenGotha's key string)")
             pid = wanted.get(id(el))
@@ -375,6 +383,8 @@ class _Reader:
         if code not in RESULTS:
             raise self.error(el, f"result {code} has no AGA equivalent (both players win)")
         handicap = self._int(el, "handicap", 0)
+        if not 0 <= handicap <= 9:
+            raise self.error(el, f"handicap={handicap} is not a number of stones (0 to 9)")
         return Game(
             white=self._player(el, "whitePlayer", keys),
             black=self._player(el, "blackPlayer", keys),
@@ -411,8 +421,8 @@ class _Reader:
 
     def _round(self, el: etree._Element) -> int:
         number = self._int(el, "roundNumber", 1)
-        if not 1 <= number <= 99:
-            raise self.error(el, f"roundNumber {number} is not a round")
+        if not 1 <= number <= MAX_ROUNDS:
+            raise self.error(el, f"roundNumber={number} is not a round (1 to {MAX_ROUNDS})")
         return number
 
 
