@@ -341,3 +341,19 @@ def test_importing_over_a_tournament_is_an_active_warning(tmp_path: Path) -> Non
         == 0
     )
     assert len(tournament(path).players) == 9
+
+
+@pytest.mark.parametrize("source", FILES, ids=lambda p: p.stem)
+def test_export_then_import_gives_the_same_tournament(tmp_path: Path, source: Path) -> None:
+    first, _ = imported(tmp_path, source)
+    out = tmp_path / "again.xml"
+    exported = run("export-opengotha", first, out, "--yes")
+    assert exported.returncode == 0, exported.stderr
+    second = tmp_path / "second.xlsx"
+    assert run("new", second).returncode == 0
+    assert run("import-opengotha", second, out).returncode == 0
+    a, b = tournament(first), tournament(second)
+    assert b.players == a.players
+    assert b.rounds == a.rounds
+    assert b.bands == a.bands
+    assert b.settings == a.settings

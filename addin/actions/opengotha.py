@@ -12,6 +12,8 @@ from addin.actions.bands import band_values
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session, read_input
 from addin.formats.opengotha import GIVEN, OpenGothaError, read_opengotha_event
+from addin.formats.opengotha_write import write_opengotha
+from addin.workbook import book
 from addin.workbook.gateway import LogEntry
 from addin.workbook.layout import BANDS
 
@@ -66,4 +68,26 @@ def import_opengotha(session: Session, params: Mapping[str, object]) -> None:
     session.done(
         f"Imported {len(imported.players)} players, {len(imported.rounds)} rounds ({games} "
         f"games, {byes} byes) and {settings.pairing_format} settings from {path.name}"
+    )
+
+
+@action(
+    "export-opengotha",
+    "Export OpenGotha",
+    "write the tournament as an OpenGotha file (.xml), for a TD who carries on in OpenGotha",
+    Param("out", "the OpenGotha file to write (.xml)", ParamKind.FILE_OUT, True, positional=True),
+    button=False,
+)
+def export_opengotha(session: Session, params: Mapping[str, object]) -> None:
+    t = book.read_book(session.gw).tournament
+    try:
+        data, notes = write_opengotha(t)
+    except ValueError as err:
+        raise ActionError(f"cannot write the OpenGotha file: {err}") from err
+    session.warn([f"OpenGotha cannot hold: {note}" for note in notes])
+    out = Path(str(params["out"]))
+    session.write_output(out, data)
+    games = sum(len(r.games) for r in t.rounds)
+    session.done(
+        f"Exported {len(t.players)} players and {len(t.rounds)} rounds ({games} games) to {out}"
     )

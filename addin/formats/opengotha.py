@@ -340,6 +340,7 @@ class _Reader:
                 wanted[id(el)] = int(aga)
         used = set(wanted.values())
         clamped: list[str] = []
+        unconfirmed: list[str] = []
         for el in elements:
             key = key_of(el.get("name", "") + el.get("firstName", ""))
             if not el.get("name", "").strip():
@@ -359,10 +360,12 @@ class _Reader:
                 clamped.append(f"{el.get('name', '')} {written or '(none)'} -> {rank}")
             smms = min(max(value, floor), bar) - zero + self._int(el, "smmsCorrection", 0)
             pre = el.get("registeringStatus", "FIN") == "PRE"
+            if pre:
+                unconfirmed.append(f"{el.get('name', '')}, {el.get('firstName', '')}")
             players[pid] = Player(
                 aga_id=pid,
                 family_name=el.get("name", "").strip(),
-                given_name=el.get("firstName", "").strip(),
+                given_name=_given(el.get("firstName", "")),
                 rank=rank,
                 rating=parse_rating(rank),
                 membership_expiry=_date(el.get("agaExpirationDate", "")),
@@ -370,7 +373,11 @@ class _Reader:
                 country=el.get("country", "").strip(),
                 initial_score=0.0 if self.swiss else float(smms),
                 status=Status.DROPPED if pre else Status.ACTIVE,
-                notes="OpenGotha: preregistered, not confirmed" if pre else "",
+            )
+        if unconfirmed:
+            self.notes.append(
+                f"{len(unconfirmed)} players not finally registered in OpenGotha (PRE) are "
+                f"Dropped; readmit brings them in: {'; '.join(unconfirmed)}"
             )
         if clamped:
             self.notes.append(
@@ -424,6 +431,12 @@ class _Reader:
         if not 1 <= number <= MAX_ROUNDS:
             raise self.error(el, f"roundNumber={number} is not a round (1 to {MAX_ROUNDS})")
         return number
+
+
+def _given(text: str) -> str:
+    """OpenGotha needs a given name; "-" stands for none (as ``export-opengotha`` writes)."""
+    text = text.strip()
+    return "" if text == "-" else text
 
 
 def _date(text: str) -> date | None:
@@ -515,6 +528,9 @@ def read_opengotha_event(data: bytes, source: str) -> OpenGothaEvent:
     banding: Banding | None = None
     if not reader.swiss:
         banding, players = _bands(players, settings, *reader.floor_bar_zero())
+        if banding and banding.bands:  # "Lowest band initial score": the lowest group's
+            lowest = banding.bands[-1].initial_score
+            settings = replace(settings, bottom_score_offset=lowest or 0.0)
     reader.not_carried += _unmapped(reader, players, flags, rounds)
     tournament = Tournament(
         settings=settings,
