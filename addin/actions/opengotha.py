@@ -81,12 +81,17 @@ def import_opengotha(session: Session, params: Mapping[str, object]) -> None:
 def export_opengotha(session: Session, params: Mapping[str, object]) -> None:
     t = book.read_book(session.gw).tournament
     try:
-        data, notes = write_opengotha(t)
+        written = write_opengotha(t)
     except ValueError as err:
         raise ActionError(f"cannot write the OpenGotha file: {err}") from err
-    session.warn([f"OpenGotha cannot hold: {note}" for note in notes])
+    session.warn([f"OpenGotha cannot hold: {line}" for line in written.lost])
     out = Path(str(params["out"]))
-    session.write_output(out, data)
+    session.write_output(out, written.data)
+    if written.shift:
+        session.say(
+            f"OpenGotha shows every McMahon score {written.shift:+g} (its scores start from "
+            "30k); the differences, and so the pairings, are the same"
+        )
     games = sum(len(r.games) for r in t.rounds)
     session.done(
         f"Exported {len(t.players)} players and {len(t.rounds)} rounds ({games} games) to {out}"
