@@ -20,7 +20,10 @@ from addin.core.model import ByeKind, HandicapBasis, PlayerId, Result, Status, T
 from addin.core.scoring import mcmahon_scores
 from addin.workbook import book
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
+from tests.factories import make_tournament
 from tests.helpers import DATA, digest, log_messages, run, sheet_rows
+from tests.test_bands_cli import set_setting
+from tests.workbook_fixtures import write_workbook
 
 FILES = sorted((DATA / "opengotha").glob("*.xml"))
 
@@ -357,3 +360,25 @@ def test_export_then_import_gives_the_same_tournament(tmp_path: Path, source: Pa
     assert b.rounds == a.rounds
     assert b.bands == a.bands
     assert b.settings == a.settings
+
+
+def test_export_of_our_own_event_names_what_opengotha_cannot_hold(tmp_path: Path) -> None:
+    t = make_tournament(seed=3, rounds=4)
+    played = write_workbook(tmp_path / "played.xlsx", t, rounds=5)
+    set_setting(played, "Tiebreak order", "SOS, SODOS, Random")
+    out = tmp_path / "event.xml"
+    asked = run("export-opengotha", played, out)
+    assert asked.returncode == 3 and not out.exists()
+    assert "tiebreak Random (OpenGotha has no such placement criterion)" in asked.stderr
+    done = run("export-opengotha", played, out, "--yes")
+    assert done.returncode == 0, done.stderr
+    back = tmp_path / "back.xlsx"
+    assert run("new", back).returncode == 0
+    assert run("import-opengotha", back, out).returncode == 0
+    a, b = tournament(played), tournament(back)
+    assert a.players.keys() == b.players.keys()
+    assert [r.games for r in a.rounds] == [r.games for r in b.rounds]
+    shifts = {b.players[p].initial_score - (a.players[p].initial_score or 0) for p in a.players}
+    assert len(shifts) == 1, "every initial score moves by one constant: the same differences"
+    shift = shifts.pop()
+    assert shift == 0 or f"OpenGotha shows every McMahon score {shift:+g}" in done.stdout
