@@ -37,7 +37,7 @@ from lxml import etree
 
 from addin.core.bands import Banding, band_for_rating, rebuild_bands
 from addin.core.handicap import HANDICAP_KOMI
-from addin.core.limits import MAX_ROUNDS, komi_problem
+from addin.core.limits import MAX_ROUNDS, komi_problem, shown
 from addin.core.model import (
     Band,
     Bye,
@@ -199,7 +199,9 @@ class _Reader:
         try:
             return int(el.get(name, ""))
         except ValueError:
-            raise self.error(el, f"{name}={el.get(name)!r} is not a whole number") from None
+            raise self.error(
+                el, f"{name}={shown(el.get(name), 60)} is not a whole number"
+            ) from None
 
     def _rank(self, el: etree._Element, name: str, default: str) -> int:
         return rank_value(el.get(name) or default)
@@ -212,7 +214,7 @@ class _Reader:
         try:
             komi = float(gps.get("komi", "7.5"))
         except ValueError:
-            raise self.error(gps, f"komi={gps.get('komi')!r} is not a number") from None
+            raise self.error(gps, f"komi={shown(gps.get('komi'), 60)} is not a number") from None
         if problem := komi_problem(komi):
             raise self.error(gps, f"komi: {problem}")
         start, end = _date(gps.get("beginDate", "")), _date(gps.get("endDate", ""))
@@ -346,7 +348,9 @@ class _Reader:
             if not el.get("name", "").strip():
                 raise self.error(el, "a player without a name (OpenGotha's name attribute)")
             if key in keys:
-                raise self.error(el, f"a second player named {key} (OpenGotha's key string)")
+                raise self.error(
+                    el, f"a second player named {shown(key, 60)} (OpenGotha's key string)"
+                )
             pid = wanted.get(id(el))
             if pid is None:
                 pid = next_temporary_id(used)
@@ -357,7 +361,9 @@ class _Reader:
             rank = rank_text(value)
             written = el.get("rank", "").strip().lower()
             if written != rank:
-                clamped.append(f"{el.get('name', '')} {written or '(none)'} -> {rank}")
+                clamped.append(
+                    f"{el.get('name', '')} {shown(written, 20) if written else '(none)'} -> {rank}"
+                )
             smms = min(max(value, floor), bar) - zero + self._int(el, "smmsCorrection", 0)
             pre = el.get("registeringStatus", "FIN") == "PRE"
             if pre:
@@ -404,7 +410,7 @@ class _Reader:
     def _player(self, el: etree._Element, name: str, keys: dict[str, PlayerId]) -> PlayerId:
         pid = keys.get(key_of(el.get(name, "")))
         if pid is None:
-            raise self.error(el, f"{name}={el.get(name)!r} is no player of the file")
+            raise self.error(el, f"{name}={shown(el.get(name), 60)} is no player of the file")
         return pid
 
     def rounds(self, keys: dict[str, PlayerId], komi: float) -> dict[int, Round]:

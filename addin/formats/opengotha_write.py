@@ -22,6 +22,7 @@ from datetime import date, datetime
 
 from lxml import etree
 
+from addin.core.limits import shown
 from addin.core.model import (
     ByeKind,
     HandicapBasis,
@@ -169,7 +170,9 @@ class _Writer:
                 self.lost.append(f"{p.name}: initial score {self.scores[pid]:g}, rounded")
             country = p.country.strip()
             if country and len(country) != 2:
-                self.lost.append(f"{p.name}: country {p.country!r} (it takes a 2-letter code)")
+                self.lost.append(
+                    f"{p.name}: country {shown(p.country, 60)} (it takes a 2-letter code)"
+                )
                 country = ""
             rank = rank_text(self.ranks[pid]).upper()
             _attrs(
