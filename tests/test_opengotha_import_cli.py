@@ -346,16 +346,22 @@ def test_importing_over_a_tournament_is_an_active_warning(tmp_path: Path) -> Non
     assert len(tournament(path).players) == 9
 
 
+def through_opengotha(path: Path, tmp_path: Path) -> tuple[Tournament, Tournament, str]:
+    """The workbook's tournament, and the one ``export-opengotha`` then ``import-opengotha``
+    into a new workbook give; and what the export said."""
+    out = tmp_path / "event.xml"
+    exported = run("export-opengotha", path, out, "--yes")
+    assert exported.returncode == 0, exported.stderr
+    back = tmp_path / "back.xlsx"
+    assert run("new", back).returncode == 0
+    assert run("import-opengotha", back, out).returncode == 0
+    return tournament(path), tournament(back), exported.stdout
+
+
 @pytest.mark.parametrize("source", FILES, ids=lambda p: p.stem)
 def test_export_then_import_gives_the_same_tournament(tmp_path: Path, source: Path) -> None:
     first, _ = imported(tmp_path, source)
-    out = tmp_path / "again.xml"
-    exported = run("export-opengotha", first, out, "--yes")
-    assert exported.returncode == 0, exported.stderr
-    second = tmp_path / "second.xlsx"
-    assert run("new", second).returncode == 0
-    assert run("import-opengotha", second, out).returncode == 0
-    a, b = tournament(first), tournament(second)
+    a, b, _ = through_opengotha(first, tmp_path)
     assert b.players == a.players
     assert b.rounds == a.rounds
     assert b.bands == a.bands
@@ -366,19 +372,13 @@ def test_export_of_our_own_event_names_what_opengotha_cannot_hold(tmp_path: Path
     t = make_tournament(seed=3, rounds=4)
     played = write_workbook(tmp_path / "played.xlsx", t, rounds=5)
     set_setting(played, "Tiebreak order", "SOS, SODOS, Random")
-    out = tmp_path / "event.xml"
-    asked = run("export-opengotha", played, out)
-    assert asked.returncode == 3 and not out.exists()
+    asked = run("export-opengotha", played, tmp_path / "event.xml")
+    assert asked.returncode == 3 and not (tmp_path / "event.xml").exists()
     assert "tiebreak Random (OpenGotha has no such placement criterion)" in asked.stderr
-    done = run("export-opengotha", played, out, "--yes")
-    assert done.returncode == 0, done.stderr
-    back = tmp_path / "back.xlsx"
-    assert run("new", back).returncode == 0
-    assert run("import-opengotha", back, out).returncode == 0
-    a, b = tournament(played), tournament(back)
+    a, b, said = through_opengotha(played, tmp_path)
     assert a.players.keys() == b.players.keys()
     assert [r.games for r in a.rounds] == [r.games for r in b.rounds]
     shifts = {b.players[p].initial_score - (a.players[p].initial_score or 0) for p in a.players}
     assert len(shifts) == 1, "every initial score moves by one constant: the same differences"
     shift = shifts.pop()
-    assert shift == 0 or f"OpenGotha shows every McMahon score {shift:+g}" in done.stdout
+    assert shift == 0 or f"OpenGotha shows every McMahon score {shift:+g}" in said
