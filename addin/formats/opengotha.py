@@ -317,9 +317,14 @@ class _Reader:
                 continue
             label = _wins_to_mms(name) if self.swiss else name
             try:
-                kept.append(resolve(label).name)
+                tiebreak = resolve(label)
             except TiebreakError:
                 dropped.append(name)
+                continue
+            if tiebreak.uses_raw_wins:  # the AGA rules base no tiebreak on raw wins
+                dropped.append(name)
+            else:
+                kept.append(tiebreak.name)
         if dropped:
             self.not_carried.append(f"placement criteria {', '.join(dropped)}")
         if self.criteria and self.criteria[0] not in ("MMS", "NBW"):
