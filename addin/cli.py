@@ -312,6 +312,8 @@ class OneLineParser(argparse.ArgumentParser):
     """Usage errors as one line (what is wrong, and where to read more), exit status 2."""
 
     def error(self, message: str) -> NoReturn:
+        if message.startswith("argument COMMAND: invalid choice"):
+            message = message.split(" (choose from", 1)[0]  # --help lists the commands
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 

@@ -52,7 +52,7 @@ from addin.core.model import (
 )
 from addin.core.pairing import PairingInput, pair_round
 from addin.core.scoring import mcmahon_scores
-from tests.opengotha import handicap_settings, key_of, rank_value, read_opengotha
+from tests.opengotha import handicap_settings, key_of, plain_settings, rank_value, read_opengotha
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "opengotha"
 Pairing = tuple[tuple[tuple[PlayerId, PlayerId, int], ...], tuple[PlayerId, ...]]
@@ -354,7 +354,7 @@ def events(paths: Sequence[Path]) -> list[tuple[str, Tournament]]:
     for path in paths:
         t = read_opengotha(path)
         players = {k: replace(p, rating=aga_rating(p.rank)) for k, p in t.players.items()}
-        out.append((path.stem, replace(t, players=players)))
+        out.append((path.stem, replace(t, players=players, settings=plain_settings(t))))
     return out
 
 

@@ -21,7 +21,9 @@ ROUNDS = 4
 def odd_field(tmp_path: Path) -> Path:
     t = read_opengotha(DATA / "opengotha" / "frioul-2018.xml")
     players = {
-        k: replace(p, rating=parse_rating(p.rank), initial_score=None)
+        k: replace(
+            p, rating=parse_rating(p.rank), initial_score=None, band=None, bye_requests=frozenset()
+        )
         for k, p in sorted(t.players.items())[:-1]
     }
     path = write_workbook(tmp_path / "odd.xlsx", Tournament(players=players), rounds=ROUNDS)

@@ -177,6 +177,7 @@ def same_as_command_line(
 SAMPLE_INPUTS = {
     "import-aga-xml": DATA / "aga-xml" / "2013-12.xml",
     "import-aga-text": DATA / "aga-text" / "eggplant-sample-report.txt",
+    "import-opengotha": DATA / "opengotha" / "simplemm.xml",
 }
 
 

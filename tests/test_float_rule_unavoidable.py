@@ -20,7 +20,7 @@ from addin.core.pairing import PairingInput, pair_round
 from addin.core.ratings import parse_rating
 from addin.core.scoring import mcmahon_scores
 from tests.helpers import DATA
-from tests.opengotha import handicap_settings, read_opengotha
+from tests.opengotha import handicap_settings, plain_settings, read_opengotha
 
 FILES = sorted((DATA / "opengotha").glob("*.xml"))
 
@@ -103,7 +103,7 @@ def test_every_warned_float_break_is_unavoidable() -> None:
         )
         history = tuple(r for r in t.rounds if r.number < number)
         score = mcmahon_scores(replace(t, rounds=list(history)), number - 1)
-        settings = replace(t.settings, **handicap_settings(path))
+        settings = replace(plain_settings(t), **handicap_settings(path))
         inp = PairingInput(
             number, settings.rounds, tuple(t.players[p] for p in ids), score, history, (), settings
         )

@@ -365,6 +365,37 @@ XML_CASES = [
     ]
 ] + [case("aga-xml-missing", "import-aga-xml {book} {tmp}/none.xml", "cannot read")]
 
+# --- OpenGotha files ----------------------------------------------------------------------
+
+
+def opengotha(round_number: str = "1", result: str = "RESULT_WHITEWINS") -> bytes:
+    """A two-player OpenGotha tournament file with one game."""
+    return (
+        '<Tournament dataVersion="201"><Players>'
+        '<Player name="Ann" firstName="A" rank="1D"/><Player name="Bob" firstName="B" rank="2K"/>'
+        f'</Players><Games><Game roundNumber="{round_number}" tableNumber="1" '
+        f'whitePlayer="ANNA" blackPlayer="BOBB" handicap="0" result="{result}"/></Games>'
+        '<TournamentParameterSet><GeneralParameterSet numberOfRounds="3"/>'
+        "<HandicapParameterSet/></TournamentParameterSet></Tournament>"
+    ).encode()
+
+
+OPENGOTHA_CASES = [
+    case(f"opengotha-{name}", "import-opengotha {book} {file} --yes", message, file=content)
+    for name, content, message in [
+        ("both-win", opengotha(result="RESULT_BOTHWIN"), "RESULT_BOTHWIN has no AGA equivalent"),
+        ("round-0", opengotha("0"), "roundNumber=0 is not a round (1 to 30)"),
+        ("round-huge", opengotha("9" * 5000), "is not a whole number"),
+        ("not-xml", b"this is not xml", "not well-formed"),
+        ("billion-laughs", BILLION_LAUGHS, "declares entities"),
+        ("wrong-root", b"<TournamentReport/>", "not an OpenGotha tournament file"),
+    ]
+] + [
+    case("opengotha-missing", "import-opengotha {book} {tmp}/none.xml", "cannot read"),
+    case("export-opengotha-no-folder", "export-opengotha {book} {tmp}/none/a.xml", "no folder"),
+    case("export-opengotha-is-folder", "export-opengotha {book} {tmp}", "it is a folder"),
+]
+
 JOURNAL_CASES = [
     case("undo-no-journal", "undo {book}", "has no journal yet"),
     case("undo-to-text", "undo {book} --to two", "invalid int value: 'two'", 2),
@@ -387,6 +418,7 @@ ALL_CASES = [
     *CSV_CASES,
     *TEXT_CASES,
     *XML_CASES,
+    *OPENGOTHA_CASES,
 ]
 
 MAX_MESSAGE_LINE = 600

@@ -25,7 +25,10 @@ def real_players() -> Tournament:
     score yet (bands gives it)."""
     t = read_opengotha(FRIOUL)
     players = {
-        k: replace(p, rating=parse_rating(p.rank), initial_score=None) for k, p in t.players.items()
+        k: replace(
+            p, rating=parse_rating(p.rank), initial_score=None, band=None, bye_requests=frozenset()
+        )
+        for k, p in t.players.items()
     }
     return Tournament(players=players)
 

@@ -27,6 +27,7 @@ from tests.helpers import DATA, digest, run
 SAMPLE_INPUTS = {
     "import-aga-xml": DATA / "aga-xml" / "2013-12.xml",
     "import-aga-text": DATA / "aga-text" / "eggplant-sample-report.txt",
+    "import-opengotha": DATA / "opengotha" / "simplemm.xml",
 }
 
 

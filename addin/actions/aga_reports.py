@@ -80,15 +80,7 @@ def _import(session: Session, params: Mapping[str, object], kind: str) -> None:
             imported = read_aga_text_file(data, path.name)
     except AGAReportError as err:
         raise ActionError(str(err)) from err
-    b = book.read_book(session.gw)
-    t = b.tournament
-    if t.players or t.rounds:
-        session.warn(
-            [
-                f"{session.gw.source} already has {len(t.players)} players and "
-                f"{len(t.rounds)} rounds: the import replaces them"
-            ]
-        )
+    b = book_to_replace(session)
     imported.settings = _known_tiebreaks(session, imported.settings)
     imported.rounds = with_boards(played_rounds(imported.rounds))
     fill_workbook(session, b, imported, given)
@@ -102,6 +94,20 @@ def _import(session: Session, params: Mapping[str, object], kind: str) -> None:
         f"Imported {len(imported.players)} players and {len(imported.rounds)} rounds "
         f"({games} games) from {path.name}"
     )
+
+
+def book_to_replace(session: Session) -> book.Book:
+    """The workbook an import fills; replacing a tournament it holds is an active warning."""
+    b = book.read_book(session.gw)
+    t = b.tournament
+    if t.players or t.rounds:
+        session.warn(
+            [
+                f"{session.gw.source} already has {len(t.players)} players and "
+                f"{len(t.rounds)} rounds: the import replaces them"
+            ]
+        )
+    return b
 
 
 def _known_tiebreaks(session: Session, settings: Settings) -> Settings:

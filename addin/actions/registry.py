@@ -74,6 +74,7 @@ def action(
 DAY_ORDER = (
     "import-tdlista", "lookup", "register", "preregister", "bands", "pair", "unpair",
     "standings", "report", "publish", "export-aga", "import-aga-xml", "import-aga-text",
+    "import-opengotha",
 )  # fmt: skip
 """The order of a TD's day, for help texts and the ribbon; other actions follow."""
 

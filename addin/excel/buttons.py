@@ -36,6 +36,7 @@ PLACES: dict[str, tuple[str, str, str]] = {
     "preregister": ("before", SMALL, "GetExternalDataImportClassic"),
     "import-aga-xml": ("before", SMALL, "XmlImport"),
     "import-aga-text": ("before", SMALL, "FileOpen"),
+    "import-opengotha": ("before", SMALL, "XmlSource"),
     "bands": ("before", LARGE, "SortDialog"),
     "lookup": ("desk", LARGE, "FindDialogExcel"),
     "register": ("desk", LARGE, "SheetRowsInsert"),
@@ -74,6 +75,8 @@ TIPS: dict[str, str] = {
     "preregister": "Add the players of a pre-registration CSV file to the Players sheet.",
     "import-aga-xml": "Fill this workbook from an AGA XML tournament report.",
     "import-aga-text": "Fill this workbook from an AGA text tournament report.",
+    "import-opengotha": "Fill this workbook from an OpenGotha tournament file (.xml): players, "
+    "rounds, byes and settings; then pair the next round.",
     "bands": "Propose McMahon bands and initial scores; your edits in the Bands sheet are kept.",
     "lookup": "Find members in the TDListA sheet by family name or AGA number.",
     "register": "Select members' rows in the TDListA sheet (filter it to find them), then click "

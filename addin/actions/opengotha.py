@@ -1,0 +1,98 @@
+"""Import an OpenGotha tournament file and carry on here (docs/opengotha.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
+
+from addin.actions import director
+from addin.actions.aga_reports import book_to_replace, fill_workbook, with_boards
+from addin.actions.bands import band_values
+from addin.actions.registry import Param, ParamKind, action
+from addin.actions.session import ActionError, Session, read_input
+from addin.formats.opengotha import GIVEN, OpenGothaError, read_opengotha_event
+from addin.formats.opengotha_write import write_opengotha
+from addin.workbook import book
+from addin.workbook.gateway import LogEntry
+from addin.workbook.layout import BANDS
+
+FILE = Param(
+    "file", "the OpenGotha tournament file (.xml)", ParamKind.FILE_IN, True, positional=True
+)
+
+
+@action(
+    "import-opengotha",
+    "Import OpenGotha",
+    "fill the workbook from an OpenGotha tournament file: players, rounds, byes, settings",
+    FILE,
+)
+def import_opengotha(session: Session, params: Mapping[str, object]) -> None:
+    path = Path(str(params["file"]))
+    data = read_input(path)
+    try:
+        event = read_opengotha_event(data, path.name)
+    except OpenGothaError as err:
+        raise ActionError(str(err)) from err
+    b = book_to_replace(session)
+    t = b.tournament
+    imported = event.tournament
+    settings = imported.settings
+    # The file names the director only: the TD's address, phone and email stay.
+    director_contact = replace(t.settings.director, name=settings.director.name)
+    imported.settings = replace(settings, director=director_contact)
+    imported.rounds = with_boards(imported.rounds)
+    # OpenGotha's Number of rounds is the event's: it replaces the workbook's.
+    values = {**b.settings.values, "rounds": settings.rounds}
+    fill_workbook(session, replace(b, settings=replace(b.settings, values=values)), imported, GIVEN)
+    banding = event.banding
+    session.gw.write_table(
+        BANDS, [band_values(band, banding) for band in banding.bands] if banding else []
+    )
+    lines = list(event.notes)
+    if event.assigned:
+        lines.append(
+            f"{len(event.assigned)} players without an AGA number in the file got temporary "
+            f"numbers {min(event.assigned)}-{max(event.assigned)}"
+        )
+    if event.not_carried:
+        lines.append("Not carried over (no counterpart here): " + "; ".join(event.not_carried))
+    for line in lines:
+        session.say(line)
+        session.log.append(LogEntry("Note", session.action, line))
+    # The imported rounds are history as OpenGotha recorded them, not hand edits.
+    director.stamp_pairings(session, imported.rounds, director.log_lines(session.gw))
+    games = sum(len(r.games) for r in imported.rounds)
+    byes = sum(len(r.byes) for r in imported.rounds)
+    session.done(
+        f"Imported {len(imported.players)} players, {len(imported.rounds)} rounds ({games} "
+        f"games, {byes} byes) and {settings.pairing_format} settings from {path.name}"
+    )
+
+
+@action(
+    "export-opengotha",
+    "Export OpenGotha",
+    "write the tournament as an OpenGotha file (.xml), for a TD who carries on in OpenGotha",
+    Param("out", "the OpenGotha file to write (.xml)", ParamKind.FILE_OUT, True, positional=True),
+    button=False,
+)
+def export_opengotha(session: Session, params: Mapping[str, object]) -> None:
+    t = book.read_book(session.gw).tournament
+    try:
+        written = write_opengotha(t)
+    except ValueError as err:
+        raise ActionError(f"cannot write the OpenGotha file: {err}") from err
+    session.warn([f"OpenGotha cannot hold: {line}" for line in written.lost])
+    out = Path(str(params["out"]))
+    session.write_output(out, written.data)
+    if written.shift:
+        session.say(
+            f"OpenGotha shows every McMahon score {written.shift:+g} (its scores start from "
+            "30k); the differences, and so the pairings, are the same"
+        )
+    games = sum(len(r.games) for r in t.rounds)
+    session.done(
+        f"Exported {len(t.players)} players and {len(t.rounds)} rounds ({games} games) to {out}"
+    )
