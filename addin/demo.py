@@ -36,6 +36,7 @@ from pathlib import Path
 
 from addin.actions import aga_reports, bands, director, pairing, registration, reports, standings
 from addin.actions.session import Session
+from addin.core.european import PRESET_SETTINGS, McMahonRules
 from addin.core.model import PlayerId, Result, Tournament
 from addin.core.scoring import score_history
 from addin.formats.tdlista import Member, parse_tdlista
@@ -110,6 +111,7 @@ class Demo:
         rounds: int,
         seed: int,
         progress: Callable[[str, float], None],
+        rules: str = "aga",
     ) -> None:
         self.out, self.n, self.rounds, self.seed = out, players, rounds, seed
         self.rng = random.Random(seed)
@@ -124,6 +126,9 @@ class Demo:
             "overtime_conditions": "5 periods of 30 seconds", "rounds": rounds,
             "seed": seed,
         }  # fmt: skip
+        if rules != "aga":
+            preset = McMahonRules(rules.upper())
+            values |= {"mcmahon_rules": preset.value, **PRESET_SETTINGS[preset]}
         self.gw = OpenpyxlGateway(template.build(values), out, confirm=lambda message: True)
         self.summary = Summary(out, players, rounds)
 
@@ -269,5 +274,6 @@ def run_demo(
     rounds: int = 5,
     seed: int = 1,
     progress: Callable[[str, float], None] | None = None,
+    rules: str = "aga",
 ) -> Summary:
-    return Demo(out, players, rounds, seed, progress or text_progress()).run()
+    return Demo(out, players, rounds, seed, progress or text_progress(), rules).run()

@@ -7,10 +7,13 @@ read, so the TD's extra columns and typed values travel with their row.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date
+from typing import Any
 
+from addin.core.european import BarTable, GradeScale, McMahonRules, Options, Supergroup
 from addin.core.handicap import MAX_HANDICAP
 from addin.core.limits import MAX_ROUNDS, komi_problem
 from addin.core.model import (
@@ -197,6 +200,22 @@ def settings_from_values(v: Mapping[str, object]) -> Settings:
         tiebreaks=tiebreaks or defaults.tiebreaks,
         extra_columns=extras,
         seed=int(v.get("seed") or 0),  # type: ignore[call-overload]
+        mcmahon_rules=McMahonRules(v.get("mcmahon_rules") or defaults.mcmahon_rules.value),
+        typed_options=european_options(v),
+    )
+
+
+def european_options(v: Mapping[str, object]) -> Options:
+    """The European options as typed (blank: ``None``, the preset decides)."""
+
+    def typed(key: str, kind: type[enum.Enum]) -> Any:
+        value = v.get(key)
+        return None if value is None else kind(value)
+
+    return Options(
+        grade_scale=typed("grade_scale", GradeScale),
+        bar_table=typed("bar_table", BarTable),
+        supergroup=typed("supergroup", Supergroup),
     )
 
 
@@ -235,12 +254,20 @@ def settings_values(s: Settings) -> dict[str, object]:
         "avoidance_points": s.avoidance_points,
         "tiebreaks": ", ".join([*s.tiebreaks, *(f"({x})" for x in s.extra_columns)]),
         "seed": s.seed,
+        "mcmahon_rules": s.mcmahon_rules.value,
+        "grade_scale": _value_or_none(s.typed_options.grade_scale),
+        "bar_table": _value_or_none(s.typed_options.bar_table),
+        "supergroup": _value_or_none(s.typed_options.supergroup),
     }
     for prefix in ("director", "sponsor", "convener"):
         contact = getattr(s, prefix)
         for field_name in ("name", "address", "phone", "email", "web"):
             values[f"{prefix}_{field_name}"] = getattr(contact, field_name) or None
     return values
+
+
+def _value_or_none(choice: enum.Enum | None) -> object:
+    return None if choice is None else choice.value
 
 
 def settings_rows(values: Mapping[str, object]) -> list[dict[str, object]]:

@@ -21,6 +21,7 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from addin.core.european import BarTable, GradeScale, McMahonRules, Supergroup
 from addin.core.model import (
     ByeKind,
     ColorPolicy,
@@ -229,6 +230,36 @@ SETTINGS: tuple[Setting, ...] = (
         help="Comma-separated; AGA standard: SOS, SODOS, Face to face, Random",
     ),
     Setting("seed", "Random seed", Kind.INT, 0, help="Seeds the random draw tiebreak"),
+    # --- European McMahon (BGA functional specification): blank follows "McMahon rules" ---
+    Setting(
+        "mcmahon_rules",
+        "McMahon rules",
+        Kind.CHOICE,
+        "AGA",
+        _choices(McMahonRules),
+        help="AGA, BGA or EGF: the European options below follow it while blank",
+    ),
+    Setting(
+        "grade_scale",
+        "McMahon scale",
+        Kind.CHOICE,
+        choices=_choices(GradeScale),
+        help="AGA bands; or one point per grade: Zero shodan (UK), Zero 20 kyu (EGF)",
+    ),
+    Setting(
+        "bar_table",
+        "Bar population table",
+        Kind.CHOICE,
+        choices=_choices(BarTable),
+        help="The table a proposed bar must fit: BGA, EGF or Toyota Tour",
+    ),
+    Setting(
+        "supergroup",
+        "Supergroup",
+        Kind.CHOICE,
+        choices=_choices(Supergroup),
+        help="EGF: 4(N-2) players one point above the bar when too many are at 4d and up",
+    ),
 )
 
 SETTINGS_TABLE = Table(
@@ -286,6 +317,14 @@ SETTING_HELP: dict[str, str] = {
     "avoid_handicap_games": "Yes: the pairing prefers even games over handicap games.",
     "tiebreaks": "Pick an order from the list, or type tiebreak names separated by commas.",
     "seed": "Any whole number: it fixes the random draw, the last tiebreak.",
+    "mcmahon_rules": "AGA for AGA events; BGA or EGF set the European options below while "
+    "they are blank (each may be typed over).",
+    "grade_scale": "Blank: as McMahon rules. AGA bands; Zero shodan (one point a grade, "
+    "1d = 0, bottom bar 30k); Zero 20 kyu (one point a grade, 20k and weaker = 0).",
+    "bar_table": "Blank: as McMahon rules. The population table `bands` proposes a bar from "
+    "when none is typed: BGA (4.2.1), EGF (4.2.2) or Toyota Tour.",
+    "supergroup": "Blank: as McMahon rules. EGF: when more than 6(N-2) are at 4d and up, "
+    "4(N-2) of them start one point above the bar; Toyota Tour: 12 (5 rounds) or 16.",
 }
 """One line per setting, in a TD's words, for the Help column of the Tournament sheet."""
 

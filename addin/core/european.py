@@ -1,0 +1,98 @@
+"""The European McMahon options (BGA McMahon functional specification) and the rules presets.
+
+Each option is a Tournament setting the TD may leave blank: blank follows the "McMahon rules"
+preset (AGA, BGA or EGF), a typed value wins. The AGA preset is the program's behaviour before
+the options existed, so an AGA event never sees them. This module holds plain data only (no
+import of the model), so ``addin.core.model`` can use it.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, fields, replace
+
+
+class McMahonRules(enum.Enum):
+    """The preset that fills every blank European option (and, in ``rules``, a few others)."""
+
+    AGA = "AGA"
+    BGA = "BGA"
+    EGF = "EGF"
+
+
+class GradeScale(enum.Enum):
+    """Spec 4 and 4.1: how an initial McMahon score follows the grade."""
+
+    AGA_BANDS = "AGA bands"
+    """AGA protocol: bands of ranks, separated by int(D x P / R) points."""
+    ZERO_SHODAN = "Zero shodan"
+    """UK: one point per grade, 1d = 0, 1k = -1; the bottom bar is 30k."""
+    ZERO_20_KYU = "Zero 20 kyu"
+    """Europe: one point per grade, 20k and weaker = 0, 1d = 20; the bottom bar is 20k."""
+
+
+class BarTable(enum.Enum):
+    """Spec 4.2.1, 4.2.2 and note 2: the population table a proposed bar must fit."""
+
+    BGA = "BGA"
+    EGF = "EGF"
+    TOYOTA = "Toyota Tour"
+
+
+class Supergroup(enum.Enum):
+    """Spec 4.2.3 and note 2: players promoted one point above the bar."""
+
+    NONE = "No"
+    EGF = "EGF"
+    TOYOTA = "Toyota Tour"
+
+
+@dataclass(frozen=True)
+class Options:
+    """The European options; ``None`` means "as the McMahon rules preset says"."""
+
+    grade_scale: GradeScale | None = None
+    bar_table: BarTable | None = None
+    supergroup: Supergroup | None = None
+
+
+PRESETS: dict[McMahonRules, Options] = {
+    McMahonRules.AGA: Options(GradeScale.AGA_BANDS, BarTable.BGA, Supergroup.NONE),
+    McMahonRules.BGA: Options(GradeScale.ZERO_SHODAN, BarTable.BGA, Supergroup.NONE),
+    McMahonRules.EGF: Options(GradeScale.ZERO_20_KYU, BarTable.EGF, Supergroup.EGF),
+}
+"""What each preset sets. AGA's bar table is BGA's: ``bands`` proposed from it before."""
+
+PRESET_SETTINGS: dict[McMahonRules, dict[str, object]] = {
+    McMahonRules.AGA: {
+        "handicap_basis": "Rating difference",
+        "handicap_policy": "Minus 1",
+        "avoidance_points": 0,
+    },
+    McMahonRules.BGA: {
+        "handicap_basis": "McMahon score difference",
+        "handicap_policy": "Minus 1",
+        "avoidance_points": 0,
+    },
+    McMahonRules.EGF: {
+        "handicap_basis": "McMahon score difference",
+        "handicap_policy": "Minus 2",
+        "avoidance_points": 3,
+    },
+}
+"""Other Tournament settings a preset writes when the TD applies it (``rules``), as cell
+values: spec 6.2 (UK: MMS difference - 1; European: - 2) and 7.5 (EGF avoidance may cost
+points). Blank European options need no writing: they follow the preset by themselves."""
+
+
+def resolve(rules: McMahonRules, typed: Options) -> Options:
+    """Every option decided: the typed value, else the preset's."""
+    preset = PRESETS[rules]
+    return replace(
+        typed,
+        **{
+            f.name: getattr(preset, f.name)
+            for f in fields(Options)
+            if getattr(typed, f.name) is None
+        },
+    )
