@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import fields, replace
 from pathlib import Path
 
+from addin.core.bands import build_bands, rebuild_bands
 from addin.core.european import (
     PRESETS,
     BarTable,
@@ -19,7 +20,7 @@ from addin.core.european import (
     Supergroup,
 )
 from addin.core.model import Player, Settings, Tournament
-from addin.core.ratings import parse_rating
+from addin.core.ratings import parse_rating, rank_floor, rank_of
 from addin.workbook import book
 from addin.workbook.layout import SETTINGS
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
@@ -96,3 +97,83 @@ def test_a_misspelt_option_is_a_problem_naming_its_cell(tmp_path: Path) -> None:
     checked = run("check", path)
     assert checked.returncode == 1
     assert f"Tournament!{cell} (McMahon rules)" in checked.stdout
+
+
+# --- 4, 4.1: one McMahon point per grade ------------------------------------------------------
+
+SCALE_FIELD = (("5d", 2), ("4d", 3), ("2d", 2), ("1d", 4), ("1k", 3), ("3k", 2), ("25k", 1))
+
+
+def _scores(scale: GradeScale, bar: str | None = "4d") -> dict[str, set[float]]:
+    players = field(*SCALE_FIELD)
+    settings = Settings(
+        rounds=5,
+        bar=None if bar is None else rank_floor(bar),
+        typed_options=Options(grade_scale=scale),
+    )
+    banding = build_bands(players, settings)
+    by_rank: dict[str, set[float]] = {}
+    for p in players:
+        by_rank.setdefault(rank_of(p.rating or 0), set()).add(banding.initial_scores[p.aga_id])
+    return by_rank
+
+
+def test_zero_shodan_sets_shodan_at_zero_and_kyu_players_below_one_point_a_grade() -> None:
+    """4: "the 'Zero Shodan' scale ... sets shodan at zero McMahon points, and kyu players then
+    have negative points"; 4.1: the top groups are lowered to the bar (4d)."""
+    scores = _scores(GradeScale.ZERO_SHODAN)
+    assert scores == {
+        "5d": {3}, "4d": {3}, "2d": {1}, "1d": {0}, "1k": {-1}, "3k": {-3}, "25k": {-25}
+    }  # fmt: skip
+
+
+def test_zero_20_kyu_sets_20_kyu_and_below_at_zero_and_shodan_at_20() -> None:
+    """4: "the 'Zero 20 kyu' scale ... sets the scale of all players at 20 kyu or below to
+    zero ... in the latter scale, shodan has the value 20"."""
+    scores = _scores(GradeScale.ZERO_20_KYU)
+    assert scores == {
+        "5d": {23}, "4d": {23}, "2d": {21}, "1d": {20}, "1k": {19}, "3k": {17}, "25k": {0}
+    }  # fmt: skip
+
+
+def test_the_two_scales_differ_by_20_above_the_bottom_bars() -> None:
+    """Note 4: "a McMahon score in the Zero Shodan scale is converted to the Zero 20 Kyu scale
+    simply by adding 20"; and every grade is its own group, however small (4.1)."""
+    uk, europe = _scores(GradeScale.ZERO_SHODAN, None), _scores(GradeScale.ZERO_20_KYU, None)
+    for rank in uk:
+        if rank != "25k":
+            assert {s + 20 for s in uk[rank]} == europe[rank], rank
+    assert len({s for v in uk.values() for s in v}) == len(SCALE_FIELD)
+
+
+def test_the_bottom_bar_promotes_weaker_players_30k_uk_and_20k_europe() -> None:
+    """6.2: "The bottom bar is 30 kyu in the UK and 20 kyu in most European countries." """
+    players = field(("1d", 4), ("35k", 1), ("30k", 1), ("22k", 1), ("20k", 1))
+    for scale, expected in (
+        (GradeScale.ZERO_SHODAN, {"35k": -30, "30k": -30, "22k": -22, "20k": -20}),
+        (GradeScale.ZERO_20_KYU, {"35k": 0, "30k": 0, "22k": 0, "20k": 0}),
+    ):
+        banding = build_bands(players, Settings(typed_options=Options(grade_scale=scale)))
+        got = {rank_of(p.rating or 0): banding.initial_scores[p.aga_id] for p in players[4:]}
+        assert got == expected, scale
+        assert banding.below_floor == ()
+
+
+def test_a_grade_scale_keeps_the_tds_separation_override() -> None:
+    players = field(*SCALE_FIELD)
+    settings = Settings(
+        rounds=5, bar=rank_floor("4d"), typed_options=Options(grade_scale=GradeScale.ZERO_SHODAN)
+    )
+    rows = list(build_bands(players, settings).bands)
+    rows[2] = replace(rows[2], separation_override=0)  # the TD merges 1d's score into 2d's
+    banding = rebuild_bands(rows, players, settings)
+    assert [b.initial_score for b in banding.bands][:4] == [3, 1, 1, 0]
+
+
+def test_the_aga_preset_keeps_the_aga_band_formula() -> None:
+    players = field(*SCALE_FIELD)
+    aga = Settings(rounds=5, bar=rank_floor("4d"))
+    assert build_bands(players, aga) == build_bands(
+        players, replace(aga, typed_options=Options(grade_scale=GradeScale.AGA_BANDS))
+    )
+    assert len(build_bands(players, aga).bands) < len(SCALE_FIELD)  # small bands merged

@@ -9,6 +9,7 @@ from addin.actions import intake, needs
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session
 from addin.core.bands import BandError, Banding, BarStyle, build_bands, rebuild_bands, suggest_bar
+from addin.core.grades import grade_scale_text, is_grade_scale
 from addin.core.handicap import scheme_text
 from addin.core.model import Band, Player, Status
 from addin.core.ratings import RatingError, entry_rating, rank_of
@@ -116,6 +117,8 @@ def bands(session: Session, params: Mapping[str, object]) -> None:
 
     sizes = ", ".join(f"{banding.counts.get(band.number, 0)}" for band in banding.bands)
     session.done(f"{len(banding.bands)} bands of {sizes} players")
+    if is_grade_scale(t.settings.options.grade_scale):
+        session.say(f"McMahon scale: {grade_scale_text(t.settings.options.grade_scale)}")
     even = "; top band games even" if t.settings.top_band_even else ""
     session.say(f"Handicap scheme: {scheme_text(t.settings)}{even}")
     ratings = [p.rating for p in players if p.rating is not None]

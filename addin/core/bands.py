@@ -29,6 +29,7 @@ from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from typing import NamedTuple
 
+from addin.core.grades import bottom_floor, grade_points, is_grade_scale
 from addin.core.model import Band, Player, PlayerId, ScoreOrigin, Settings, Tournament
 from addin.core.ratings import RatingError, entry_rating, rank_floor, rank_of
 
@@ -208,9 +209,13 @@ def rebuild_bands(bands: Sequence[Band], players: Iterable[Player], settings: Se
     for player_id, number in band_of.items():
         counts[overrides.get(player_id, number)] += 1
 
+    scale = settings.options.grade_scale
     computed: list[int | None] = [None]
     for number in range(2, len(rows) + 1):
-        if number == 2 and settings.top_band_separation_one:
+        if is_grade_scale(scale):  # spec 4.1: one point per grade between bands
+            upper, lower = rows[number - 2].min_rating, rows[number - 1].min_rating
+            computed.append(grade_points(upper, scale) - grade_points(lower, scale))
+        elif number == 2 and settings.top_band_separation_one:
             computed.append(1)
         else:
             computed.append(separation(counts[number], settings.rounds, settings.band_d))
@@ -218,7 +223,11 @@ def rebuild_bands(bands: Sequence[Band], players: Iterable[Player], settings: Se
         0 if i == 0 else (row.separation_override if row.separation_override is not None else gap)
         for i, (row, gap) in enumerate(zip(rows, computed, strict=True))
     ]
-    scores = initial_scores(gaps, settings.score_origin, settings.bottom_score_offset)
+    if is_grade_scale(scale):  # the top band's own grade; every band below by its gaps
+        top = grade_points(rows[0].min_rating, scale)
+        scores = [top + score for score in initial_scores(gaps, ScoreOrigin.TOP, 0)]
+    else:
+        scores = initial_scores(gaps, settings.score_origin, settings.bottom_score_offset)
     new_rows = tuple(
         Band(
             number=i + 1,
@@ -295,9 +304,12 @@ def build_bands(players: Iterable[Player], settings: Settings) -> Banding:
     top = [p for p in field_ if p.above_bar or (bar is not None and ratings[p.aga_id] >= bar)]
     top_ids = {p.aga_id for p in top}
     rest = [p for p in field_ if p.aga_id not in top_ids]
+    scale = settings.options.grade_scale
+    graded = is_grade_scale(scale)
+    floor = bottom_floor(scale) if graded else -math.inf
     sizes: dict[str, int] = {}
     for player in sorted(rest, key=lambda p: -ratings[p.aga_id]):
-        rank = rank_of(ratings[player.aga_id])
+        rank = rank_of(max(ratings[player.aga_id], floor))  # spec 6.2: the bottom bar promotes
         sizes[rank] = sizes.get(rank, 0) + 1
     groups = [_Group((rank,), size) for rank, size in sizes.items()]
     fixed_top = bar is not None and bool(top)
@@ -308,7 +320,8 @@ def build_bands(players: Iterable[Player], settings: Settings) -> Banding:
             groups[0] = _Group(groups[0].ranks, groups[0].size + len(top))
         else:
             groups = [_Group((), len(top))]
-    groups = _merge_small(groups, fixed_top, min_band_size(settings.rounds))
+    if not graded:  # spec 4.1: on a grade scale every grade is its own group
+        groups = _merge_small(groups, fixed_top, min_band_size(settings.rounds))
 
     rows: list[Band] = []
     for index, group in enumerate(groups):
@@ -319,6 +332,8 @@ def build_bands(players: Iterable[Player], settings: Settings) -> Banding:
             min_rating = rank_floor(group.ranks[-1])
         else:
             min_rating = min(ratings.values())
+        if graded and index == len(groups) - 1 and rest:  # the bottom bar's promoted players
+            min_rating = min(min_rating, *(ratings[p.aga_id] for p in rest))
         rows.append(Band(number=index + 1, label="", min_rating=min_rating))
     cleared = tuple(p.aga_id for p in field_ if p.band_override is not None)
     fresh = [replace(p, band_override=None) for p in field_]
