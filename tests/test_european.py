@@ -10,7 +10,14 @@ from __future__ import annotations
 from dataclasses import fields, replace
 from pathlib import Path
 
-from addin.core.bands import build_bands, rebuild_bands
+from addin.core.bands import (
+    BAR_POPULATION,
+    BarStyle,
+    bar_style,
+    build_bands,
+    rebuild_bands,
+    suggest_bar,
+)
 from addin.core.european import (
     PRESETS,
     BarTable,
@@ -177,3 +184,41 @@ def test_the_aga_preset_keeps_the_aga_band_formula() -> None:
         players, replace(aga, typed_options=Options(grade_scale=GradeScale.AGA_BANDS))
     )
     assert len(build_bands(players, aga).bands) < len(SCALE_FIELD)  # small bands merged
+
+
+# --- 4.2: the bar population table is a setting --------------------------------------------
+
+BAR_FIELD = (("6d", 2), ("5d", 3), ("4d", 2), ("3d", 6), ("1k", 10))
+"""At or above 4d: 7 players; at or above 3d: 13 (five rounds)."""
+
+
+def test_the_bar_tables_are_the_specifications() -> None:
+    assert BAR_POPULATION[BarStyle.BGA][5] == (6, 12)  # 4.2.1
+    assert BAR_POPULATION[BarStyle.EGF][5] == (10, 16)  # 4.2.2
+    assert BAR_POPULATION[BarStyle.TOYOTA] == {5: (10, 12), 6: (12, 16)}  # note 2
+
+
+def test_each_table_proposes_its_own_bar_for_the_same_field() -> None:
+    """4.2.1: the BGA bar is lowered from the top while the population stays within the
+    table; 4.2.2: the EGF bar is 4d, lowered while too few are above it; note 2: Toyota Tour
+    asks for 10-12 in five rounds, so 13 at 3d is too many and 4d stays."""
+    ratings = [p.rating or 0 for p in field(*BAR_FIELD)]
+    proposed = {}
+    for table in BarTable:
+        style = bar_style(Settings(rounds=5, typed_options=Options(bar_table=table)))
+        proposed[table] = suggest_bar(ratings, 5, style=style).rank
+    assert proposed == {BarTable.BGA: "4d", BarTable.EGF: "3d", BarTable.TOYOTA: "4d"}
+
+
+def test_bands_proposes_from_the_table_the_td_chose(tmp_path: Path) -> None:
+    t = Tournament(settings=Settings(rounds=5))
+    for p in field(*BAR_FIELD):
+        t.players[p.aga_id] = p
+    path = write_workbook(tmp_path / "event.xlsx", t, rounds=5)
+    aga = run("bands", path)
+    assert aga.returncode == 3 and "proposes a bar of 4d" in aga.stderr
+    assert "BGA table asks for 6-12" in aga.stderr  # the AGA preset: the program as it was
+    set_setting(path, "McMahon rules", "EGF")
+    egf = run("bands", path)
+    assert egf.returncode == 3 and "proposes a bar of 3d" in egf.stderr
+    assert "EGF table asks for 10-16" in egf.stderr

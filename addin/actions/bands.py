@@ -8,7 +8,15 @@ from dataclasses import replace
 from addin.actions import intake, needs
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session
-from addin.core.bands import BandError, Banding, BarStyle, build_bands, rebuild_bands, suggest_bar
+from addin.core.bands import (
+    BandError,
+    Banding,
+    BarStyle,
+    bar_style,
+    build_bands,
+    rebuild_bands,
+    suggest_bar,
+)
 from addin.core.grades import grade_scale_text, is_grade_scale
 from addin.core.handicap import scheme_text
 from addin.core.model import Band, Player, Status
@@ -122,7 +130,8 @@ def bands(session: Session, params: Mapping[str, object]) -> None:
     even = "; top band games even" if t.settings.top_band_even else ""
     session.say(f"Handicap scheme: {scheme_text(t.settings)}{even}")
     ratings = [p.rating for p in players if p.rating is not None]
-    for style in (BarStyle.BGA, BarStyle.EGF):
+    chosen = bar_style(t.settings)
+    for style in (chosen, *(s for s in (BarStyle.BGA, BarStyle.EGF) if s is not chosen)):
         try:
             suggestion = suggest_bar(ratings, t.settings.rounds, style=style)
         except BandError:
@@ -136,7 +145,7 @@ def bands(session: Session, params: Mapping[str, object]) -> None:
 def proposed_bar(
     b: book.Book, players: list[Player], *, fresh: bool
 ) -> tuple[book.Book, str] | None:
-    """With no bar set, a new build proposes one (the BGA population table) and asks.
+    """With no bar set, a new build proposes one (the "Bar population table" setting's) and asks.
 
     An ordinary AGA event has a bar: without one the strongest rank alone is band 1 and
     the top boards see large handicaps. The proposal is written to the Tournament sheet
@@ -148,14 +157,15 @@ def proposed_bar(
         return None
     ratings = [p.rating for p in players if p.rating is not None]
     try:
-        bar = suggest_bar(ratings, settings.rounds, style=BarStyle.BGA)
+        bar = suggest_bar(ratings, settings.rounds, style=bar_style(settings))
     except BandError:
         return None
     new = replace(b, tournament=replace(t, settings=replace(settings, bar=bar.bar)))
     cell = b.settings.cell("bar")
     message = (
         f"no bar is set (Tournament{'!' + cell if cell else ''}, Bar): bands proposes a bar of "
-        f"{bar.rank}, from the field: {bar.population} players at or above it (the BGA table "
+        f"{bar.rank}, from the field: {bar.population} players at or above it (the "
+        f"{bar_style(settings).value} table "
         f"asks for {bar.low}-{bar.high} for {settings.rounds} rounds); accepting writes it to "
         "the Tournament sheet, or type a bar there yourself"
     )

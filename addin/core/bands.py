@@ -359,6 +359,7 @@ def assign_initial_scores(tournament: Tournament) -> dict[PlayerId, float]:
 class BarStyle(enum.Enum):
     BGA = "BGA"
     EGF = "EGF"
+    TOYOTA = "Toyota Tour"
 
 
 BAR_POPULATION: dict[BarStyle, dict[int, tuple[int, int]]] = {
@@ -367,8 +368,14 @@ BAR_POPULATION: dict[BarStyle, dict[int, tuple[int, int]]] = {
         8: (9, 22), 9: (10, 26), 10: (11, 30), 11: (12, 35), 12: (13, 40),
     },
     BarStyle.EGF: {5: (10, 16), 6: (12, 24), 7: (15, 30), 8: (20, 40), 9: (25, 50), 10: (35, 60)},
+    BarStyle.TOYOTA: {5: (10, 12), 6: (12, 16)},
 }  # fmt: skip
-"""Population at or above the bar by number of rounds (BGA spec 4.2.1 and 4.2.2)."""
+"""Population at or above the bar by number of rounds (BGA spec 4.2.1, 4.2.2 and note 2)."""
+
+
+def bar_style(settings: Settings) -> BarStyle:
+    """The bar population table the Tournament sheet's "Bar population table" chooses."""
+    return BarStyle(settings.options.bar_table.value)
 EGF_BAR_RANK = "4d"
 
 
@@ -391,7 +398,7 @@ def suggest_bar(
     """European option: a bar from the field and the bar population tables.
 
     BGA: from the strongest rank present, lower the bar rank by rank while the population
-    at or above it stays within the table's maximum. EGF: the bar is 4d; if too many are at
+    at or above it stays within the table's maximum. EGF and Toyota Tour: the bar is 4d; if too many are at
     or above it, raise it rank by rank until the population fits; if too few, lower it while
     it stays within the maximum. (The EGF supergroup is not modelled.) A rank is never split.
     """
