@@ -376,6 +376,8 @@ BAR_POPULATION: dict[BarStyle, dict[int, tuple[int, int]]] = {
 def bar_style(settings: Settings) -> BarStyle:
     """The bar population table the Tournament sheet's "Bar population table" chooses."""
     return BarStyle(settings.options.bar_table.value)
+
+
 EGF_BAR_RANK = "4d"
 
 
@@ -398,9 +400,10 @@ def suggest_bar(
     """European option: a bar from the field and the bar population tables.
 
     BGA: from the strongest rank present, lower the bar rank by rank while the population
-    at or above it stays within the table's maximum. EGF and Toyota Tour: the bar is 4d; if too many are at
-    or above it, raise it rank by rank until the population fits; if too few, lower it while
-    it stays within the maximum. (The EGF supergroup is not modelled.) A rank is never split.
+    at or above it stays within the table's maximum. EGF and Toyota Tour: the bar is 4d; if
+    too many are at or above it, raise it rank by rank until the population fits; if too few,
+    lower it while it stays within the maximum. (The supergroup is
+    :mod:`addin.core.supergroup`'s.) A rank is never split.
     """
     table = BAR_POPULATION[style]
     if rounds not in table:
