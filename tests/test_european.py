@@ -12,6 +12,7 @@ from pathlib import Path
 
 from addin.core.bands import (
     BAR_POPULATION,
+    Banding,
     BarStyle,
     bar_style,
     build_bands,
@@ -31,7 +32,7 @@ from addin.core.ratings import parse_rating, rank_floor, rank_of
 from addin.workbook import book
 from addin.workbook.layout import SETTINGS
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
-from tests.helpers import run
+from tests.helpers import log_messages, run, sheet_rows
 from tests.typing_helpers import set_setting
 from tests.workbook_fixtures import write_workbook
 
@@ -222,3 +223,64 @@ def test_bands_proposes_from_the_table_the_td_chose(tmp_path: Path) -> None:
     egf = run("bands", path)
     assert egf.returncode == 3 and "proposes a bar of 3d" in egf.stderr
     assert "EGF table asks for 10-16" in egf.stderr
+
+
+# --- 4.2.3: the EGF supergroup, and note 2: Toyota Tour --------------------------------------
+
+
+def _supergroup(kind: Supergroup, rounds: int, at_bar: int) -> tuple[Banding, list[Player]]:
+    """``at_bar`` players from 7d down at or above a 4d bar, and twelve kyu players."""
+    ranks = ["7d", "6d", "5d", "4d"]
+    strong = [(ranks[i % 4], 1) for i in range(at_bar)]
+    players = field(*strong, ("2k", 6), ("5k", 6))
+    settings = Settings(rounds=rounds, bar=rank_floor("4d"), typed_options=Options(supergroup=kind))
+    return build_bands(players, settings), players
+
+
+def test_the_egf_supergroup_forms_above_6_n_minus_2_and_promotes_exactly_4_n_minus_2() -> None:
+    """4.2.3: "Exactly 4(N - 2) players are promoted to the Supergroup by having their initial
+    McMahon score increased to the Super bar", "one McMahon point above the McMahon bar",
+    when the number at 4d and stronger "exceeds 6(N - 2)"."""
+    for rounds in (5, 6):
+        limit, size = 6 * (rounds - 2), 4 * (rounds - 2)
+        at_limit, _ = _supergroup(Supergroup.EGF, rounds, limit)
+        assert at_limit.supergroup == ()
+        banding, players = _supergroup(Supergroup.EGF, rounds, limit + 1)
+        assert len(banding.supergroup) == size
+        bar_score = banding.bands[0].initial_score
+        for p in players[: limit + 1]:
+            expected = bar_score + 1 if p.aga_id in banding.supergroup else bar_score
+            assert banding.initial_scores[p.aga_id] == expected
+        promoted = [p.rating for p in players if p.aga_id in banding.supergroup]
+        kept = [p.rating for p in players[: limit + 1] if p.aga_id not in banding.supergroup]
+        assert min(r or 0 for r in promoted) >= max(r or 0 for r in kept)  # the strongest go up
+
+
+def test_the_toyota_tour_supergroup_has_12_players_in_5_rounds_and_16_in_6() -> None:
+    """Note 2: "bar populations of 10-12 players for a 5 round tournament, and 12-16 players
+    for a 6 round tournament. If the population exceeds this, then the supergroup has 12
+    players for a 5 rounder, or 16 players for a 6 rounder." """
+    for rounds, most in ((5, 12), (6, 16)):
+        assert _supergroup(Supergroup.TOYOTA, rounds, most)[0].supergroup == ()
+        assert len(_supergroup(Supergroup.TOYOTA, rounds, most + 1)[0].supergroup) == most
+
+
+def test_no_supergroup_under_the_aga_preset() -> None:
+    banding, _ = _supergroup(Supergroup.NONE, 5, 40)
+    assert banding.supergroup == ()
+    assert Settings().options.supergroup is Supergroup.NONE
+
+
+def test_bands_says_who_is_promoted_and_logs_it(tmp_path: Path) -> None:
+    _, players = _supergroup(Supergroup.EGF, 5, 19)
+    t = Tournament(settings=Settings(rounds=5, bar=rank_floor("4d")))
+    for p in players:
+        t.players[p.aga_id] = p
+    path = write_workbook(tmp_path / "event.xlsx", t, rounds=5)
+    set_setting(path, "McMahon rules", "EGF")
+    done = run("bands", path, "--yes")
+    assert done.returncode == 0, done.stderr
+    assert "Supergroup (EGF, 4(N-2))" in done.stdout and "strongest 12 start at 24" in done.stdout
+    scores = [r["Initial score"] for r in sheet_rows(path, "Players")]
+    assert scores.count(24) == 12 and scores.count(23) == 7  # Zero 20 kyu: 4d is 23
+    assert any("Supergroup" in message for _, _, message in log_messages(path))

@@ -8,6 +8,7 @@ from dataclasses import replace
 from addin.actions import intake, needs
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session
+from addin.core import supergroup
 from addin.core.bands import (
     BandError,
     Banding,
@@ -125,6 +126,11 @@ def bands(session: Session, params: Mapping[str, object]) -> None:
 
     sizes = ", ".join(f"{banding.counts.get(band.number, 0)}" for band in banding.bands)
     session.done(f"{len(banding.bands)} bands of {sizes} players")
+    if banding.supergroup:
+        kind, top = t.settings.options.supergroup, banding.bands[0].initial_score or 0.0
+        line = supergroup.describe(kind, t.settings.rounds, len(banding.supergroup), top + 1)
+        session.say(line)
+        session.log.append(LogEntry("Note", session.action, line))
     if is_grade_scale(t.settings.options.grade_scale):
         session.say(f"McMahon scale: {grade_scale_text(t.settings.options.grade_scale)}")
     even = "; top band games even" if t.settings.top_band_even else ""

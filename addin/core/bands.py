@@ -29,6 +29,7 @@ from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from typing import NamedTuple
 
+from addin.core import supergroup
 from addin.core.grades import bottom_floor, grade_points, is_grade_scale
 from addin.core.model import Band, Player, PlayerId, ScoreOrigin, Settings, Tournament
 from addin.core.ratings import RatingError, entry_rating, rank_floor, rank_of
@@ -72,6 +73,8 @@ class Banding:
     """Band number as given -> band number now."""
     cleared_overrides: tuple[PlayerId, ...] = ()
     """Band overrides a fresh build discarded: confirm with the TD first."""
+    supergroup: tuple[PlayerId, ...] = ()
+    """Top-band players promoted one point above the bar (spec 4.2.3), strongest first."""
 
     def effective_band(self, player: PlayerId) -> int:
         return self.band_overrides.get(player, self.band_of[player])
@@ -243,6 +246,12 @@ def rebuild_bands(bands: Sequence[Band], players: Iterable[Player], settings: Se
         player_id: scores[overrides.get(player_id, number) - 1]
         for player_id, number in band_of.items()
     }
+    top_group = [
+        (p.aga_id, _rating(p)) for p in field_ if overrides.get(p.aga_id, band_of[p.aga_id]) == 1
+    ]
+    promoted = supergroup.promoted(top_group, settings.options.supergroup, settings.rounds)
+    for player_id in promoted:
+        player_scores[player_id] += 1
     return Banding(
         bands=new_rows,
         counts=counts,
@@ -251,6 +260,7 @@ def rebuild_bands(bands: Sequence[Band], players: Iterable[Player], settings: Se
         initial_scores=player_scores,
         below_floor=tuple(below_floor),
         renumbered=renumbered,
+        supergroup=promoted,
     )
 
 
