@@ -37,11 +37,12 @@ from pathlib import Path
 from addin.actions import aga_reports, bands, director, pairing, registration, reports, standings
 from addin.actions.session import Session
 from addin.core.european import PRESET_SETTINGS, McMahonRules
-from addin.core.model import PlayerId, Result, Tournament
+from addin.core.ghost import ghost_games
+from addin.core.model import Player, PlayerId, Result, Tournament
 from addin.core.scoring import score_history
 from addin.formats.tdlista import Member, parse_tdlista
 from addin.workbook import book, template
-from addin.workbook.layout import games_table
+from addin.workbook.layout import SETTINGS_TABLE, games_table
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
 
 START = date(2018, 9, 1)
@@ -57,6 +58,8 @@ class Summary:
     total_error: float = 0.0
     mms_squared: float = 0.0
     files: list[Path] = field(default_factory=list)
+    european: list[str] = field(default_factory=list)
+    """With --rules bga|egf: what the European options did (supergroup, ghost games, ...)."""
 
     def lines(self) -> list[str]:
         per_round = ", ".join(f"{s:.1f}" for s in self.seconds_per_round)
@@ -65,8 +68,13 @@ class Summary:
             f"Seconds per round (pair + play + standings): {per_round}",
             f"Pairing quality: total error (Vuorinen 2010, eq. 7.1) {self.total_error:.4f}; "
             f"sum of squared McMahon differences {self.mms_squared:g}",
+            *self.european,
             "Files: " + ", ".join(str(f) for f in self.files),
         ]
+
+
+def _rating(p: Player) -> float:
+    return p.rating if p.rating is not None else 0.0
 
 
 def sample_tdlista() -> tuple[str, bytes]:
@@ -114,6 +122,7 @@ class Demo:
         rules: str = "aga",
     ) -> None:
         self.out, self.n, self.rounds, self.seed = out, players, rounds, seed
+        self.rules = rules
         self.rng = random.Random(seed)
         self.progress = progress
         self.strength: dict[PlayerId, float] = {}
@@ -150,6 +159,8 @@ class Demo:
         members = self.import_list()
         self.progress("registering players", 0.06)
         self.register(members)
+        if self.rules != "aga":
+            self.name_ghost()
         self.act("bands", bands.bands)
         for number in range(1, self.rounds + 1):
             started = time.perf_counter()
@@ -164,10 +175,32 @@ class Demo:
         t = book.read_book(self.gw).tournament
         self.summary.total_error = total_error(t, self.strength)
         self.summary.mms_squared = mms_squared_differences(t)
+        if self.rules != "aga":
+            self.summary.european = self.european_lines(t)
         self.progress("saving", 0.98)
         self.gw.save()
         self.progress("done", 1.0)
         return self.summary
+
+    def european_lines(self, t: Tournament) -> list[str]:
+        """What the preset's options did, from the Log and the rounds."""
+        log = [message for _, message in director.log_lines(self.gw)]
+        lines = [f"Rules: {t.settings.mcmahon_rules.value} preset"]
+        lines += list(dict.fromkeys(m for m in log if m.startswith("Supergroup")))
+        ghosts = ghost_games(t)
+        if ghosts:
+            rounds = ", ".join(str(number) for number, _ in ghosts)
+            lines.append(f"No byes: the ghost player played in rounds {rounds} (BGA 7.1)")
+        return lines
+
+    def name_ghost(self) -> None:
+        """BGA/EGF: no byes (spec 7.1). A member a tenth of the way up the field is the
+        ghost, who plays only when the field is odd: the bye would go to the lowest group."""
+        t = book.read_book(self.gw).tournament
+        members = sorted((p for p in t.players.values() if p.aga_id < 90000), key=_rating)
+        ghost = members[len(members) // 10]
+        values = book.settings_values(t.settings) | {"ghost_player": ghost.aga_id}
+        self.gw.write_table(SETTINGS_TABLE, book.settings_rows(values))
 
     def import_list(self) -> list[Member]:
         name, data = sample_tdlista()
@@ -183,7 +216,14 @@ class Demo:
         lapsed = [m for m in members if not (m.expiry and m.expiry >= START)]
         lapsed = lapsed[: max(1, self.n // 50)]
         new = max(1, self.n // 20)
-        chosen = self.rng.sample(current, min(len(current), self.n - new - len(lapsed)))
+        wanted = min(len(current), self.n - new - len(lapsed))
+        if self.rules == "egf":  # a European open's strong top: a sixth at 4d and up
+            strong = [m for m in current if (m.rating or 0) >= 4.0]
+            top = self.rng.sample(strong, min(len(strong), wanted // 6))
+            rest = [m for m in current if m not in top]
+            chosen = top + self.rng.sample(rest, wanted - len(top))
+        else:
+            chosen = self.rng.sample(current, wanted)
         rows = io.StringIO()
         writer = csv.writer(rows)
         writer.writerow(["Name", "AGA #", "Rank", "Club", "Email", "Bye requests"])

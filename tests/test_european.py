@@ -34,7 +34,7 @@ from addin.workbook.layout import SETTINGS
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
 from tests.helpers import log_messages, run, sheet_rows
 from tests.typing_helpers import set_setting
-from tests.workbook_fixtures import write_workbook
+from tests.workbook_fixtures import ready_for_aga, write_workbook
 
 
 def field(*groups: tuple[str, int], first_id: int = 1) -> list[Player]:
@@ -78,7 +78,7 @@ def test_the_european_settings_are_one_block_at_the_end_with_a_help_line_and_a_d
     block = keys[keys.index("mcmahon_rules") :]
     assert block[:4] == ["mcmahon_rules", "grade_scale", "bar_table", "supergroup"]
     for setting in SETTINGS[keys.index("mcmahon_rules") :]:
-        assert setting.choices, setting.key
+        assert setting.choices or setting.key == "ghost_player", setting.key  # an AGA #
         assert book.setting_help(setting), setting.key
 
 
@@ -284,3 +284,97 @@ def test_bands_says_who_is_promoted_and_logs_it(tmp_path: Path) -> None:
     scores = [r["Initial score"] for r in sheet_rows(path, "Players")]
     assert scores.count(24) == 12 and scores.count(23) == 7  # Zero 20 kyu: 4d is 23
     assert any("Supergroup" in message for _, _, message in log_messages(path))
+
+
+# --- 7.1: there are no byes; a ghost player makes the numbers even ------------------------------
+
+GHOST = 99
+
+
+def _ghost_event(tmp_path: Path, players: int, rules: str = "EGF") -> Path:
+    t = Tournament(settings=Settings(rounds=3, bar=rank_floor("3d")))
+    for p in field(("4d", 2), ("1k", 4), ("5k", 4), ("10k", 4))[:players]:
+        t.players[p.aga_id] = p
+    t.players[GHOST] = Player(GHOST, "Ghost", "Gail", rating=parse_rating("2k"))
+    path = write_workbook(tmp_path / "event.xlsx", ready_for_aga(t), rounds=3)
+    set_setting(path, "McMahon rules", rules)
+    set_setting(path, "Ghost player (AGA #)", GHOST)
+    assert run("bands", path, "--yes").returncode == 0
+    return path
+
+
+def _round(path: Path, number: int) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
+    rows = sheet_rows(path, f"Round {number}")
+    games = [r for r in rows if r.get("Board")]
+    return games, [r for r in rows if not r.get("Board") and r.get("AGA #")]
+
+
+def test_an_odd_field_has_no_bye_the_ghost_plays_the_player_who_would_have_had_it(
+    tmp_path: Path,
+) -> None:
+    """7.1: "The organisers must ensure that there is a 'ghost' player able to play to make
+    up even numbers as required." Eleven players: five games, and the ghost's sixth."""
+    path = _ghost_event(tmp_path, 11)
+    paired = run("pair", path, "--yes")
+    assert paired.returncode == 0, paired.stderr
+    assert "0 byes" in paired.stdout and "Ghost game" in paired.stdout
+    games, _ = _round(path, 1)
+    assert len(games) == 6
+    ghost_games = [g for g in games if GHOST in (g["White AGA #"], g["Black AGA #"])]
+    assert len(ghost_games) == 1 and "Ghost game" in str(ghost_games[0]["Notes"])
+    seated = [g[c] for g in games for c in ("White AGA #", "Black AGA #")]
+    assert len(seated) == len(set(seated)) == 12
+
+
+def test_an_even_field_leaves_the_ghost_out_and_the_aga_preset_gives_a_bye(
+    tmp_path: Path,
+) -> None:
+    even = _ghost_event(tmp_path, 12)
+    assert run("pair", even, "--yes").returncode == 0
+    games, _ = _round(even, 1)
+    assert len(games) == 6
+    assert all(GHOST not in (g["White AGA #"], g["Black AGA #"]) for g in games)
+    (tmp_path / "aga").mkdir()
+    aga = _ghost_event(tmp_path / "aga", 10, rules="AGA")  # the "ghost" is an 11th player
+    aga_paired = run("pair", aga, "--yes")
+    assert aga_paired.returncode == 0 and "1 byes" in aga_paired.stdout
+    assert "Ghost" not in aga_paired.stdout
+
+
+def test_a_ghost_game_is_named_by_the_aga_export(tmp_path: Path) -> None:
+    path = _ghost_event(tmp_path, 11)
+    assert run("pair", path, "--yes").returncode == 0
+    exported = run("export-aga", path, "--text", tmp_path / "aga.txt")
+    assert exported.returncode == 3  # warnings to confirm (a ghost game, missing AGA data)
+    assert "is a ghost game (BGA 7.1)" in exported.stderr
+
+
+def test_with_no_ghost_named_the_odd_player_has_a_bye_and_is_told(tmp_path: Path) -> None:
+    path = _ghost_event(tmp_path, 10)  # with no ghost named, player 99 plays as any other
+    set_setting(path, "Ghost player (AGA #)", None)
+    paired = run("pair", path, "--yes")
+    assert paired.returncode == 0 and "1 byes" in paired.stdout
+    assert "No ghost game: no ghost player is named" in paired.stdout
+
+
+def test_with_a_supergroup_the_egf_bar_remains_at_4_dan() -> None:
+    """4.2.3: "The McMahon bar remains at 4 dan" when a supergroup forms; without one the
+    EGF table raises the bar until the population fits (4.2.2)."""
+    ratings = [p.rating or 0 for p in field(("6d", 8), ("5d", 8), ("4d", 8), ("1k", 20))]
+    assert suggest_bar(ratings, 5, BarStyle.EGF).rank == "5d"  # 16 at 5d fits 10-16
+    kept = suggest_bar(ratings, 5, BarStyle.EGF, supergroup_above=18)
+    assert kept.rank == "4d" and kept.population == 24
+
+
+def test_the_egf_demo_has_a_supergroup_a_ghost_instead_of_byes_and_says_so(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "egf.xlsx"
+    done = run("demo", out, "--players", 120, "--rounds", 5, "--rules", "egf")
+    assert done.returncode == 0, done.stderr
+    assert "Rules: EGF preset" in done.stdout
+    assert "Supergroup (EGF, 4(N-2))" in done.stdout and "strongest 12" in done.stdout
+    assert "No byes: the ghost player played in rounds" in done.stdout
+    for number in range(1, 6):
+        byes = [r for r in sheet_rows(out, f"Round {number}") if r.get("Bye type") == "Forced"]
+        assert byes == [], number

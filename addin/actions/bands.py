@@ -163,7 +163,9 @@ def proposed_bar(
         return None
     ratings = [p.rating for p in players if p.rating is not None]
     try:
-        bar = suggest_bar(ratings, settings.rounds, style=bar_style(settings))
+        bounds = supergroup.limits(settings.options.supergroup, settings.rounds)
+        above = bounds[0] if bounds else None
+        bar = suggest_bar(ratings, settings.rounds, bar_style(settings), supergroup_above=above)
     except BandError:
         return None
     new = replace(b, tournament=replace(t, settings=replace(settings, bar=bar.bar)))

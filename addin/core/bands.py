@@ -405,7 +405,10 @@ class BarSuggestion(NamedTuple):
 
 
 def suggest_bar(
-    ratings: Iterable[float], rounds: int, style: BarStyle = BarStyle.BGA
+    ratings: Iterable[float],
+    rounds: int,
+    style: BarStyle = BarStyle.BGA,
+    supergroup_above: int | None = None,
 ) -> BarSuggestion:
     """European option: a bar from the field and the bar population tables.
 
@@ -414,6 +417,9 @@ def suggest_bar(
     too many are at or above it, raise it rank by rank until the population fits; if too few,
     lower it while it stays within the maximum. (The supergroup is
     :mod:`addin.core.supergroup`'s.) A rank is never split.
+
+    ``supergroup_above``: with a supergroup, more than this many at 4d form one and "the
+    McMahon bar remains at 4 dan" (spec 4.2.3), however many are above it.
     """
     table = BAR_POPULATION[style]
     if rounds not in table:
@@ -437,6 +443,8 @@ def suggest_bar(
         floor = rank_floor(EGF_BAR_RANK)
         at_or_above = [i for i, rank in enumerate(ranks) if rank_floor(rank) >= floor]
         index = at_or_above[-1] if at_or_above else 0
+        if supergroup_above is not None and at_or_above and populations[index] > supergroup_above:
+            return BarSuggestion(EGF_BAR_RANK, floor, populations[index], low, high)
         while index > 0 and populations[index] > high:
             index -= 1
         while (

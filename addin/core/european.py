@@ -47,6 +47,15 @@ class Supergroup(enum.Enum):
     TOYOTA = "Toyota Tour"
 
 
+class OddPlayer(enum.Enum):
+    """Spec 7.1: what an odd number of players gets."""
+
+    BYE = "Bye"
+    """AGA: the forced bye (one point) by the protocol's rules."""
+    GHOST = "Ghost player"
+    """BGA/EGF: "there are no byes": the ghost player named in the settings plays."""
+
+
 @dataclass(frozen=True)
 class Options:
     """The European options; ``None`` means "as the McMahon rules preset says"."""
@@ -54,12 +63,17 @@ class Options:
     grade_scale: GradeScale | None = None
     bar_table: BarTable | None = None
     supergroup: Supergroup | None = None
+    odd_player: OddPlayer | None = None
 
 
 PRESETS: dict[McMahonRules, Options] = {
-    McMahonRules.AGA: Options(GradeScale.AGA_BANDS, BarTable.BGA, Supergroup.NONE),
-    McMahonRules.BGA: Options(GradeScale.ZERO_SHODAN, BarTable.BGA, Supergroup.NONE),
-    McMahonRules.EGF: Options(GradeScale.ZERO_20_KYU, BarTable.EGF, Supergroup.EGF),
+    McMahonRules.AGA: Options(GradeScale.AGA_BANDS, BarTable.BGA, Supergroup.NONE, OddPlayer.BYE),
+    McMahonRules.BGA: Options(
+        GradeScale.ZERO_SHODAN, BarTable.BGA, Supergroup.NONE, OddPlayer.GHOST
+    ),
+    McMahonRules.EGF: Options(
+        GradeScale.ZERO_20_KYU, BarTable.EGF, Supergroup.EGF, OddPlayer.GHOST
+    ),
 }
 """What each preset sets. AGA's bar table is BGA's: ``bands`` proposed from it before."""
 

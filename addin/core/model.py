@@ -174,6 +174,8 @@ class Settings:
     """The preset every blank European option follows (``addin.core.european``)."""
     typed_options: Options = field(default_factory=Options)
     """The European options as the TD typed them (``None``: from the preset)."""
+    ghost_player: int | None = None
+    """AGA # of the ghost player (spec 7.1), who plays only when the field is odd."""
 
     @property
     def options(self) -> Options:

@@ -13,7 +13,14 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
-from addin.core.european import BarTable, GradeScale, McMahonRules, Options, Supergroup
+from addin.core.european import (
+    BarTable,
+    GradeScale,
+    McMahonRules,
+    OddPlayer,
+    Options,
+    Supergroup,
+)
 from addin.core.handicap import MAX_HANDICAP
 from addin.core.limits import MAX_ROUNDS, komi_problem
 from addin.core.model import (
@@ -202,6 +209,7 @@ def settings_from_values(v: Mapping[str, object]) -> Settings:
         seed=int(v.get("seed") or 0),  # type: ignore[call-overload]
         mcmahon_rules=McMahonRules(v.get("mcmahon_rules") or defaults.mcmahon_rules.value),
         typed_options=european_options(v),
+        ghost_player=v.get("ghost_player"),  # type: ignore[arg-type]
     )
 
 
@@ -216,6 +224,7 @@ def european_options(v: Mapping[str, object]) -> Options:
         grade_scale=typed("grade_scale", GradeScale),
         bar_table=typed("bar_table", BarTable),
         supergroup=typed("supergroup", Supergroup),
+        odd_player=typed("odd_player", OddPlayer),
     )
 
 
@@ -258,6 +267,8 @@ def settings_values(s: Settings) -> dict[str, object]:
         "grade_scale": _value_or_none(s.typed_options.grade_scale),
         "bar_table": _value_or_none(s.typed_options.bar_table),
         "supergroup": _value_or_none(s.typed_options.supergroup),
+        "odd_player": _value_or_none(s.typed_options.odd_player),
+        "ghost_player": s.ghost_player,
     }
     for prefix in ("director", "sponsor", "convener"):
         contact = getattr(s, prefix)

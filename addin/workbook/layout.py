@@ -21,7 +21,7 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from addin.core.european import BarTable, GradeScale, McMahonRules, Supergroup
+from addin.core.european import BarTable, GradeScale, McMahonRules, OddPlayer, Supergroup
 from addin.core.model import (
     ByeKind,
     ColorPolicy,
@@ -260,6 +260,19 @@ SETTINGS: tuple[Setting, ...] = (
         choices=_choices(Supergroup),
         help="EGF: 4(N-2) players one point above the bar when too many are at 4d and up",
     ),
+    Setting(
+        "odd_player",
+        "Odd number of players",
+        Kind.CHOICE,
+        choices=_choices(OddPlayer),
+        help="Bye (AGA); or Ghost player: the ghost named below plays instead of a bye",
+    ),
+    Setting(
+        "ghost_player",
+        "Ghost player (AGA #)",
+        Kind.INT,
+        help="A registered player who plays only when the field is odd",
+    ),
 )
 
 SETTINGS_TABLE = Table(
@@ -325,6 +338,10 @@ SETTING_HELP: dict[str, str] = {
     "when none is typed: BGA (4.2.1), EGF (4.2.2) or Toyota Tour.",
     "supergroup": "Blank: as McMahon rules. EGF: when more than 6(N-2) are at 4d and up, "
     "4(N-2) of them start one point above the bar; Toyota Tour: 12 (5 rounds) or 16.",
+    "odd_player": "Blank: as McMahon rules. Bye: the AGA forced bye; Ghost player: no byes "
+    "(BGA 7.1): the ghost below plays whoever would have had the bye.",
+    "ghost_player": "The AGA # of a registered player (often the TD) who plays only when the "
+    "field is odd; their games are real games (the Standings still list them).",
 }
 """One line per setting, in a TD's words, for the Help column of the Tournament sheet."""
 
