@@ -23,11 +23,16 @@ from addin.core.european import (
     PRESETS,
     BarTable,
     GradeScale,
+    GroupPairing,
+    GroupSeeding,
     McMahonRules,
     Options,
     Supergroup,
 )
-from addin.core.model import Player, Settings, Tournament
+from addin.core.model import Game, Player, Result, Round, Settings, Tournament
+from addin.core.pairing.engine import PairingInput, pair_round
+from addin.core.pairing.field import prepare
+from addin.core.pairing.seeding import sos_so_far
 from addin.core.ratings import parse_rating, rank_floor, rank_of
 from addin.workbook import book
 from addin.workbook.layout import SETTINGS
@@ -378,3 +383,67 @@ def test_the_egf_demo_has_a_supergroup_a_ghost_instead_of_byes_and_says_so(
     for number in range(1, 6):
         byes = [r for r in sheet_rows(out, f"Round {number}") if r.get("Bye type") == "Forced"]
         assert byes == [], number
+
+
+# --- 7.3: seeding and pairing within a McMahon group -----------------------------------------
+
+
+def _group(count: int) -> list[Player]:
+    """``count`` 5d players, strongest first (5.9, 5.8, ...): one score group, even games."""
+    return [Player(i, f"Seed{i}", rating=round(5.95 - i / 10, 2)) for i in range(1, count + 1)]
+
+
+def _pairs(settings: Settings, players: list[Player], **kw: object) -> set[frozenset[int]]:
+    scores = kw.pop("scores", {p.aga_id: 0.0 for p in players})
+    inp = PairingInput(2, 5, tuple(players), scores, settings=settings, **kw)  # type: ignore[arg-type]
+    return {frozenset(g.players) for g in pair_round(inp).games}
+
+
+def test_split_and_fold_pairs_the_top_of_the_group_with_its_bottom() -> None:
+    """7.3: "Split & Fold": of eight seeded 1-8, 1 meets 8, 2 meets 7, 3 meets 6, 4 meets 5;
+    the AGA's split and shift ("Split & Match") pairs 1-5, 2-6, 3-7, 4-8."""
+    players = _group(8)
+    shift = _pairs(Settings(), players)
+    fold = _pairs(Settings(typed_options=Options(group_pairing=GroupPairing.FOLD)), players)
+    assert shift == {frozenset(p) for p in ((1, 5), (2, 6), (3, 7), (4, 8))}
+    assert fold == {frozenset(p) for p in ((1, 8), (2, 7), (3, 6), (4, 5))}
+
+
+def test_seeding_by_sos_orders_the_group_by_the_opponents_scores() -> None:
+    """7.3: seeding "is usually done using one or other of the tie-breaks" (5.3, SOS).
+    Four winners of round 1 (rated 1 > 2 > 3 > 4) beat opponents now on -1, -1, 0, 0: by SOS
+    the order is 3, 4, 1, 2; by rating 1, 2, 3, 4."""
+    winners = _group(4)
+    losers = [Player(10 + i, f"Lost{i}", rating=-10.5) for i in range(1, 5)]
+    rnd1 = Round(
+        1,
+        tuple(
+            Game(w.aga_id, opponent, result=Result.WHITE_WINS)
+            for w, opponent in zip(winners, (14, 13, 12, 11), strict=True)
+        ),
+    )
+    scores = {1: 1.0, 2: 1.0, 3: 1.0, 4: 1.0, 11: 0.0, 12: 0.0, 13: -1.0, 14: -1.0}
+    sos = sos_so_far([rnd1], scores)
+    assert [sos[p] for p in (1, 2, 3, 4)] == [-1, -1, 0, 0]
+    settings = Settings(typed_options=Options(group_seeding=GroupSeeding.SOS))
+    inp = PairingInput(2, 5, tuple(winners + losers), scores, (rnd1,), settings=settings)
+    top = prepare(inp).groups[0]
+    assert [prepare(inp).pool[i].id for i in top] == [3, 4, 1, 2]
+    aga = PairingInput(2, 5, tuple(winners + losers), scores, (rnd1,))
+    assert [prepare(aga).pool[i].id for i in prepare(aga).groups[0]] == [1, 2, 3, 4]
+
+
+def test_random_seeding_is_fixed_by_the_seed_and_changes_with_it() -> None:
+    """7.3: "Random"; the Random seed setting makes the draw repeatable."""
+    players = _group(10)
+
+    def order(seed: int) -> list[int]:
+        settings = Settings(seed=seed, typed_options=Options(group_seeding=GroupSeeding.RANDOM))
+        inp = PairingInput(
+            1, 5, tuple(players), {p.aga_id: 0.0 for p in players}, settings=settings
+        )
+        return [e.id for e in prepare(inp).pool]
+
+    assert order(1) == order(1)
+    assert order(1) != order(2)
+    assert sorted(order(1)) == list(range(1, 11)) != order(1)

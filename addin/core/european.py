@@ -56,6 +56,26 @@ class OddPlayer(enum.Enum):
     """BGA/EGF: "there are no byes": the ghost player named in the settings plays."""
 
 
+class GroupSeeding(enum.Enum):
+    """Spec 7.3: the order of the players within a McMahon group, before it is split."""
+
+    RATING = "Rating"
+    """AGA protocol: by entry rating."""
+    SOS = "SOS"
+    """By a tiebreak: the sum of the opponents' McMahon scores so far."""
+    RANDOM = "Random"
+    """A random order (the Random seed setting and the round fix it)."""
+
+
+class GroupPairing(enum.Enum):
+    """Spec 7.3: how the seeded group is split and paired."""
+
+    SHIFT = "Split and shift"
+    """AGA: top half against bottom half in order (1-5, 2-6, 3-7, 4-8); "split and match"."""
+    FOLD = "Split and fold"
+    """The top against the bottom (1-8, 2-7, 3-6, 4-5)."""
+
+
 @dataclass(frozen=True)
 class Options:
     """The European options; ``None`` means "as the McMahon rules preset says"."""
@@ -64,15 +84,34 @@ class Options:
     bar_table: BarTable | None = None
     supergroup: Supergroup | None = None
     odd_player: OddPlayer | None = None
+    group_seeding: GroupSeeding | None = None
+    group_pairing: GroupPairing | None = None
 
 
 PRESETS: dict[McMahonRules, Options] = {
-    McMahonRules.AGA: Options(GradeScale.AGA_BANDS, BarTable.BGA, Supergroup.NONE, OddPlayer.BYE),
+    McMahonRules.AGA: Options(
+        GradeScale.AGA_BANDS,
+        BarTable.BGA,
+        Supergroup.NONE,
+        OddPlayer.BYE,
+        GroupSeeding.RATING,
+        GroupPairing.SHIFT,
+    ),
     McMahonRules.BGA: Options(
-        GradeScale.ZERO_SHODAN, BarTable.BGA, Supergroup.NONE, OddPlayer.GHOST
+        GradeScale.ZERO_SHODAN,
+        BarTable.BGA,
+        Supergroup.NONE,
+        OddPlayer.GHOST,
+        GroupSeeding.RATING,
+        GroupPairing.FOLD,
     ),
     McMahonRules.EGF: Options(
-        GradeScale.ZERO_20_KYU, BarTable.EGF, Supergroup.EGF, OddPlayer.GHOST
+        GradeScale.ZERO_20_KYU,
+        BarTable.EGF,
+        Supergroup.EGF,
+        OddPlayer.GHOST,
+        GroupSeeding.SOS,
+        GroupPairing.FOLD,
     ),
 }
 """What each preset sets. AGA's bar table is BGA's: ``bands`` proposed from it before."""

@@ -16,6 +16,8 @@ from typing import Any
 from addin.core.european import (
     BarTable,
     GradeScale,
+    GroupPairing,
+    GroupSeeding,
     McMahonRules,
     OddPlayer,
     Options,
@@ -225,6 +227,8 @@ def european_options(v: Mapping[str, object]) -> Options:
         bar_table=typed("bar_table", BarTable),
         supergroup=typed("supergroup", Supergroup),
         odd_player=typed("odd_player", OddPlayer),
+        group_seeding=typed("group_seeding", GroupSeeding),
+        group_pairing=typed("group_pairing", GroupPairing),
     )
 
 
@@ -269,6 +273,8 @@ def settings_values(s: Settings) -> dict[str, object]:
         "supergroup": _value_or_none(s.typed_options.supergroup),
         "odd_player": _value_or_none(s.typed_options.odd_player),
         "ghost_player": s.ghost_player,
+        "group_seeding": _value_or_none(s.typed_options.group_seeding),
+        "group_pairing": _value_or_none(s.typed_options.group_pairing),
     }
     for prefix in ("director", "sponsor", "convener"):
         contact = getattr(s, prefix)

@@ -21,7 +21,15 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from addin.core.european import BarTable, GradeScale, McMahonRules, OddPlayer, Supergroup
+from addin.core.european import (
+    BarTable,
+    GradeScale,
+    GroupPairing,
+    GroupSeeding,
+    McMahonRules,
+    OddPlayer,
+    Supergroup,
+)
 from addin.core.model import (
     ByeKind,
     ColorPolicy,
@@ -273,6 +281,20 @@ SETTINGS: tuple[Setting, ...] = (
         Kind.INT,
         help="A registered player who plays only when the field is odd",
     ),
+    Setting(
+        "group_seeding",
+        "Seeding within a group",
+        Kind.CHOICE,
+        choices=_choices(GroupSeeding),
+        help="The order of a score group before it is split: Rating (AGA), SOS or Random",
+    ),
+    Setting(
+        "group_pairing",
+        "Pairing within a group",
+        Kind.CHOICE,
+        choices=_choices(GroupPairing),
+        help="Split and shift (AGA: 1-5, 2-6) or Split and fold (1-8, 2-7)",
+    ),
 )
 
 SETTINGS_TABLE = Table(
@@ -342,6 +364,10 @@ SETTING_HELP: dict[str, str] = {
     "(BGA 7.1): the ghost below plays whoever would have had the bye.",
     "ghost_player": "The AGA # of a registered player (often the TD) who plays only when the "
     "field is odd; their games are real games (the Standings still list them).",
+    "group_seeding": "Blank: as McMahon rules. How a score group is ordered before it is "
+    "split (BGA 7.3): Rating (AGA), SOS so far, or Random (fixed by the Random seed).",
+    "group_pairing": "Blank: as McMahon rules. Split and shift pairs 1-5, 2-6 (AGA); Split "
+    "and fold pairs the top with the bottom, 1-8, 2-7 (BGA 7.3).",
 }
 """One line per setting, in a TD's words, for the Help column of the Tournament sheet."""
 

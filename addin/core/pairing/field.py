@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from addin.core.model import PairRequest, Player, PlayerId, RequestKind, Settings, Status
 from addin.core.pairing.errors import PairingError
 from addin.core.pairing.history import History, Pair, pair, read_history
+from addin.core.pairing.seeding import seed_key
 from addin.core.ratings import RatingError, entry_rating
 
 if TYPE_CHECKING:
@@ -178,9 +179,10 @@ def prepare(inp: PairingInput) -> Field:
         if pair(a, b) in history.played
     ]
     unit = _score_unit([inp.scores[p] for p in present])
+    seed = seed_key(inp.settings, inp.round, inp.history, inp.scores)  # spec 7.3; AGA: ()
     ranked = sorted(
         (Entrant(p, float(inp.scores[p.aga_id]), _rating(p), 0) for p in present.values()),
-        key=lambda e: (-e.score, -e.rating, e.id),
+        key=lambda e: (-e.score, *seed(e.id), -e.rating, e.id),
     )
     ranked = [replace(e, order=n, units=round(e.score * unit)) for n, e in enumerate(ranked)]
     in_forced = {p for fp in forced_ids for p in fp}

@@ -69,6 +69,7 @@ from dataclasses import dataclass
 from operator import mul
 from typing import NamedTuple
 
+from addin.core.european import GroupPairing
 from addin.core.handicap import gap_stones
 from addin.core.model import Color, ColorPolicy, HandicapBasis, Player
 from addin.core.pairing.colors import COLOUR_SETS, UNAVOIDABLE, ColorBook, imbalance, stones
@@ -306,6 +307,8 @@ class Placer:
             (len(g.staying), g.floaters, g.half, [rank_weight(p, g.size) for p in range(g.size)])
             for g in layouts
         ]
+        self.fold = field.settings.options.group_pairing is GroupPairing.FOLD
+        self.sizes = [g.size for g in layouts]
 
     def costs(self, c: Candidate) -> tuple[int, int]:
         hi, lo = c.hi, c.lo
@@ -315,7 +318,10 @@ class Placer:
             bottom = self.own[lo.index]
         else:
             bottom = staying + bisect_left(floaters, lo.index)
-        d = min(abs(bottom - top - half), SHIFT_CAP)
+        if self.fold:  # spec 7.3: split and fold, the top meets the bottom
+            d = min(abs(bottom - (self.sizes[hi.group] - 1 - top)), SHIFT_CAP)
+        else:
+            d = min(abs(bottom - top - half), SHIFT_CAP)
         w = weights[top] if top < len(weights) else W_MIN
         return int((top < half) == (bottom < half)), d * d * w
 

@@ -1,0 +1,61 @@
+"""Seeding within a McMahon group (BGA McMahon functional specification, 7.3).
+
+"Various strategies have been devised for pairing players in the same McMahon group
+including: Random, Split & Fold, and Split & Match. The last two of these require seeding
+the players in the McMahon group and this is usually done using one or other of the
+tie-breaks." The field is sorted by score, then by the seeding key here, then by rating; the
+AGA seeding (by rating) adds no key, so an AGA field's order is exactly the protocol's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable, Mapping
+
+from addin.core.european import GroupPairing, GroupSeeding
+from addin.core.model import PlayerId, Round, Settings
+
+SeedKey = Callable[[PlayerId], tuple[float, ...]]
+
+
+def sos_so_far(history: Iterable[Round], scores: Mapping[PlayerId, float]) -> dict[PlayerId, float]:
+    """Each player's sum of opponents' McMahon scores (spec 5.3) before this round: the
+    opponents' current scores; a round without a game adds the player's own score."""
+    sos: dict[PlayerId, float] = {}
+    rounds = list(history)
+    for rnd in rounds:
+        seen: set[PlayerId] = set()
+        for game in rnd.games:
+            for me, other in ((game.white, game.black), (game.black, game.white)):
+                sos[me] = sos.get(me, 0.0) + scores.get(other, 0.0)
+                seen.add(me)
+        for player, score in scores.items():
+            if player not in seen:
+                sos[player] = sos.get(player, 0.0) + score
+    return sos
+
+
+def _draw(seed: int, number: int, player: PlayerId) -> float:
+    digest = hashlib.sha256(f"{seed}:{number}:{player}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") / 2**64
+
+
+def seed_key(
+    settings: Settings, number: int, history: Iterable[Round], scores: Mapping[PlayerId, float]
+) -> SeedKey:
+    """The key that orders a score group before its rating order: higher first."""
+    seeding = settings.options.group_seeding
+    if seeding is GroupSeeding.SOS:
+        sos = sos_so_far(history, scores)
+        return lambda player: (-sos.get(player, 0.0),)
+    if seeding is GroupSeeding.RANDOM:
+        return lambda player: (_draw(settings.seed, number, player),)
+    return lambda player: ()
+
+
+def partner(position: int, size: int, half: int, pairing: GroupPairing) -> int:
+    """The seeded partner of ``position`` in a group of ``size``: shift (p + half) or fold
+    (the mirror, size - 1 - p)."""
+    if pairing is GroupPairing.FOLD:
+        return size - 1 - position
+    return position + half
