@@ -187,6 +187,9 @@ class Demo:
         log = [message for _, message in director.log_lines(self.gw)]
         lines = [f"Rules: {t.settings.mcmahon_rules.value} preset"]
         lines += list(dict.fromkeys(m for m in log if m.startswith("Supergroup")))
+        by_sos = sum("EGF: seeded by SOS" in g.notes for r in t.rounds for g in r.games)
+        if by_sos:
+            lines.append(f"Floats seeded by SOS (BGA 6.1.2): {by_sos} games across score groups")
         ghosts = ghost_games(t)
         if ghosts:
             rounds = ", ".join(str(number) for number, _ in ghosts)

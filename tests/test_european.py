@@ -22,6 +22,7 @@ from addin.core.bands import (
 from addin.core.european import (
     PRESETS,
     BarTable,
+    FloatChoice,
     GradeScale,
     GroupPairing,
     GroupSeeding,
@@ -380,6 +381,9 @@ def test_the_egf_demo_has_a_supergroup_a_ghost_instead_of_byes_and_says_so(
     assert "Rules: EGF preset" in done.stdout
     assert "Supergroup (EGF, 4(N-2))" in done.stdout and "strongest 12" in done.stdout
     assert "No byes: the ghost player played in rounds" in done.stdout
+    assert "Floats seeded by SOS (BGA 6.1.2)" in done.stdout
+    notes = [str(r.get("Notes")) for n in range(2, 6) for r in sheet_rows(out, f"Round {n}")]
+    assert any("EGF: seeded by SOS" in note for note in notes)
     for number in range(1, 6):
         byes = [r for r in sheet_rows(out, f"Round {number}") if r.get("Bye type") == "Forced"]
         assert byes == [], number
@@ -447,3 +451,38 @@ def test_random_seeding_is_fixed_by_the_seed_and_changes_with_it() -> None:
     assert order(1) == order(1)
     assert order(1) != order(2)
     assert sorted(order(1)) == list(range(1, 11)) != order(1)
+
+
+# --- 6.1.2: EGF floats, neighbouring groups seeded by SOS --------------------------------------
+
+
+def test_egf_floats_the_upper_groups_highest_sos_against_the_lower_groups_lowest() -> None:
+    """6.1.2: "players in neighbouring McMahon groups are seeded by SOS. Then the strongest in
+    the group playing down is paired against the weakest in the group playing up."
+    Upper group (1 point) U1-U3 with SOS 0, 1, 2; lower group (0) L1-L3 with SOS 3, 2, 1,
+    each rated in field order. EGF: U3 (SOS 2) plays down against L3 (SOS 1); the AGA floats
+    the strongest-rated of the lower group, L1."""
+    upper = [Player(i, f"U{i}", rating=5.9 - i / 10) for i in (1, 2, 3)]
+    lower = [Player(10 + i, f"L{i}", rating=5.5 - i / 10) for i in (1, 2, 3)]
+    gone = {21: 0.0, 22: 1.0, 23: 2.0, 31: 3.0, 32: 2.0, 33: 1.0}  # round 1's opponents, dropped
+    rnd1 = Round(
+        1,
+        (
+            *(Game(i, 20 + i, result=Result.WHITE_WINS) for i in (1, 2, 3)),
+            *(Game(30 + i, 10 + i, result=Result.WHITE_WINS) for i in (1, 2, 3)),
+        ),
+    )
+    scores = {1: 1.0, 2: 1.0, 3: 1.0, 11: 0.0, 12: 0.0, 13: 0.0, **gone}
+
+    def cross(choice: FloatChoice) -> frozenset[int]:
+        settings = Settings(typed_options=Options(float_choice=choice))
+        inp = PairingInput(2, 2, tuple(upper + lower), scores, (rnd1,), settings=settings)
+        result = pair_round(inp)
+        (game,) = [g for g in result.games if scores[g.white] != scores[g.black]]
+        assert "Float:" in game.notes
+        if choice is FloatChoice.EGF_SOS:
+            assert "EGF: seeded by SOS, 2 and 1" in game.notes
+        return frozenset(game.players)
+
+    assert cross(FloatChoice.EGF_SOS) == {3, 13}
+    assert 11 in cross(FloatChoice.AGA)

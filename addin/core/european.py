@@ -76,6 +76,16 @@ class GroupPairing(enum.Enum):
     """The top against the bottom (1-8, 2-7, 3-6, 4-5)."""
 
 
+class FloatChoice(enum.Enum):
+    """Spec 6.1: who plays up or down when a group is odd."""
+
+    AGA = "AGA"
+    """AGA protocol: the strongest of the lower group plays up."""
+    EGF_SOS = "EGF (by SOS)"
+    """6.1.2: both groups seeded by SOS; the strongest of the upper group plays down against
+    the weakest of the lower group."""
+
+
 @dataclass(frozen=True)
 class Options:
     """The European options; ``None`` means "as the McMahon rules preset says"."""
@@ -86,6 +96,7 @@ class Options:
     odd_player: OddPlayer | None = None
     group_seeding: GroupSeeding | None = None
     group_pairing: GroupPairing | None = None
+    float_choice: FloatChoice | None = None
 
 
 PRESETS: dict[McMahonRules, Options] = {
@@ -96,6 +107,7 @@ PRESETS: dict[McMahonRules, Options] = {
         OddPlayer.BYE,
         GroupSeeding.RATING,
         GroupPairing.SHIFT,
+        FloatChoice.AGA,
     ),
     McMahonRules.BGA: Options(
         GradeScale.ZERO_SHODAN,
@@ -104,6 +116,7 @@ PRESETS: dict[McMahonRules, Options] = {
         OddPlayer.GHOST,
         GroupSeeding.RATING,
         GroupPairing.FOLD,
+        FloatChoice.AGA,
     ),
     McMahonRules.EGF: Options(
         GradeScale.ZERO_20_KYU,
@@ -112,6 +125,7 @@ PRESETS: dict[McMahonRules, Options] = {
         OddPlayer.GHOST,
         GroupSeeding.SOS,
         GroupPairing.FOLD,
+        FloatChoice.EGF_SOS,
     ),
 }
 """What each preset sets. AGA's bar table is BGA's: ``bands`` proposed from it before."""

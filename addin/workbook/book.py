@@ -15,6 +15,7 @@ from typing import Any
 
 from addin.core.european import (
     BarTable,
+    FloatChoice,
     GradeScale,
     GroupPairing,
     GroupSeeding,
@@ -229,6 +230,7 @@ def european_options(v: Mapping[str, object]) -> Options:
         odd_player=typed("odd_player", OddPlayer),
         group_seeding=typed("group_seeding", GroupSeeding),
         group_pairing=typed("group_pairing", GroupPairing),
+        float_choice=typed("float_choice", FloatChoice),
     )
 
 
@@ -275,6 +277,7 @@ def settings_values(s: Settings) -> dict[str, object]:
         "ghost_player": s.ghost_player,
         "group_seeding": _value_or_none(s.typed_options.group_seeding),
         "group_pairing": _value_or_none(s.typed_options.group_pairing),
+        "float_choice": _value_or_none(s.typed_options.float_choice),
     }
     for prefix in ("director", "sponsor", "convener"):
         contact = getattr(s, prefix)

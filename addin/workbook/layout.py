@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from addin.core.european import (
     BarTable,
+    FloatChoice,
     GradeScale,
     GroupPairing,
     GroupSeeding,
@@ -295,6 +296,13 @@ SETTINGS: tuple[Setting, ...] = (
         choices=_choices(GroupPairing),
         help="Split and shift (AGA: 1-5, 2-6) or Split and fold (1-8, 2-7)",
     ),
+    Setting(
+        "float_choice",
+        "Who plays up or down",
+        Kind.CHOICE,
+        choices=_choices(FloatChoice),
+        help="AGA: the strongest of the lower group plays up; EGF: by SOS (BGA 6.1.2)",
+    ),
 )
 
 SETTINGS_TABLE = Table(
@@ -368,6 +376,8 @@ SETTING_HELP: dict[str, str] = {
     "split (BGA 7.3): Rating (AGA), SOS so far, or Random (fixed by the Random seed).",
     "group_pairing": "Blank: as McMahon rules. Split and shift pairs 1-5, 2-6 (AGA); Split "
     "and fold pairs the top with the bottom, 1-8, 2-7 (BGA 7.3).",
+    "float_choice": "Blank: as McMahon rules. AGA: the strongest of the lower group plays up; "
+    "EGF (by SOS): the upper group's highest SOS plays down against the lower group's lowest.",
 }
 """One line per setting, in a TD's words, for the Help column of the Tournament sheet."""
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from addin.core.european import FloatChoice
 from addin.core.model import Bye, ByeKind, Game, PlayerId
 from addin.core.pairing.colors import ColorBook
 from addin.core.pairing.field import Entrant, Field
@@ -80,6 +81,11 @@ def assemble(
         if hi.units != lo.units:
             notes.append(
                 f"Float: {hi.label} down from {hi.score:g}, {lo.label} up from {lo.score:g}"
+                + (
+                    f" (EGF: seeded by SOS, {hi.sos:g} and {lo.sos:g})"
+                    if field.settings.options.float_choice is FloatChoice.EGF_SOS
+                    else ""
+                )
             )
             if field.crit3_active:
                 for e, direction in repeat_floaters(hi, lo, field):

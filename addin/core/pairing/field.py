@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from addin.core.model import PairRequest, Player, PlayerId, RequestKind, Settings, Status
 from addin.core.pairing.errors import PairingError
 from addin.core.pairing.history import History, Pair, pair, read_history
-from addin.core.pairing.seeding import seed_key
+from addin.core.pairing.seeding import seed_key, sos_so_far, uses_sos
 from addin.core.ratings import RatingError, entry_rating
 
 if TYPE_CHECKING:
@@ -45,6 +45,8 @@ class Entrant:
     """0 = strongest (highest entry rating) of its score group in the pool."""
     units: int = 0
     """Score in units of 1/q points (exact integer arithmetic)."""
+    sos: float = 0.0
+    """Sum of opponents' scores so far, when a European option seeds by it (else 0)."""
 
     @property
     def id(self) -> PlayerId:
@@ -180,8 +182,12 @@ def prepare(inp: PairingInput) -> Field:
     ]
     unit = _score_unit([inp.scores[p] for p in present])
     seed = seed_key(inp.settings, inp.round, inp.history, inp.scores)  # spec 7.3; AGA: ()
+    sos = sos_so_far(inp.history, inp.scores) if uses_sos(inp.settings) else {}
     ranked = sorted(
-        (Entrant(p, float(inp.scores[p.aga_id]), _rating(p), 0) for p in present.values()),
+        (
+            Entrant(p, float(inp.scores[p.aga_id]), _rating(p), 0, sos=sos.get(p.aga_id, 0.0))
+            for p in present.values()
+        ),
         key=lambda e: (-e.score, *seed(e.id), -e.rating, e.id),
     )
     ranked = [replace(e, order=n, units=round(e.score * unit)) for n, e in enumerate(ranked)]

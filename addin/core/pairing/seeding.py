@@ -10,9 +10,9 @@ AGA seeding (by rating) adds no key, so an AGA field's order is exactly the prot
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from addin.core.european import GroupPairing, GroupSeeding
+from addin.core.european import FloatChoice, GroupPairing, GroupSeeding
 from addin.core.model import PlayerId, Round, Settings
 
 SeedKey = Callable[[PlayerId], tuple[float, ...]]
@@ -59,3 +59,19 @@ def partner(position: int, size: int, half: int, pairing: GroupPairing) -> int:
     if pairing is GroupPairing.FOLD:
         return size - 1 - position
     return position + half
+
+
+def uses_sos(settings: Settings) -> bool:
+    """Whether an option reads each player's SOS so far (7.3 seeding, 6.1.2 floats)."""
+    options = settings.options
+    return options.group_seeding is GroupSeeding.SOS or options.float_choice is FloatChoice.EGF_SOS
+
+
+def sos_ranks(sos: Sequence[float], groups: Sequence[Sequence[int]]) -> list[int]:
+    """Per pool index, its place by SOS in its own score group (0 = highest; ties keep the
+    field order)."""
+    ranks = [0] * len(sos)
+    for members in groups:
+        for place, i in enumerate(sorted(members, key=lambda i: (-sos[i], i))):
+            ranks[i] = place
+    return ranks

@@ -69,11 +69,12 @@ from dataclasses import dataclass
 from operator import mul
 from typing import NamedTuple
 
-from addin.core.european import GroupPairing
+from addin.core.european import FloatChoice, GroupPairing
 from addin.core.handicap import gap_stones
 from addin.core.model import Color, ColorPolicy, HandicapBasis, Player
 from addin.core.pairing.colors import COLOUR_SETS, UNAVOIDABLE, ColorBook, imbalance, stones
 from addin.core.pairing.field import Entrant, Field
+from addin.core.pairing.seeding import sos_ranks
 from addin.core.pairing.structure import Structure
 from addin.core.ratings import closed_rating
 
@@ -156,6 +157,11 @@ class Context:
         self.egf_penalty = (points * field.score_unit) ** 2 + 1 if points and on else 0
         """EGF style: what a game the avoidance switches object to adds to the score tier."""
         self.balance = field.settings.color_policy is not ColorPolicy.MANUAL
+        self.by_sos = field.settings.options.float_choice is FloatChoice.EGF_SOS
+        if self.by_sos:  # spec 6.1.2: neighbouring groups seeded by SOS
+            ranks = sos_ranks([e.sos for e in pool], field.groups)
+            self.sos_top = ranks
+            self.sos_bottom = [len(field.groups[e.group]) - 1 - ranks[e.index] for e in pool]
         self._stones: dict[tuple[int, int], int] = {}
         settings = field.settings
         self._by_gap = fast_stones and settings.handicap_basis is not HandicapBasis.MMS
@@ -230,8 +236,13 @@ def color_rule(c: Candidate, ctx: Context) -> int:
 
 
 def floater_choice(c: Candidate, ctx: Context) -> int:
-    """The up-floater should be the strongest of its score group."""
-    return min(c.lo.rank_in_group, FLOAT_CAP) if c.hi.group != c.lo.group else 0
+    """The up-floater should be the strongest of its score group. EGF (spec 6.1.2): the
+    down-floater the highest SOS of its group, the up-floater the lowest of its own."""
+    if c.hi.group == c.lo.group:
+        return 0
+    if ctx.by_sos:
+        return min(ctx.sos_top[c.hi.index] + ctx.sos_bottom[c.lo.index], FLOAT_CAP)
+    return min(c.lo.rank_in_group, FLOAT_CAP)
 
 
 def _same(what: str) -> Cost:
