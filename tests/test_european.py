@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import fields, replace
 from pathlib import Path
 
+from addin.core.aga_limits import european_limits
 from addin.core.bands import (
     BAR_POPULATION,
     Banding,
@@ -22,6 +23,7 @@ from addin.core.bands import (
 from addin.core.european import (
     PRESETS,
     BarTable,
+    BeyondNine,
     FloatChoice,
     GradeScale,
     GroupPairing,
@@ -30,7 +32,17 @@ from addin.core.european import (
     Options,
     Supergroup,
 )
-from addin.core.model import Game, Player, Result, Round, Settings, Tournament
+from addin.core.handicap import game_conditions
+from addin.core.model import (
+    Game,
+    HandicapBasis,
+    HandicapPolicy,
+    Player,
+    Result,
+    Round,
+    Settings,
+    Tournament,
+)
 from addin.core.pairing.engine import PairingInput, pair_round
 from addin.core.pairing.field import prepare
 from addin.core.pairing.seeding import sos_so_far
@@ -486,3 +498,55 @@ def test_egf_floats_the_upper_groups_highest_sos_against_the_lower_groups_lowest
 
     assert cross(FloatChoice.EGF_SOS) == {3, 13}
     assert 11 in cross(FloatChoice.AGA)
+
+
+# --- 6.2: komi in place of the stones beyond 9 -------------------------------------------------
+
+
+def test_stones_beyond_9_become_komi_for_black_twice_komi_15_or_20_points() -> None:
+    """6.2: "handicaps may have to be awarded in excess of 9 stones. An alternative is to award
+    komi points instead of the remaining stones. The BGA suggests twice the value of even
+    game komi; the author ... suggests 20 points per stone ...; and the EGF suggests 15."
+    5d against 7k is 11 stones by rating; minus 1 is 10: one stone beyond 9."""
+    strong, weak = parse_rating("5d"), parse_rating("7k")
+    expected = {
+        BeyondNine.CAPPED: 0.5,  # the AGA: 9 stones, White's half point
+        BeyondNine.TWICE_KOMI: 0.5 - 2 * 6.5,
+        BeyondNine.FIFTEEN: 0.5 - 15,
+        BeyondNine.TWENTY: 0.5 - 20,
+    }
+    for option, komi in expected.items():
+        s = Settings(komi=6.5, typed_options=Options(beyond_nine=option))
+        assert game_conditions(strong, weak, s) == (9, komi), option
+    two_beyond = Settings(
+        handicap_policy=HandicapPolicy.FULL, typed_options=Options(beyond_nine=BeyondNine.FIFTEEN)
+    )
+    assert game_conditions(strong, weak, two_beyond) == (9, 0.5 - 30)
+    even_within_nine = Settings(typed_options=Options(beyond_nine=BeyondNine.FIFTEEN))
+    assert game_conditions(strong, parse_rating("3k"), even_within_nine).komi == 0.5
+
+
+def test_stones_beyond_9_from_the_mcmahon_score_difference_european_style() -> None:
+    """6.2, European: handicap = MMS difference - 2; a difference of 13 is 11 stones, 2 beyond."""
+    s = Settings(
+        handicap_basis=HandicapBasis.MMS,
+        handicap_policy=HandicapPolicy.MINUS_2,
+        typed_options=Options(beyond_nine=BeyondNine.FIFTEEN),
+    )
+    assert game_conditions(parse_rating("1d"), parse_rating("12k"), s, scores=(20, 7)) == (
+        9,
+        0.5 - 30,
+    )
+
+
+def test_the_pairing_note_says_why_black_gets_the_komi() -> None:
+    players = [Player(1, "Strong", rating=parse_rating("5d")), Player(2, "Weak", rating=-7.5)]
+    s = Settings(typed_options=Options(beyond_nine=BeyondNine.FIFTEEN))
+    (game,) = pair_round(PairingInput(1, 3, tuple(players), {1: 0.0, 2: 0.0}, settings=s)).games
+    assert (game.handicap, game.komi) == (9, -14.5)
+    assert "Komi -14.5: Black gets 15 points for the stones beyond 9" in game.notes
+    aga = pair_round(PairingInput(1, 3, tuple(players), {1: 0.0, 2: 0.0})).games[0]
+    assert (aga.handicap, aga.komi) == (9, 0.5) and "Komi" not in aga.notes
+    t = Tournament(settings=s, players={p.aga_id: p for p in players}, rounds=[Round(1, (game,))])
+    (line,) = european_limits(t)
+    assert "9 stones and komi -14.5 for the stones beyond 9 (BGA 6.2)" in line

@@ -1,12 +1,15 @@
 """What the AGA report formats cannot carry of a European option, for the export's warnings.
 
 The AGA text and XML reports know games, byes and results; a ghost game (BGA 7.1) goes as an
-ordinary game between two players. The export says so, as it does for Eggplant's limits.
+ordinary game between two players, and komi for stones beyond 9 (BGA 6.2) as a 9-stone game's
+reverse komi. The export says so, as it does for Eggplant's limits.
 """
 
 from __future__ import annotations
 
+from addin.core.european import BeyondNine
 from addin.core.ghost import ghost_games
+from addin.core.handicap import HANDICAP_KOMI, MAX_HANDICAP
 from addin.core.model import Tournament
 
 
@@ -21,4 +24,13 @@ def european_limits(t: Tournament) -> list[str]:
             f"round {number}, board {game.board}: {names} is a ghost game (BGA 7.1); the AGA "
             "report has no ghost and carries it as an ordinary game"
         )
+    if t.settings.options.beyond_nine is not BeyondNine.CAPPED:
+        for rnd in t.rounds:
+            for game in rnd.games:
+                if game.handicap == MAX_HANDICAP and game.komi < HANDICAP_KOMI:
+                    lines.append(
+                        f"round {rnd.number}, board {game.board}: 9 stones and komi "
+                        f"{game.komi:g} for the stones beyond 9 (BGA 6.2); the AGA report "
+                        "writes it as a 9-stone game with reverse komi"
+                    )
     return lines

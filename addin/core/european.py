@@ -86,6 +86,19 @@ class FloatChoice(enum.Enum):
     the weakest of the lower group."""
 
 
+class BeyondNine(enum.Enum):
+    """Spec 6.2: komi in place of the handicap stones beyond 9."""
+
+    CAPPED = "Capped at 9"
+    """AGA: the handicap stops at the ceiling; nothing more is given."""
+    TWICE_KOMI = "Twice komi a stone"
+    """BGA: each stone beyond 9 is twice the even-game komi, given to Black."""
+    FIFTEEN = "15 points a stone"
+    """EGF: 15 points a stone."""
+    TWENTY = "20 points a stone"
+    """The spec's author, "based on club experience"."""
+
+
 @dataclass(frozen=True)
 class Options:
     """The European options; ``None`` means "as the McMahon rules preset says"."""
@@ -97,6 +110,7 @@ class Options:
     group_seeding: GroupSeeding | None = None
     group_pairing: GroupPairing | None = None
     float_choice: FloatChoice | None = None
+    beyond_nine: BeyondNine | None = None
 
 
 PRESETS: dict[McMahonRules, Options] = {
@@ -108,6 +122,7 @@ PRESETS: dict[McMahonRules, Options] = {
         GroupSeeding.RATING,
         GroupPairing.SHIFT,
         FloatChoice.AGA,
+        BeyondNine.CAPPED,
     ),
     McMahonRules.BGA: Options(
         GradeScale.ZERO_SHODAN,
@@ -117,6 +132,7 @@ PRESETS: dict[McMahonRules, Options] = {
         GroupSeeding.RATING,
         GroupPairing.FOLD,
         FloatChoice.AGA,
+        BeyondNine.TWICE_KOMI,
     ),
     McMahonRules.EGF: Options(
         GradeScale.ZERO_20_KYU,
@@ -126,6 +142,7 @@ PRESETS: dict[McMahonRules, Options] = {
         GroupSeeding.SOS,
         GroupPairing.FOLD,
         FloatChoice.EGF_SOS,
+        BeyondNine.FIFTEEN,
     ),
 }
 """What each preset sets. AGA's bar table is BGA's: ``bands`` proposed from it before."""

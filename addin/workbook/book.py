@@ -15,6 +15,7 @@ from typing import Any
 
 from addin.core.european import (
     BarTable,
+    BeyondNine,
     FloatChoice,
     GradeScale,
     GroupPairing,
@@ -231,6 +232,7 @@ def european_options(v: Mapping[str, object]) -> Options:
         group_seeding=typed("group_seeding", GroupSeeding),
         group_pairing=typed("group_pairing", GroupPairing),
         float_choice=typed("float_choice", FloatChoice),
+        beyond_nine=typed("beyond_nine", BeyondNine),
     )
 
 
@@ -278,6 +280,7 @@ def settings_values(s: Settings) -> dict[str, object]:
         "group_seeding": _value_or_none(s.typed_options.group_seeding),
         "group_pairing": _value_or_none(s.typed_options.group_pairing),
         "float_choice": _value_or_none(s.typed_options.float_choice),
+        "beyond_nine": _value_or_none(s.typed_options.beyond_nine),
     }
     for prefix in ("director", "sponsor", "convener"):
         contact = getattr(s, prefix)

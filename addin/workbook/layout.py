@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from addin.core.european import (
     BarTable,
+    BeyondNine,
     FloatChoice,
     GradeScale,
     GroupPairing,
@@ -303,6 +304,13 @@ SETTINGS: tuple[Setting, ...] = (
         choices=_choices(FloatChoice),
         help="AGA: the strongest of the lower group plays up; EGF: by SOS (BGA 6.1.2)",
     ),
+    Setting(
+        "beyond_nine",
+        "Handicap beyond 9 stones",
+        Kind.CHOICE,
+        choices=_choices(BeyondNine),
+        help="Capped at 9 (AGA), or komi to Black for each stone beyond 9 (BGA 6.2)",
+    ),
 )
 
 SETTINGS_TABLE = Table(
@@ -378,6 +386,8 @@ SETTING_HELP: dict[str, str] = {
     "and fold pairs the top with the bottom, 1-8, 2-7 (BGA 7.3).",
     "float_choice": "Blank: as McMahon rules. AGA: the strongest of the lower group plays up; "
     "EGF (by SOS): the upper group's highest SOS plays down against the lower group's lowest.",
+    "beyond_nine": "Blank: as McMahon rules. Capped at 9 (AGA); or Black gets komi for each "
+    "stone beyond 9: twice the even komi (BGA), 15 points (EGF) or 20 points (BGA 6.2).",
 }
 """One line per setting, in a TD's words, for the Help column of the Tournament sheet."""
 
