@@ -33,6 +33,7 @@ from addin.core.european import (
     Supergroup,
 )
 from addin.core.handicap import game_conditions
+from addin.core.limits import komi_problem
 from addin.core.model import (
     Game,
     HandicapBasis,
@@ -550,3 +551,11 @@ def test_the_pairing_note_says_why_black_gets_the_komi() -> None:
     t = Tournament(settings=s, players={p.aga_id: p for p in players}, rounds=[Round(1, (game,))])
     (line,) = european_limits(t)
     assert "9 stones and komi -14.5 for the stones beyond 9 (BGA 6.2)" in line
+
+
+def test_the_komi_for_stones_beyond_9_stops_where_a_round_sheet_stops() -> None:
+    s = Settings(
+        handicap_policy=HandicapPolicy.FULL, typed_options=Options(beyond_nine=BeyondNine.TWENTY)
+    )
+    conditions = game_conditions(parse_rating("7d"), parse_rating("25k"), s)
+    assert conditions == (9, -50) and komi_problem(conditions.komi) is None

@@ -18,6 +18,7 @@ import math
 from typing import NamedTuple
 
 from addin.core.european import BeyondNine
+from addin.core.limits import MAX_KOMI
 from addin.core.model import HandicapBasis, HandicapPolicy, Rules, Settings
 from addin.core.ratings import rank_of, rating_gap
 
@@ -166,7 +167,8 @@ def beyond_nine_points(
 ) -> float:
     """Spec 6.2: points Black receives in place of the stones beyond 9 ("award komi points
     instead of the remaining stones": twice the even komi, 15 or 20 a stone); 0 under the
-    AGA cap or with a ceiling below 9 (the TD's cap stays a cap)."""
+    AGA cap or with a ceiling below 9 (the TD's cap stays a cap). The komi stops at -50,
+    the largest a Round sheet takes."""
     per_stone = {
         BeyondNine.TWICE_KOMI: 2 * settings.komi,
         BeyondNine.FIFTEEN: 15.0,
@@ -186,7 +188,8 @@ def beyond_nine_points(
         if threshold is not None:
             a, b = min(a, threshold), min(b, threshold)
         full = round_half_up(abs(rating_gap(a, b)))
-    return max(0, full - reduction - MAX_HANDICAP) * per_stone
+    extra = max(0, full - reduction - MAX_HANDICAP) * per_stone
+    return min(extra, MAX_KOMI + HANDICAP_KOMI)  # a komi the Round sheet accepts (-50)
 
 
 def handicap_from_mms(
