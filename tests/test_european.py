@@ -46,7 +46,7 @@ from addin.core.model import (
 )
 from addin.core.pairing.engine import PairingInput, pair_round
 from addin.core.pairing.field import prepare
-from addin.core.pairing.seeding import sos_so_far
+from addin.core.pairing.seeding import float_priorities, sos_so_far
 from addin.core.ratings import parse_rating, rank_floor, rank_of
 from addin.workbook import book
 from addin.workbook.layout import SETTINGS
@@ -559,3 +559,62 @@ def test_the_komi_for_stones_beyond_9_stops_where_a_round_sheet_stops() -> None:
     )
     conditions = game_conditions(parse_rating("7d"), parse_rating("25k"), s)
     assert conditions == (9, -50) and komi_problem(conditions.komi) is None
+
+
+# --- 6.1.1: BGA floats, priority from the previous float and its result -------------------------
+
+
+def test_bga_floats_follow_the_previous_float_and_its_result() -> None:
+    """6.1.1: played down and won -> priority up high, down low; played up and lost -> up
+    low, down high. Upper group: U1 played down and won, U2 played up and lost, U3 did not
+    float; lower group: L1 played up and lost, L2 played down and won, L3 did not float.
+    U2 plays down and L2 plays up; the AGA floats the strongest-rated of the lower group, L1."""
+    upper = [Player(i, f"U{i}", rating=5.9 - i / 10) for i in (1, 2, 3)]
+    lower = [Player(10 + i, f"L{i}", rating=5.5 - i / 10) for i in (1, 2, 3)]
+    W = Result.WHITE_WINS
+    rnd1 = Round(  # the round before the last of three, when criterion 3 no longer applies
+        2,
+        (
+            Game(1, 21, result=W),  # U1 (0) beats X1 (-1): down and won
+            Game(22, 2, result=W),  # X2 (2) beats U2 (1): up and lost
+            Game(23, 3, result=Result.BLACK_WINS),  # U3 (0) beats X3 (0): no float
+            Game(24, 11, result=W),  # X4 (1) beats L1 (0): up and lost
+            Game(12, 25, result=W),  # L2 (-1) beats X5 (-2): down and won
+            Game(13, 26, result=Result.BLACK_WINS),  # X6 (0) beats L3 (0): no float
+        ),
+    )
+    dropped = {21: -1.0, 22: 3.0, 23: 0.0, 24: 2.0, 25: -2.0, 26: 1.0}
+    scores = {1: 1.0, 2: 1.0, 3: 1.0, 11: 0.0, 12: 0.0, 13: 0.0, **dropped}
+    priorities = float_priorities([rnd1], scores)
+    assert priorities[1] == (0, 2) and priorities[2] == (2, 0)  # (up, down): 0 high, 2 low
+    assert priorities[12] == (0, 2) and priorities[11] == (2, 0)
+    assert 3 not in priorities and 13 not in priorities
+
+    def cross(choice: FloatChoice) -> tuple[frozenset[int], str]:
+        settings = Settings(typed_options=Options(float_choice=choice))
+        inp = PairingInput(3, 3, tuple(upper + lower), scores, (rnd1,), settings=settings)
+        (game,) = [g for g in pair_round(inp).games if scores[g.white] != scores[g.black]]
+        return frozenset(game.players), game.notes
+
+    players, notes = cross(FloatChoice.BGA)
+    assert players == {2, 12}
+    assert "BGA 6.1.1, by previous float: priority down high, up high" in notes
+    assert 11 in cross(FloatChoice.AGA)[0]
+
+
+def test_bga_floats_without_history_are_drawn_at_random_repeatably() -> None:
+    """6.1.1: "If no one in the group has played up or down then we choose a player at
+    random": round 1, a group of three above a group of three."""
+    upper = [Player(i, f"U{i}", rating=5.9 - i / 10) for i in (1, 2, 3)]
+    lower = [Player(10 + i, f"L{i}", rating=5.5 - i / 10) for i in (1, 2, 3)]
+    scores = {1: 1.0, 2: 1.0, 3: 1.0, 11: 0.0, 12: 0.0, 13: 0.0}
+
+    def cross(seed: int) -> frozenset[int]:
+        settings = Settings(seed=seed, typed_options=Options(float_choice=FloatChoice.BGA))
+        inp = PairingInput(1, 3, tuple(upper + lower), scores, settings=settings)
+        (game,) = [g for g in pair_round(inp).games if scores[g.white] != scores[g.black]]
+        return frozenset(game.players)
+
+    drawn = {cross(seed) for seed in range(12)}
+    assert cross(5) == cross(5)
+    assert len(drawn) > 1  # not always the same pair, as the AGA's rule would give

@@ -84,6 +84,9 @@ class FloatChoice(enum.Enum):
     EGF_SOS = "EGF (by SOS)"
     """6.1.2: both groups seeded by SOS; the strongest of the upper group plays down against
     the weakest of the lower group."""
+    BGA = "BGA (by previous float)"
+    """6.1.1: a player's last float and its result set their priority to play up or down;
+    equal priorities are drawn at random."""
 
 
 class BeyondNine(enum.Enum):
@@ -131,7 +134,7 @@ PRESETS: dict[McMahonRules, Options] = {
         OddPlayer.GHOST,
         GroupSeeding.RATING,
         GroupPairing.FOLD,
-        FloatChoice.AGA,
+        FloatChoice.BGA,
         BeyondNine.TWICE_KOMI,
     ),
     McMahonRules.EGF: Options(

@@ -15,10 +15,11 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from addin.core.european import FloatChoice
 from addin.core.model import PairRequest, Player, PlayerId, RequestKind, Settings, Status
 from addin.core.pairing.errors import PairingError
 from addin.core.pairing.history import History, Pair, pair, read_history
-from addin.core.pairing.seeding import seed_key, sos_so_far, uses_sos
+from addin.core.pairing.seeding import float_priorities, seed_key, sos_so_far, uses_sos
 from addin.core.ratings import RatingError, entry_rating
 
 if TYPE_CHECKING:
@@ -47,6 +48,8 @@ class Entrant:
     """Score in units of 1/q points (exact integer arithmetic)."""
     sos: float = 0.0
     """Sum of opponents' scores so far, when a European option seeds by it (else 0)."""
+    float_priority: tuple[int, int] = (1, 1)
+    """BGA 6.1.1: (up, down) costs from the last float and its result (0 high, 2 low)."""
 
     @property
     def id(self) -> PlayerId:
@@ -183,9 +186,18 @@ def prepare(inp: PairingInput) -> Field:
     unit = _score_unit([inp.scores[p] for p in present])
     seed = seed_key(inp.settings, inp.round, inp.history, inp.scores)  # spec 7.3; AGA: ()
     sos = sos_so_far(inp.history, inp.scores) if uses_sos(inp.settings) else {}
+    bga = inp.settings.options.float_choice is FloatChoice.BGA
+    priority = float_priorities(inp.history, inp.scores) if bga else {}
     ranked = sorted(
         (
-            Entrant(p, float(inp.scores[p.aga_id]), _rating(p), 0, sos=sos.get(p.aga_id, 0.0))
+            Entrant(
+                p,
+                float(inp.scores[p.aga_id]),
+                _rating(p),
+                0,
+                sos=sos.get(p.aga_id, 0.0),
+                float_priority=priority.get(p.aga_id, (1, 1)),
+            )
             for p in present.values()
         ),
         key=lambda e: (-e.score, *seed(e.id), -e.rating, e.id),

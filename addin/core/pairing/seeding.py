@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from addin.core.european import FloatChoice, GroupPairing, GroupSeeding
 from addin.core.model import PlayerId, Round, Settings
+from addin.core.pairing.history import previous_round_points
 
 SeedKey = Callable[[PlayerId], tuple[float, ...]]
 
@@ -75,3 +76,54 @@ def sos_ranks(sos: Sequence[float], groups: Sequence[Sequence[int]]) -> list[int
         for place, i in enumerate(sorted(members, key=lambda i: (-sos[i], i))):
             ranks[i] = place
     return ranks
+
+
+HIGH, NEUTRAL, LOW = 0, 1, 2
+"""Costs of a float priority (6.1.1): lower is drawn first."""
+
+
+def float_priorities(
+    history: Iterable[Round], scores: Mapping[PlayerId, float]
+) -> dict[PlayerId, tuple[int, int]]:
+    """Spec 6.1.1: (priority up, priority down) from each player's most recent float.
+
+    ========  ======  ===========  =============
+    floated   result  priority up  priority down
+    ========  ======  ===========  =============
+    down      win     high         low
+    up        lose    low          high
+    down      lose    low          low
+    up        win     low          low
+    ========  ======  ===========  =============
+
+    A player who never floated (or drew their float) is neutral both ways. Scores before
+    each earlier round come from ``scores`` (before this round) less the points earned since.
+    """
+    priorities: dict[PlayerId, tuple[int, int]] = {}
+    running = dict(scores)
+    for rnd in sorted(history, key=lambda r: r.number, reverse=True):
+        earned = previous_round_points(rnd)
+        before = {p: running[p] - points for p, points in earned.items() if p in running}
+        for game in rnd.games:
+            w, b = game.white, game.black
+            if w not in before or b not in before or before[w] == before[b]:
+                continue
+            for player, down in ((w, before[w] > before[b]), (b, before[b] > before[w])):
+                if player in priorities:
+                    continue
+                won = earned.get(player, 0.0)
+                if won == 0.5:
+                    priorities[player] = (NEUTRAL, NEUTRAL)
+                elif down and won == 1.0:
+                    priorities[player] = (HIGH, LOW)
+                elif not down and won == 0.0:
+                    priorities[player] = (LOW, HIGH)
+                else:
+                    priorities[player] = (LOW, LOW)
+        running.update(before)
+    return priorities
+
+
+def draw_rank(settings: Settings, number: int, player: PlayerId, ranks: int) -> int:
+    """A repeatable random rank in 0..ranks-1 (6.1.1: "we choose a player at random")."""
+    return int(_draw(settings.seed, number, player) * ranks)

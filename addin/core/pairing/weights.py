@@ -74,7 +74,7 @@ from addin.core.handicap import gap_stones
 from addin.core.model import Color, ColorPolicy, HandicapBasis, Player
 from addin.core.pairing.colors import COLOUR_SETS, UNAVOIDABLE, ColorBook, imbalance, stones
 from addin.core.pairing.field import Entrant, Field
-from addin.core.pairing.seeding import sos_ranks
+from addin.core.pairing.seeding import draw_rank, sos_ranks
 from addin.core.pairing.structure import Structure
 from addin.core.ratings import closed_rating
 
@@ -157,7 +157,11 @@ class Context:
         self.egf_penalty = (points * field.score_unit) ** 2 + 1 if points and on else 0
         """EGF style: what a game the avoidance switches object to adds to the score tier."""
         self.balance = field.settings.color_policy is not ColorPolicy.MANUAL
-        self.by_sos = field.settings.options.float_choice is FloatChoice.EGF_SOS
+        choice = field.settings.options.float_choice
+        self.by_sos = choice is FloatChoice.EGF_SOS
+        self.by_priority = choice is FloatChoice.BGA
+        if self.by_priority:  # spec 6.1.1: equal priorities drawn at random
+            self.draw = [draw_rank(field.settings, field.round, e.id, 6) for e in pool]
         if self.by_sos:  # spec 6.1.2: neighbouring groups seeded by SOS
             ranks = sos_ranks([e.sos for e in pool], field.groups)
             self.sos_top = ranks
@@ -242,6 +246,9 @@ def floater_choice(c: Candidate, ctx: Context) -> int:
         return 0
     if ctx.by_sos:
         return min(ctx.sos_top[c.hi.index] + ctx.sos_bottom[c.lo.index], FLOAT_CAP)
+    if ctx.by_priority:  # BGA 6.1.1: priorities first (0-4), then the draw (0-10): at most 58
+        priority = c.hi.float_priority[1] + c.lo.float_priority[0]
+        return 12 * priority + ctx.draw[c.hi.index] + ctx.draw[c.lo.index]
     return min(c.lo.rank_in_group, FLOAT_CAP)
 
 
