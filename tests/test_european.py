@@ -22,6 +22,7 @@ from addin.core.bands import (
 )
 from addin.core.european import (
     PRESETS,
+    AvoidanceScope,
     BarTable,
     BeyondNine,
     FloatChoice,
@@ -618,3 +619,51 @@ def test_bga_floats_without_history_are_drawn_at_random_repeatably() -> None:
     drawn = {cross(seed) for seed in range(12)}
     assert cross(5) == cross(5)
     assert len(drawn) > 1  # not always the same pair, as the AGA's rule would give
+
+
+# --- 7.5: club and country avoidance below the current bar -------------------------------------
+
+
+def _clubbed(first: int, band: int, initial: float) -> list[Player]:
+    """Four players rated in order whose split-and-shift partners share a club (1-3 in X,
+    2-4 in Y)."""
+    return [
+        Player(
+            first + i,
+            f"P{first + i}",
+            rating=5.9 - i / 10 - (band - 1) * 2,
+            chapter="XY"[i % 2],
+            band=band,
+            initial_score=initial,
+        )
+        for i in range(4)
+    ]
+
+
+def _same_club_games(scope: AvoidanceScope, number: int, players: list[Player]) -> int:
+    settings = Settings(avoid_same_club=True, typed_options=Options(avoidance_scope=scope))
+    scores = {p.aga_id: p.initial_score or 0.0 for p in players}
+    games = pair_round(PairingInput(number, 2, tuple(players), scores, settings=settings)).games
+    club = {p.aga_id: p.chapter for p in players}
+    return sum(club[g.white] == club[g.black] for g in games)
+
+
+def test_above_the_bar_clubs_are_not_avoided_below_it_they_are() -> None:
+    """7.5: "Players below the bar should be paired from different countries or clubs where
+    possible. Players above the bar are usually paired without regard to country or club."
+    Round 1: four at the bar (initial 0) and four below (initial -1), partners of one club."""
+    at_bar, below = _clubbed(1, 1, 0.0), _clubbed(11, 2, -1.0)
+    below_bar = AvoidanceScope.BELOW_CURRENT_BAR
+    assert _same_club_games(below_bar, 1, at_bar + below) == 2  # the two games at the bar
+    assert _same_club_games(below_bar, 1, below) == 0
+    assert _same_club_games(AvoidanceScope.FIRST_HALF, 1, at_bar + below) == 0  # the AGA
+
+
+def test_the_current_bar_rises_by_one_a_round() -> None:
+    """7.5: "The bar referred to here is the Current McMahon Bar which starts off at the
+    initial McMahon bar ... and increases by 1 each round." In round 2 of 2 the players
+    still on the bar's initial score are below the current bar, so their clubs are avoided;
+    the AGA rule avoids clubs in the first half only."""
+    at_bar = _clubbed(1, 1, 0.0)
+    assert _same_club_games(AvoidanceScope.BELOW_CURRENT_BAR, 2, at_bar) == 0
+    assert _same_club_games(AvoidanceScope.FIRST_HALF, 2, at_bar) == 2

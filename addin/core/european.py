@@ -102,6 +102,15 @@ class BeyondNine(enum.Enum):
     """The spec's author, "based on club experience"."""
 
 
+class AvoidanceScope(enum.Enum):
+    """Spec 7.5: where club and country avoidance applies."""
+
+    FIRST_HALF = "First half (AGA)"
+    """AGA protocol, Additional considerations: every game of the first half of the event."""
+    BELOW_CURRENT_BAR = "Below the current bar"
+    """7.5: games below the "current McMahon bar", the bar raised by one point a round."""
+
+
 @dataclass(frozen=True)
 class Options:
     """The European options; ``None`` means "as the McMahon rules preset says"."""
@@ -114,6 +123,7 @@ class Options:
     group_pairing: GroupPairing | None = None
     float_choice: FloatChoice | None = None
     beyond_nine: BeyondNine | None = None
+    avoidance_scope: AvoidanceScope | None = None
 
 
 PRESETS: dict[McMahonRules, Options] = {
@@ -126,6 +136,7 @@ PRESETS: dict[McMahonRules, Options] = {
         GroupPairing.SHIFT,
         FloatChoice.AGA,
         BeyondNine.CAPPED,
+        AvoidanceScope.FIRST_HALF,
     ),
     McMahonRules.BGA: Options(
         GradeScale.ZERO_SHODAN,
@@ -136,6 +147,7 @@ PRESETS: dict[McMahonRules, Options] = {
         GroupPairing.FOLD,
         FloatChoice.BGA,
         BeyondNine.TWICE_KOMI,
+        AvoidanceScope.BELOW_CURRENT_BAR,
     ),
     McMahonRules.EGF: Options(
         GradeScale.ZERO_20_KYU,
@@ -146,6 +158,7 @@ PRESETS: dict[McMahonRules, Options] = {
         GroupPairing.FOLD,
         FloatChoice.EGF_SOS,
         BeyondNine.FIFTEEN,
+        AvoidanceScope.BELOW_CURRENT_BAR,
     ),
 }
 """What each preset sets. AGA's bar table is BGA's: ``bands`` proposed from it before."""
@@ -160,16 +173,20 @@ PRESET_SETTINGS: dict[McMahonRules, dict[str, object]] = {
         "handicap_basis": "McMahon score difference",
         "handicap_policy": "Minus 1",
         "avoidance_points": 0,
+        "avoid_same_club": True,
+        "avoid_same_country": True,
     },
     McMahonRules.EGF: {
         "handicap_basis": "McMahon score difference",
         "handicap_policy": "Minus 2",
         "avoidance_points": 3,
+        "avoid_same_club": True,
+        "avoid_same_country": True,
     },
 }
-"""Other Tournament settings a preset writes when the TD applies it (``rules``), as cell
-values: spec 6.2 (UK: MMS difference - 1; European: - 2) and 7.5 (EGF avoidance may cost
-points). Blank European options need no writing: they follow the preset by themselves."""
+"""Other Tournament settings a preset sets (``demo --rules``), as cell values: spec 6.2 (UK:
+MMS difference - 1; European: - 2) and 7.5 (clubs and countries avoided; EGF avoidance may
+cost points). Blank European options need no writing: they follow the preset by themselves."""
 
 
 def resolve(rules: McMahonRules, typed: Options) -> Options:

@@ -14,6 +14,7 @@ from datetime import date
 from typing import Any
 
 from addin.core.european import (
+    AvoidanceScope,
     BarTable,
     BeyondNine,
     FloatChoice,
@@ -233,6 +234,7 @@ def european_options(v: Mapping[str, object]) -> Options:
         group_pairing=typed("group_pairing", GroupPairing),
         float_choice=typed("float_choice", FloatChoice),
         beyond_nine=typed("beyond_nine", BeyondNine),
+        avoidance_scope=typed("avoidance_scope", AvoidanceScope),
     )
 
 
@@ -281,6 +283,7 @@ def settings_values(s: Settings) -> dict[str, object]:
         "group_pairing": _value_or_none(s.typed_options.group_pairing),
         "float_choice": _value_or_none(s.typed_options.float_choice),
         "beyond_nine": _value_or_none(s.typed_options.beyond_nine),
+        "avoidance_scope": _value_or_none(s.typed_options.avoidance_scope),
     }
     for prefix in ("director", "sponsor", "convener"):
         contact = getattr(s, prefix)

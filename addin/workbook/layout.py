@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from addin.core.european import (
+    AvoidanceScope,
     BarTable,
     BeyondNine,
     FloatChoice,
@@ -311,6 +312,13 @@ SETTINGS: tuple[Setting, ...] = (
         choices=_choices(BeyondNine),
         help="Capped at 9 (AGA), or komi to Black for each stone beyond 9 (BGA 6.2)",
     ),
+    Setting(
+        "avoidance_scope",
+        "Avoidance applies",
+        Kind.CHOICE,
+        choices=_choices(AvoidanceScope),
+        help="First half (AGA), or below the current bar, the bar plus one a round (BGA 7.5)",
+    ),
 )
 
 SETTINGS_TABLE = Table(
@@ -388,6 +396,9 @@ SETTING_HELP: dict[str, str] = {
     "EGF (by SOS): the upper group's highest SOS plays down against the lower group's lowest.",
     "beyond_nine": "Blank: as McMahon rules. Capped at 9 (AGA); or Black gets komi for each "
     "stone beyond 9: twice the even komi (BGA), 15 points (EGF) or 20 points (BGA 6.2).",
+    "avoidance_scope": "Blank: as McMahon rules. The avoid-same switches apply in the first "
+    "half (AGA), or in every round below the current bar, the bar plus one point a round "
+    "(BGA 7.5).",
 }
 """One line per setting, in a TD's words, for the Help column of the Tournament sheet."""
 

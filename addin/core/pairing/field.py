@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from addin.core.european import FloatChoice
+from addin.core.european import AvoidanceScope, FloatChoice
 from addin.core.model import PairRequest, Player, PlayerId, RequestKind, Settings, Status
 from addin.core.pairing.errors import PairingError
 from addin.core.pairing.history import History, Pair, pair, read_history
@@ -82,6 +82,8 @@ class Field:
     """Players filtered out because they asked for a bye this round."""
     score_unit: int
     warnings: tuple[str, ...]
+    current_bar: float | None = None
+    """BGA 7.5: the bar's initial score plus one a round, when avoidance applies below it."""
 
     @property
     def by_id(self) -> dict[PlayerId, Entrant]:
@@ -100,6 +102,13 @@ class Field:
         rounds and in the last two rounds of a longer one."""
         last_free = 1 if self.total_rounds < 6 else 2
         return self.round <= self.total_rounds - last_free
+
+    def avoids(self, e: Entrant) -> bool:
+        """Whether the avoidance switches apply to ``e`` this round: the first half (AGA),
+        or below the current bar in every round (BGA 7.5)."""
+        if self.settings.options.avoidance_scope is AvoidanceScope.BELOW_CURRENT_BAR:
+            return self.current_bar is None or e.score < self.current_bar
+        return self.first_half
 
     @property
     def first_half(self) -> bool:
@@ -221,7 +230,22 @@ def prepare(inp: PairingInput) -> Field:
         voluntary_byes=tuple(sorted(voluntary)),
         score_unit=unit,
         warnings=tuple(warnings),
+        current_bar=_current_bar(inp),
     )
+
+
+def _current_bar(inp: PairingInput) -> float | None:
+    """BGA 7.5: "the Current McMahon Bar ... starts off at the initial McMahon bar ... and
+    increases by 1 each round": the top band's initial score (below a supergroup) plus the
+    rounds already played. None without the option or without bands."""
+    if inp.settings.options.avoidance_scope is not AvoidanceScope.BELOW_CURRENT_BAR:
+        return None
+    top = [
+        p.initial_score
+        for p in inp.players
+        if p.effective_band == 1 and p.initial_score is not None and not p.above_bar
+    ]
+    return min(top) + inp.round - 1 if top else None
 
 
 def _in_order(a: Entrant, b: Entrant) -> tuple[Entrant, Entrant]:

@@ -69,7 +69,7 @@ from dataclasses import dataclass
 from operator import mul
 from typing import NamedTuple
 
-from addin.core.european import FloatChoice, GroupPairing
+from addin.core.european import AvoidanceScope, FloatChoice, GroupPairing
 from addin.core.handicap import gap_stones
 from addin.core.model import Color, ColorPolicy, HandicapBasis, Player
 from addin.core.pairing.colors import COLOUR_SETS, UNAVOIDABLE, ColorBook, imbalance, stones
@@ -88,6 +88,7 @@ HANDICAP_WEIGHT = 3
 """A handicap game avoided outweighs the colour imbalance (at most 2) of one game."""
 AVOIDANCE_WEIGHTS = {"family": 5, "club": 4, "city": 3, "state": 2, "country": 1}
 """Same family weighs most, same country least (each a switch of the Settings)."""
+_BELOW_BAR = AvoidanceScope.BELOW_CURRENT_BAR
 SAFE_WEIGHT = 2**120
 """Largest edge weight handed to rustworkx (i128 arithmetic, with room for its duals)."""
 
@@ -114,8 +115,9 @@ def _key(text: str) -> str:
 
 
 def shared(a: Entrant, b: Entrant, field: Field) -> list[str]:
-    """Avoidance attributes the two players share, with the switch on, in the first half."""
-    if not field.first_half:
+    """Avoidance attributes the two players share, with the switch on, in the first half
+    (or, BGA 7.5, both below the current bar)."""
+    if not (field.avoids(a) and field.avoids(b)):
         return []
     return [
         what
@@ -148,10 +150,14 @@ class Context:
         on = [
             (what, value)
             for what, switch, value in AVOIDANCE
-            if field.first_half and getattr(field.settings, switch)
+            if getattr(field.settings, switch)
+            and (field.first_half or field.settings.options.avoidance_scope is _BELOW_BAR)
         ]
         self.avoided = tuple(what for what, _ in on)
-        self.keys = [{what: _key(value(e.player)) for what, value in on} for e in pool]
+        self.keys = [
+            {what: _key(value(e.player)) if field.avoids(e) else "" for what, value in on}
+            for e in pool
+        ]
         self.avoid_handicap = field.settings.avoid_handicap_games and field.first_half
         points = field.settings.avoidance_points
         self.egf_penalty = (points * field.score_unit) ** 2 + 1 if points and on else 0
