@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import fields, replace
 from pathlib import Path
 
+from addin.actions.pairing import pairing_input
+from addin.core import sleeping
 from addin.core.aga_limits import european_limits
 from addin.core.bands import (
     BAR_POPULATION,
@@ -31,11 +33,14 @@ from addin.core.european import (
     GroupSeeding,
     McMahonRules,
     Options,
+    Sleeping,
     Supergroup,
 )
 from addin.core.handicap import game_conditions
 from addin.core.limits import komi_problem
 from addin.core.model import (
+    Bye,
+    ByeKind,
     Game,
     HandicapBasis,
     HandicapPolicy,
@@ -49,6 +54,7 @@ from addin.core.pairing.engine import PairingInput, pair_round
 from addin.core.pairing.field import prepare
 from addin.core.pairing.seeding import float_priorities, sos_so_far
 from addin.core.ratings import parse_rating, rank_floor, rank_of
+from addin.core.scoring import mcmahon_scores
 from addin.workbook import book
 from addin.workbook.layout import SETTINGS
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
@@ -667,3 +673,64 @@ def test_the_current_bar_rises_by_one_a_round() -> None:
     at_bar = _clubbed(1, 1, 0.0)
     assert _same_club_games(AvoidanceScope.BELOW_CURRENT_BAR, 2, at_bar) == 0
     assert _same_club_games(AvoidanceScope.FIRST_HALF, 2, at_bar) == 2
+
+
+# --- 4.3: sleeping players ------------------------------------------------------------------------
+
+
+def _sleepers(sleeping: Sleeping) -> Tournament:
+    """Players 1-6 play rounds 1 and 2; 7 sleeps both, 8 sleeps round 2 only."""
+    W = Result.WHITE_WINS
+    t = Tournament(settings=Settings(rounds=4, typed_options=Options(sleeping=sleeping)))
+    for i in range(1, 9):
+        t.players[i] = Player(i, f"P{i}", rating=3.5, band=1, initial_score=0.0)
+    t.rounds = [
+        Round(
+            1,
+            (Game(1, 2, result=W), Game(3, 4, result=W), Game(5, 6, result=W)),
+            (Bye(7, ByeKind.VOLUNTARY), Bye(8, ByeKind.FORCED)),
+        ),
+        Round(
+            2,
+            (Game(1, 3, result=W), Game(2, 4, result=W), Game(6, 5, result=W)),
+            (Bye(7, ByeKind.VOLUNTARY), Bye(8, ByeKind.VOLUNTARY)),
+        ),
+    ]
+    return t
+
+
+def test_a_sleeper_is_paired_a_point_higher_after_every_two_rounds_slept() -> None:
+    """4.3: "a sleeping player is deemed to have achieved an average score for each round
+    missed ... an extra McMahon point is awarded after every two rounds missed instead of a
+    half point for every round missed." For the pairing only: the standings keep 0."""
+    t = _sleepers(Sleeping.HALF)
+    assert sleeping.rounds_slept(t, 3) == {7: 2, 8: 1}
+    assert sleeping.pairing_bonus(t, 3) == {7: 1.0}  # two rounds: one point; one round: none
+    inp = pairing_input(t, 3, list(t.players.values()))
+    assert inp.scores[7] == 1.0 and inp.scores[8] == 1.0  # 8: the forced bye's point only
+    assert mcmahon_scores(t)[7] == 0.0
+    aga = _sleepers(Sleeping.NOTHING)
+    assert sleeping.pairing_bonus(aga, 3) == {}
+    assert pairing_input(aga, 3, list(aga.players.values())).scores[7] == 0.0
+
+
+def test_the_sleepers_game_says_why_and_the_aga_export_names_it() -> None:
+    t = _sleepers(Sleeping.HALF)
+    games = pair_round(pairing_input(t, 3, list(t.players.values()))).games
+    rnd = sleeping.noted(Round(3, games), t, sleeping.pairing_bonus(t, 3))
+    (game,) = [g for g in rnd.games if 7 in g.players]
+    assert "P7 (7) paired 1 point(s) higher: slept 2 round(s), ½ each" in game.notes
+    assert any("P7 slept 2 rounds, counted ½ each" in line for line in european_limits(t))
+
+
+def test_no_sleeping_in_the_top_group_starts_a_sleeper_one_point_below_the_bar() -> None:
+    """4.3: "players in the top McMahon group ... are not allowed to sleep for any round.
+    Sleeping players who would be in the top group are removed by reducing their initial
+    McMahon score by one"."""
+    players = field(("5d", 4), ("2k", 4))
+    players[0] = replace(players[0], bye_requests=frozenset({3}))
+    for option, expected in ((Sleeping.HALF, 0.0), (Sleeping.HALF_NOT_TOP, -1.0)):
+        s = Settings(rounds=5, bar=rank_floor("4d"), typed_options=Options(sleeping=option))
+        banding = build_bands(players, s)
+        assert banding.initial_scores[players[0].aga_id] == expected, option
+        assert banding.initial_scores[players[1].aga_id] == 0.0

@@ -131,6 +131,14 @@ def bands(session: Session, params: Mapping[str, object]) -> None:
         line = supergroup.describe(kind, t.settings.rounds, len(banding.supergroup), top + 1)
         session.say(line)
         session.log.append(LogEntry("Note", session.action, line))
+    for pid in banding.sleepers_out_of_top:
+        line = (
+            f"{t.players[pid].name} asked to sleep (bye requests) and starts at "
+            f"{banding.initial_scores[pid]:g}, one point below the bar: no sleeping in the top "
+            "group (BGA 4.3)"
+        )
+        session.say(line)
+        session.log.append(LogEntry("Note", session.action, line))
     if is_grade_scale(t.settings.options.grade_scale):
         session.say(f"McMahon scale: {grade_scale_text(t.settings.options.grade_scale)}")
     even = "; top band games even" if t.settings.top_band_even else ""

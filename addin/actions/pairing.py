@@ -10,6 +10,7 @@ from addin.actions.bands import rated_players
 from addin.actions.director.lookup import in_tournament
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session
+from addin.core import sleeping
 from addin.core.consistency import even_colours
 from addin.core.ghost import GHOST_NOTE, as_byes, ghost_of, ghost_problem, with_ghost
 from addin.core.handicap import scheme_text
@@ -34,6 +35,7 @@ def pairing_input(t: Tournament, number: int, players: list[Player]) -> PairingI
     )
     history = tuple(r for r in t.rounds if r.number < number)
     scores = mcmahon_scores(replace(t, rounds=list(history)), after_round=number - 1)
+    scores = sleeping.with_bonus(scores, sleeping.pairing_bonus(t, number))  # BGA 4.3
     requests = tuple(r for r in t.requests if r.round in (None, number))
     history = as_byes(history, t)  # spec 7.1: a ghost game counts as the bye it replaced
     return PairingInput(number, t.settings.rounds, entrants, scores, history, requests, t.settings)
@@ -126,6 +128,7 @@ def pair(session: Session, params: Mapping[str, object]) -> None:
     session.warn(warnings + after_pairing_warnings(t, result))
 
     rnd = Round(number, result.games, _byes(result, active, number))
+    rnd = sleeping.noted(rnd, t, sleeping.pairing_bonus(t, number))
     ghosted = None
     if ghost is not None:
         earlier = replace(t, rounds=[r for r in t.rounds if r.number < number])

@@ -7,10 +7,11 @@ reverse komi. The export says so, as it does for Eggplant's limits.
 
 from __future__ import annotations
 
-from addin.core.european import BeyondNine
+from addin.core.european import BeyondNine, Sleeping
 from addin.core.ghost import ghost_games
 from addin.core.handicap import HANDICAP_KOMI, MAX_HANDICAP
 from addin.core.model import Tournament
+from addin.core.sleeping import rounds_slept
 
 
 def european_limits(t: Tournament) -> list[str]:
@@ -33,4 +34,13 @@ def european_limits(t: Tournament) -> list[str]:
                         f"{game.komi:g} for the stones beyond 9 (BGA 6.2); the AGA report "
                         "writes it as a 9-stone game with reverse komi"
                     )
+    if t.settings.options.sleeping is not Sleeping.NOTHING:
+        last = max((r.number for r in t.rounds), default=0)
+        for player, slept in sorted(rounds_slept(t, last + 1).items()):
+            if slept >= 2:
+                name = t.players[player].name if player in t.players else str(player)
+                lines.append(
+                    f"{name} slept {slept} rounds, counted ½ each for the pairing (BGA 4.3); "
+                    "the AGA report carries them as voluntary byes, which score nothing"
+                )
     return lines

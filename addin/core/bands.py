@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from typing import NamedTuple
 
-from addin.core import supergroup
+from addin.core import sleeping, supergroup
 from addin.core.grades import bottom_floor, grade_points, is_grade_scale
 from addin.core.model import Band, Player, PlayerId, ScoreOrigin, Settings, Tournament
 from addin.core.ratings import RatingError, entry_rating, rank_floor, rank_of
@@ -75,6 +75,8 @@ class Banding:
     """Band overrides a fresh build discarded: confirm with the TD first."""
     supergroup: tuple[PlayerId, ...] = ()
     """Top-band players promoted one point above the bar (spec 4.2.3), strongest first."""
+    sleepers_out_of_top: tuple[PlayerId, ...] = ()
+    """Top-band players who asked to sleep, started one point below the bar (spec 4.3)."""
 
     def effective_band(self, player: PlayerId) -> int:
         return self.band_overrides.get(player, self.band_of[player])
@@ -246,12 +248,14 @@ def rebuild_bands(bands: Sequence[Band], players: Iterable[Player], settings: Se
         player_id: scores[overrides.get(player_id, number) - 1]
         for player_id, number in band_of.items()
     }
-    top_group = [
-        (p.aga_id, _rating(p)) for p in field_ if overrides.get(p.aga_id, band_of[p.aga_id]) == 1
-    ]
+    in_top = [p for p in field_ if overrides.get(p.aga_id, band_of[p.aga_id]) == 1]
+    out = tuple(p.aga_id for p in in_top if sleeping.top_group_drop(settings, p.bye_requests))
+    top_group = [(p.aga_id, _rating(p)) for p in in_top if p.aga_id not in out]
     promoted = supergroup.promoted(top_group, settings.options.supergroup, settings.rounds)
     for player_id in promoted:
         player_scores[player_id] += 1
+    for player_id in out:  # spec 4.3: no sleeping in the top group
+        player_scores[player_id] = scores[0] - 1
     return Banding(
         bands=new_rows,
         counts=counts,
@@ -261,6 +265,7 @@ def rebuild_bands(bands: Sequence[Band], players: Iterable[Player], settings: Se
         below_floor=tuple(below_floor),
         renumbered=renumbered,
         supergroup=promoted,
+        sleepers_out_of_top=out,
     )
 
 

@@ -111,6 +111,17 @@ class AvoidanceScope(enum.Enum):
     """7.5: games below the "current McMahon bar", the bar raised by one point a round."""
 
 
+class Sleeping(enum.Enum):
+    """Spec 4.3: what a round missed with the TD's consent (a voluntary bye) counts for."""
+
+    NOTHING = "No points (AGA)"
+    """AGA: a voluntary bye scores nothing, in the pairing as in the standings."""
+    HALF = "Half a point a round"
+    """For the pairing only: ½ a round missed, given as a whole point every two rounds."""
+    HALF_NOT_TOP = "Half a point; none in the top group"
+    """As HALF, and a top-group player who asks to sleep starts one point below the bar."""
+
+
 @dataclass(frozen=True)
 class Options:
     """The European options; ``None`` means "as the McMahon rules preset says"."""
@@ -124,6 +135,7 @@ class Options:
     float_choice: FloatChoice | None = None
     beyond_nine: BeyondNine | None = None
     avoidance_scope: AvoidanceScope | None = None
+    sleeping: Sleeping | None = None
 
 
 PRESETS: dict[McMahonRules, Options] = {
@@ -137,6 +149,7 @@ PRESETS: dict[McMahonRules, Options] = {
         FloatChoice.AGA,
         BeyondNine.CAPPED,
         AvoidanceScope.FIRST_HALF,
+        Sleeping.NOTHING,
     ),
     McMahonRules.BGA: Options(
         GradeScale.ZERO_SHODAN,
@@ -148,6 +161,7 @@ PRESETS: dict[McMahonRules, Options] = {
         FloatChoice.BGA,
         BeyondNine.TWICE_KOMI,
         AvoidanceScope.BELOW_CURRENT_BAR,
+        Sleeping.HALF,
     ),
     McMahonRules.EGF: Options(
         GradeScale.ZERO_20_KYU,
@@ -159,6 +173,7 @@ PRESETS: dict[McMahonRules, Options] = {
         FloatChoice.EGF_SOS,
         BeyondNine.FIFTEEN,
         AvoidanceScope.BELOW_CURRENT_BAR,
+        Sleeping.HALF_NOT_TOP,
     ),
 }
 """What each preset sets. AGA's bar table is BGA's: ``bands`` proposed from it before."""

@@ -24,6 +24,7 @@ from addin.core.european import (
     McMahonRules,
     OddPlayer,
     Options,
+    Sleeping,
     Supergroup,
 )
 from addin.core.handicap import MAX_HANDICAP
@@ -235,6 +236,7 @@ def european_options(v: Mapping[str, object]) -> Options:
         float_choice=typed("float_choice", FloatChoice),
         beyond_nine=typed("beyond_nine", BeyondNine),
         avoidance_scope=typed("avoidance_scope", AvoidanceScope),
+        sleeping=typed("sleeping", Sleeping),
     )
 
 
@@ -284,6 +286,7 @@ def settings_values(s: Settings) -> dict[str, object]:
         "float_choice": _value_or_none(s.typed_options.float_choice),
         "beyond_nine": _value_or_none(s.typed_options.beyond_nine),
         "avoidance_scope": _value_or_none(s.typed_options.avoidance_scope),
+        "sleeping": _value_or_none(s.typed_options.sleeping),
     }
     for prefix in ("director", "sponsor", "convener"):
         contact = getattr(s, prefix)

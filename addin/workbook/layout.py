@@ -31,6 +31,7 @@ from addin.core.european import (
     GroupSeeding,
     McMahonRules,
     OddPlayer,
+    Sleeping,
     Supergroup,
 )
 from addin.core.model import (
@@ -319,6 +320,13 @@ SETTINGS: tuple[Setting, ...] = (
         choices=_choices(AvoidanceScope),
         help="First half (AGA), or below the current bar, the bar plus one a round (BGA 7.5)",
     ),
+    Setting(
+        "sleeping",
+        "Sleeping players",
+        Kind.CHOICE,
+        choices=_choices(Sleeping),
+        help="A round missed by request: no points (AGA), or ½ a round for pairing (BGA 4.3)",
+    ),
 )
 
 SETTINGS_TABLE = Table(
@@ -399,6 +407,9 @@ SETTING_HELP: dict[str, str] = {
     "avoidance_scope": "Blank: as McMahon rules. The avoid-same switches apply in the first "
     "half (AGA), or in every round below the current bar, the bar plus one point a round "
     "(BGA 7.5).",
+    "sleeping": "Blank: as McMahon rules. A round missed with your consent (a bye request) "
+    "counts nothing (AGA), or for the pairing ½ a round, a whole point every two (BGA 4.3); "
+    "'none in the top group' starts a top-group sleeper one point below the bar.",
 }
 """One line per setting, in a TD's words, for the Help column of the Tournament sheet."""
 
