@@ -734,3 +734,14 @@ def test_no_sleeping_in_the_top_group_starts_a_sleeper_one_point_below_the_bar()
         banding = build_bands(players, s)
         assert banding.initial_scores[players[0].aga_id] == expected, option
         assert banding.initial_scores[players[1].aga_id] == 0.0
+
+
+def test_the_player_pages_explain_the_european_options(tmp_path: Path) -> None:
+    """The site says why: a supergroup promotion, a ghost game, an SOS-seeded float."""
+    out = tmp_path / "egf.xlsx"
+    assert run("demo", out, "--players", 120, "--rounds", 5, "--rules", "egf").returncode == 0
+    assert run("publish", out, "--to", tmp_path / "site").returncode == 0
+    pages = "".join(p.read_text(encoding="utf-8") for p in (tmp_path / "site").glob("p*.html"))
+    assert "(supergroup: one point above the bar (EGF, BGA 4.2.3))" in pages
+    assert "Ghost game: no byes (BGA 7.1)" in pages and ", the ghost, against you" in pages
+    assert "Who floats: EGF: seeded by SOS" in pages

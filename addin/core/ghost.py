@@ -83,8 +83,8 @@ def ghost_game(
         conditions.komi,
         None,
         board,
-        f"{GHOST_NOTE}: {ghost.name} ({ghost.aga_id}) plays {player.name} ({player.aga_id}) "
-        "instead of a bye",
+        f"{GHOST_NOTE}: {ghost.name} ({ghost.aga_id}), the ghost, against {player.name} "
+        f"({player.aga_id}), instead of a bye",
     )
 
 

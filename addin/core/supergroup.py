@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from addin.core.european import Supergroup
-from addin.core.model import PlayerId
+from addin.core.model import PlayerId, Tournament
 
 TOYOTA: dict[int, tuple[int, int]] = {5: (12, 12), 6: (16, 16)}
 """Toyota Tour, rounds -> (most players above the bar, supergroup size) (note 2)."""
@@ -53,3 +53,19 @@ def describe(kind: Supergroup, rounds: int, count: int, score: float) -> str:
         f"Supergroup ({kind.value}, {rule}): {above} players at or above the bar, so the "
         f"strongest {count} start at {score:g}, one point above it"
     )
+
+
+def initial_note(t: Tournament, player: PlayerId) -> str:
+    """Why a player's initial score is not their band's, when a European option moved it:
+    a supergroup promotion (4.2.3) or a top-group sleeper (4.3). Empty otherwise."""
+    p = t.players.get(player)
+    band = next((b for b in t.bands if p is not None and b.number == p.effective_band), None)
+    if p is None or band is None or band.initial_score is None or p.initial_score is None:
+        return ""
+    if band.number == 1 and p.initial_score == band.initial_score + 1:
+        kind = t.settings.options.supergroup
+        if kind is not Supergroup.NONE:
+            return f"supergroup: one point above the bar ({kind.value}, BGA 4.2.3)"
+    if band.number == 1 and p.initial_score == band.initial_score - 1 and p.bye_requests:
+        return "one point below the bar: no sleeping in the top group (BGA 4.3)"
+    return ""
