@@ -445,10 +445,10 @@ def main() -> None:
         f"first half {egf.club_on}, |W-B|>=2 {egf.colour}"
     )
     for rules, m in presets.items():
-        o = PRESETS[rules]
+        chosen = PRESETS[rules]
         print(
-            f"{rules.value} preset ({o.group_seeding.value} seeding, "  # type: ignore[union-attr]
-            f"{o.group_pairing.value.lower()}, floats {o.float_choice.value}, "  # type: ignore[union-attr]
+            f"{rules.value} preset ({chosen.group_seeding.value} seeding, "
+            f"{chosen.group_pairing.value.lower()}, floats {chosen.float_choice.value}, "
             f"avoidance up to {PRESET_POINTS[rules]} points): Σ(ΔMMS)² {m.msd2:g}, same-club "
             f"games in the first half {m.club_on}, |W-B|>=2 {m.colour}, float {m.floats}"
         )

@@ -65,7 +65,7 @@ from tests.workbook_fixtures import ready_for_aga, write_workbook
 
 def field(*groups: tuple[str, int], first_id: int = 1) -> list[Player]:
     """Players in groups of (rank, how many), numbered from ``first_id``."""
-    players = []
+    players: list[Player] = []
     for rank, count in groups:
         for _ in range(count):
             number = first_id + len(players)
@@ -273,7 +273,7 @@ def test_the_egf_supergroup_forms_above_6_n_minus_2_and_promotes_exactly_4_n_min
         assert at_limit.supergroup == ()
         banding, players = _supergroup(Supergroup.EGF, rounds, limit + 1)
         assert len(banding.supergroup) == size
-        bar_score = banding.bands[0].initial_score
+        bar_score = banding.bands[0].initial_score or 0.0
         for p in players[: limit + 1]:
             expected = bar_score + 1 if p.aga_id in banding.supergroup else bar_score
             assert banding.initial_scores[p.aga_id] == expected

@@ -9,7 +9,7 @@ import of the model), so ``addin.core.model`` can use it.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 
 
 class McMahonRules(enum.Enum):
@@ -138,8 +138,24 @@ class Options:
     sleeping: Sleeping | None = None
 
 
-PRESETS: dict[McMahonRules, Options] = {
-    McMahonRules.AGA: Options(
+@dataclass(frozen=True)
+class Resolved:
+    """Every option decided (``Settings.options``): what the code reads."""
+
+    grade_scale: GradeScale
+    bar_table: BarTable
+    supergroup: Supergroup
+    odd_player: OddPlayer
+    group_seeding: GroupSeeding
+    group_pairing: GroupPairing
+    float_choice: FloatChoice
+    beyond_nine: BeyondNine
+    avoidance_scope: AvoidanceScope
+    sleeping: Sleeping
+
+
+PRESETS: dict[McMahonRules, Resolved] = {
+    McMahonRules.AGA: Resolved(
         GradeScale.AGA_BANDS,
         BarTable.BGA,
         Supergroup.NONE,
@@ -151,7 +167,7 @@ PRESETS: dict[McMahonRules, Options] = {
         AvoidanceScope.FIRST_HALF,
         Sleeping.NOTHING,
     ),
-    McMahonRules.BGA: Options(
+    McMahonRules.BGA: Resolved(
         GradeScale.ZERO_SHODAN,
         BarTable.BGA,
         Supergroup.NONE,
@@ -163,7 +179,7 @@ PRESETS: dict[McMahonRules, Options] = {
         AvoidanceScope.BELOW_CURRENT_BAR,
         Sleeping.HALF,
     ),
-    McMahonRules.EGF: Options(
+    McMahonRules.EGF: Resolved(
         GradeScale.ZERO_20_KYU,
         BarTable.EGF,
         Supergroup.EGF,
@@ -204,14 +220,14 @@ MMS difference - 1; European: - 2) and 7.5 (clubs and countries avoided; EGF avo
 cost points). Blank European options need no writing: they follow the preset by themselves."""
 
 
-def resolve(rules: McMahonRules, typed: Options) -> Options:
+def resolve(rules: McMahonRules, typed: Options) -> Resolved:
     """Every option decided: the typed value, else the preset's."""
     preset = PRESETS[rules]
-    return replace(
-        typed,
+    return Resolved(
         **{
             f.name: getattr(preset, f.name)
-            for f in fields(Options)
             if getattr(typed, f.name) is None
-        },
+            else getattr(typed, f.name)
+            for f in fields(Options)
+        }
     )

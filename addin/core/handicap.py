@@ -173,7 +173,7 @@ def beyond_nine_points(
         BeyondNine.TWICE_KOMI: 2 * settings.komi,
         BeyondNine.FIFTEEN: 15.0,
         BeyondNine.TWENTY: 20.0,
-    }.get(settings.options.beyond_nine)  # type: ignore[call-overload]
+    }.get(settings.options.beyond_nine)
     reduction = settings.handicap_policy.reduction
     if per_stone is None or settings.handicap_ceiling < MAX_HANDICAP or reduction is None:
         return 0.0

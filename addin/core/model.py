@@ -18,7 +18,7 @@ import enum
 from dataclasses import dataclass, field
 from datetime import date
 
-from addin.core.european import McMahonRules, Options, resolve
+from addin.core.european import McMahonRules, Options, Resolved, resolve
 
 PlayerId = int
 
@@ -178,7 +178,7 @@ class Settings:
     """AGA # of the ghost player (spec 7.1), who plays only when the field is odd."""
 
     @property
-    def options(self) -> Options:
+    def options(self) -> Resolved:
         """The European options in force: typed, else from the McMahon rules preset."""
         return resolve(self.mcmahon_rules, self.typed_options)
 

@@ -197,7 +197,7 @@ class ColorBook:
             if conditions.komi < HANDICAP_KOMI:  # spec 6.2: komi for the stones beyond 9
                 notes.append(
                     f"Komi {conditions.komi:g}: Black gets {HANDICAP_KOMI - conditions.komi:g} "
-                    f"points for the stones beyond 9 ({settings.options.beyond_nine.value})"  # type: ignore[union-attr]
+                    f"points for the stones beyond 9 ({settings.options.beyond_nine.value})"
                 )
         elif (
             top
