@@ -1,6 +1,7 @@
 """European McMahon options, checked against the BGA McMahon functional specification.
 
-Section numbers are the specification's (tests/data/README.md names its source). Each option
+Section numbers and quotations are from the BGA's "McMahon tournament pairing rules: functional
+specification" (britgo.org, last updated 28 April 2017), no file of which a test reads. Each option
 is a Tournament setting; blank follows the "McMahon rules" preset (AGA, BGA, EGF), and the AGA
 preset is the program as it was: an AGA event never sees them.
 """
