@@ -746,3 +746,28 @@ def test_the_player_pages_explain_the_european_options(tmp_path: Path) -> None:
     assert "(supergroup: one point above the bar (EGF, BGA 4.2.3))" in pages
     assert "Ghost game: no byes (BGA 7.1)" in pages and ", the ghost, against you" in pages
     assert "Who floats: EGF: seeded by SOS" in pages
+
+
+def test_the_rules_command_sets_the_group_at_once_and_each_stays_changeable(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "open.xlsx"
+    assert run("new", path, "--name", "Open", "--start", "2026-11-28").returncode == 0
+    set_setting(path, "McMahon scale", "Zero shodan")  # typed before: the preset clears it
+    done = run("rules", path, "--preset", "EGF")
+    assert done.returncode == 0, done.stderr
+    assert "Handicap: Minus 1 -> Minus 2" in done.stdout
+    assert "McMahon scale: Zero shodan -> (blank)" in done.stdout
+    settings = book.read_settings(OpenpyxlGateway.open(path)).settings
+    assert settings.mcmahon_rules is McMahonRules.EGF
+    assert settings.options == PRESETS[McMahonRules.EGF]
+    assert settings.handicap_basis is HandicapBasis.MMS and settings.avoidance_points == 3
+    set_setting(path, "Pairing within a group", "Split and shift")  # still changeable
+    changed = book.read_settings(OpenpyxlGateway.open(path)).settings
+    assert changed.options.group_pairing is GroupPairing.SHIFT
+    assert any("McMahon rules EGF" in message for _, _, message in log_messages(path))
+    set_setting(path, "McMahon rules", "AGA")  # as the button does: the sheet's choice
+    back = run("rules", path)
+    assert back.returncode == 0
+    aga = book.read_settings(OpenpyxlGateway.open(path)).settings
+    assert aga.options == PRESETS[McMahonRules.AGA] and aga.handicap_policy.value == "Minus 1"

@@ -34,6 +34,7 @@ PLACES: dict[str, tuple[str, str, str]] = {
     "preregister": ("before", SMALL, "ImportExcel"),
     "import-aga-xml": ("before", SMALL, "XmlImport"),
     "import-aga-text": ("before", SMALL, "FileOpen"),
+    "rules": ("before", SMALL, "ReviewShareWorkbook"),
     "bands": ("before", LARGE, "SortDialog"),
     "lookup": ("desk", LARGE, "FindDialog"),
     "register": ("desk", LARGE, "AcceptInvitation"),
@@ -72,6 +73,8 @@ TIPS: dict[str, str] = {
     "preregister": "Add the players of a pre-registration CSV file to the Players sheet.",
     "import-aga-xml": "Fill this workbook from an AGA XML tournament report.",
     "import-aga-text": "Fill this workbook from an AGA text tournament report.",
+    "rules": "Choose McMahon rules (AGA, BGA, EGF) on the Tournament sheet, then click: the "
+    "preset's handicap and avoidance rows are set, and its European options follow it.",
     "bands": "Propose McMahon bands and initial scores; your edits in the Bands sheet are kept.",
     "lookup": "Find members in the TDListA sheet by family name or AGA number.",
     "register": "Select members' rows in the TDListA sheet (filter it to find them), then click "

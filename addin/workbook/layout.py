@@ -385,7 +385,8 @@ SETTING_HELP: dict[str, str] = {
     "tiebreaks": "Pick an order from the list, or type tiebreak names separated by commas.",
     "seed": "Any whole number: it fixes the random draw, the last tiebreak.",
     "mcmahon_rules": "AGA for AGA events; BGA or EGF set the European options below while "
-    "they are blank (each may be typed over).",
+    "they are blank (each may be typed over); the McMahon rules button (`rules`) also sets "
+    "the preset's handicap and avoidance rows.",
     "grade_scale": "Blank: as McMahon rules. AGA bands; Zero shodan (one point a grade, "
     "1d = 0, bottom bar 30k); Zero 20 kyu (one point a grade, 20k and weaker = 0).",
     "bar_table": "Blank: as McMahon rules. The population table `bands` proposes a bar from "
