@@ -35,8 +35,9 @@ from importlib import resources
 from pathlib import Path
 
 from addin.actions import aga_reports, bands, director, pairing, registration, reports, standings
+from addin.actions import rules as rules_action
 from addin.actions.session import Session
-from addin.core.european import PRESET_SETTINGS, McMahonRules
+from addin.core.european import McMahonRules
 from addin.core.ghost import ghost_games
 from addin.core.model import Player, PlayerId, Result, Tournament
 from addin.core.scoring import score_history
@@ -135,9 +136,6 @@ class Demo:
             "overtime_conditions": "5 periods of 30 seconds", "rounds": rounds,
             "seed": seed,
         }  # fmt: skip
-        if rules != "aga":
-            preset = McMahonRules(rules.upper())
-            values |= {"mcmahon_rules": preset.value, **PRESET_SETTINGS[preset]}
         self.gw = OpenpyxlGateway(template.build(values), out, confirm=lambda message: True)
         self.summary = Summary(out, players, rounds)
 
@@ -155,6 +153,8 @@ class Demo:
         return session
 
     def run(self) -> Summary:
+        if self.rules != "aga":  # the TD picks the preset and clicks McMahon rules
+            self.act("rules", rules_action.rules, preset=McMahonRules(self.rules.upper()).value)
         self.progress("importing the TDListA", 0.02)
         members = self.import_list()
         self.progress("registering players", 0.06)
