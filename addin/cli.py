@@ -157,7 +157,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         )
         return EXIT_ERROR
     try:
-        summary = run_demo(args.book, args.players, args.rounds, args.seed)
+        summary = run_demo(args.book, args.players, args.rounds, args.seed, rules=args.rules)
     except ActionError as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_ERROR
@@ -356,6 +356,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=_bounded(2, MAX_DEMO_PLAYERS), default=60)
     p.add_argument("--rounds", type=_bounded(1, MAX_ROUNDS), default=5)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument(
+        "--rules",
+        choices=("aga", "bga", "egf"),
+        default="aga",
+        help="the McMahon rules preset: AGA (default), or the BGA or EGF options",
+    )
     p.add_argument("--force", action="store_true", help="overwrite an existing file")
 
     p = command("install-excel", cmd_install_excel, "install the Excel add-in (and xlwings')")

@@ -35,13 +35,16 @@ from importlib import resources
 from pathlib import Path
 
 from addin.actions import aga_reports, bands, director, pairing, registration, reports, standings
+from addin.actions import rules as rules_action
 from addin.actions.session import ActionError, Session
-from addin.core.model import PlayerId, Result, Tournament
+from addin.core.european import McMahonRules
+from addin.core.ghost import ghost_games
+from addin.core.model import Player, PlayerId, Result, Tournament
 from addin.core.scoring import score_history
 from addin.formats.tdlista import Member, parse_tdlista
 from addin.workbook import book, template
 from addin.workbook.gateway import LogEntry
-from addin.workbook.layout import games_table
+from addin.workbook.layout import SETTINGS_TABLE, games_table
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
 
 START = date(2018, 9, 1)
@@ -59,6 +62,8 @@ class Summary:
     files: list[Path] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
     """One line per output that could not be written (the others and the workbook were)."""
+    european: list[str] = field(default_factory=list)
+    """With --rules bga|egf: what the European options did (supergroup, ghost games, ...)."""
 
     def lines(self) -> list[str]:
         per_round = ", ".join(f"{s:.1f}" for s in self.seconds_per_round)
@@ -67,6 +72,7 @@ class Summary:
             f"Seconds per round (pair + play + standings): {per_round}",
             f"Pairing quality: total error (Vuorinen 2010, eq. 7.1) {self.total_error:.4f}; "
             f"sum of squared McMahon differences {self.mms_squared:g}",
+            *self.european,
             "Files: " + ", ".join(str(f) for f in self.files),
         ]
 
@@ -77,6 +83,10 @@ class Summary:
         return f"{self.workbook} and the files listed were written, but not " + "; ".join(
             self.failures
         )
+
+
+def _rating(p: Player) -> float:
+    return p.rating if p.rating is not None else 0.0
 
 
 def sample_tdlista() -> tuple[str, bytes]:
@@ -121,8 +131,10 @@ class Demo:
         rounds: int,
         seed: int,
         progress: Callable[[str, float], None],
+        rules: str = "aga",
     ) -> None:
         self.out, self.n, self.rounds, self.seed = out, players, rounds, seed
+        self.rules = rules
         self.rng = random.Random(seed)
         self.progress = progress
         self.strength: dict[PlayerId, float] = {}
@@ -152,10 +164,14 @@ class Demo:
         return session
 
     def run(self) -> Summary:
+        if self.rules != "aga":  # the TD picks the preset and clicks McMahon rules
+            self.act("rules", rules_action.rules, preset=McMahonRules(self.rules.upper()).value)
         self.progress("importing the TDListA", 0.02)
         members = self.import_list()
         self.progress("registering players", 0.06)
         self.register(members)
+        if self.rules != "aga":
+            self.name_ghost()
         self.act("bands", bands.bands)
         for number in range(1, self.rounds + 1):
             started = time.perf_counter()
@@ -168,6 +184,8 @@ class Demo:
         t = book.read_book(self.gw).tournament
         self.summary.total_error = total_error(t, self.strength)
         self.summary.mms_squared = mms_squared_differences(t)
+        if self.rules != "aga":
+            self.summary.european = self.european_lines(t)
         # The tournament is saved before the reports: a report that fails cannot take the
         # rounds played with it. The second save adds the reports' Log lines (no backup).
         self.progress("saving", 0.9)
@@ -178,6 +196,29 @@ class Demo:
         self.gw.save(keep=0)
         self.progress("done", 1.0)
         return self.summary
+
+    def european_lines(self, t: Tournament) -> list[str]:
+        """What the preset's options did, from the Log and the rounds."""
+        log = [message for _, message in director.log_lines(self.gw)]
+        lines = [f"Rules: {t.settings.mcmahon_rules.value} preset"]
+        lines += list(dict.fromkeys(m for m in log if m.startswith("Supergroup")))
+        by_sos = sum("EGF: seeded by SOS" in g.notes for r in t.rounds for g in r.games)
+        if by_sos:
+            lines.append(f"Floats seeded by SOS (BGA 6.1.2): {by_sos} games across score groups")
+        ghosts = ghost_games(t)
+        if ghosts:
+            rounds = ", ".join(str(number) for number, _ in ghosts)
+            lines.append(f"No byes: the ghost player played in rounds {rounds} (BGA 7.1)")
+        return lines
+
+    def name_ghost(self) -> None:
+        """BGA/EGF: no byes (spec 7.1). A member a tenth of the way up the field is the
+        ghost, who plays only when the field is odd: the bye would go to the lowest group."""
+        t = book.read_book(self.gw).tournament
+        members = sorted((p for p in t.players.values() if p.aga_id < 90000), key=_rating)
+        ghost = members[len(members) // 10]
+        values = book.settings_values(t.settings) | {"ghost_player": ghost.aga_id}
+        self.gw.write_table(SETTINGS_TABLE, book.settings_rows(values))
 
     def import_list(self) -> list[Member]:
         name, data = sample_tdlista()
@@ -193,7 +234,14 @@ class Demo:
         lapsed = [m for m in members if not (m.expiry and m.expiry >= START)]
         lapsed = lapsed[: max(1, self.n // 50)]
         new = max(1, self.n // 20)
-        chosen = self.rng.sample(current, min(len(current), self.n - new - len(lapsed)))
+        wanted = min(len(current), self.n - new - len(lapsed))
+        if self.rules == "egf":  # a European open's strong top: a sixth at 4d and up
+            strong = [m for m in current if (m.rating or 0) >= 4.0]
+            top = self.rng.sample(strong, min(len(strong), wanted // 6))
+            rest = [m for m in current if m not in top]
+            chosen = top + self.rng.sample(rest, wanted - len(top))
+        else:
+            chosen = self.rng.sample(current, wanted)
         rows = io.StringIO()
         writer = csv.writer(rows)
         writer.writerow(["Name", "AGA #", "Rank", "Club", "Email", "Bye requests"])
@@ -307,5 +355,6 @@ def run_demo(
     rounds: int = 5,
     seed: int = 1,
     progress: Callable[[str, float], None] | None = None,
+    rules: str = "aga",
 ) -> Summary:
-    return Demo(out, players, rounds, seed, progress or text_progress()).run()
+    return Demo(out, players, rounds, seed, progress or text_progress(), rules).run()

@@ -41,6 +41,7 @@ import rustworkx as rx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from addin.core.european import PRESET_SETTINGS, PRESETS, McMahonRules
 from addin.core.model import (
     ByeKind,
     Color,
@@ -320,6 +321,8 @@ def score_floor(s: State) -> float:
 # --- the table -----------------------------------------------------------------------
 
 EGF_POINTS = 3
+PRESET_POINTS = {r: int(PRESET_SETTINGS[r]["avoidance_points"]) for r in McMahonRules}  # type: ignore[call-overload]
+"""Each preset's "Avoidance may cost (points)" (its handicap rows: the files' own)."""
 COLUMNS = ("Σ(ΔMMS)²", "|W-B|>=2", "club on", "club off", "handicap", "float", "error")
 
 
@@ -383,6 +386,7 @@ def main() -> None:
     total_a, total_o, total_g, rounds = Measures(), Measures(), Measures(), 0
     thesis_a = thesis_o = thesis_g = 0.0
     egf = Measures()
+    presets = {McMahonRules.BGA: Measures(), McMahonRules.EGF: Measures()}
     lines = []
     versions: set[str] = set()
     for name, t in events(sorted(DATA.glob("*.xml"))):
@@ -405,6 +409,9 @@ def main() -> None:
             o.floor3 = club_floor(s, True)
             o.msd2_floor = score_floor(s)
             egf.add(measure(s, ours(s, replace(on, avoidance_points=EGF_POINTS))))
+            for rules, measures in presets.items():
+                preset = replace(on, mcmahon_rules=rules, avoidance_points=PRESET_POINTS[rules])
+                measures.add(measure(s, ours(s, preset)))
             a.club_off = a.club_on
             g = opengotha_measures(s, theirs, name) if args.opengotha else None
             event_a.add(a)
@@ -437,6 +444,14 @@ def main() -> None:
         f"preferMMSDiffRatherThanSameClub): Σ(ΔMMS)² {egf.msd2:g}, same-club games in the "
         f"first half {egf.club_on}, |W-B|>=2 {egf.colour}"
     )
+    for rules, m in presets.items():
+        chosen = PRESETS[rules]
+        print(
+            f"{rules.value} preset ({chosen.group_seeding.value} seeding, "
+            f"{chosen.group_pairing.value.lower()}, floats {chosen.float_choice.value}, "
+            f"avoidance up to {PRESET_POINTS[rules]} points): Σ(ΔMMS)² {m.msd2:g}, same-club "
+            f"games in the first half {m.club_on}, |W-B|>=2 {m.colour}, float {m.floats}"
+        )
     print(f"\n{time.perf_counter() - start:.1f} s")
 
 

@@ -10,6 +10,7 @@ from addin.actions import aga_check, director, needs
 from addin.actions.imported_bands import imported_bands
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session, read_input
+from addin.core.aga_limits import european_limits
 from addin.core.limits import MAX_ROUNDS
 from addin.core.model import Round, Settings, Tournament
 from addin.core.tiebreaks import TiebreakError, resolve
@@ -44,6 +45,7 @@ def export_aga(session: Session, params: Mapping[str, object]) -> None:
         if stops := aga_check.xml_problems(b):
             raise ActionError(f"{stops[0]}; nothing was exported")
         warnings += [f"XML report for Eggplant: {w}" for w in eggplant_limits(t)]
+    warnings += [f"AGA report: {w}" for w in european_limits(t)]
     session.warn(warnings)
     updated = aga_check.desk_updates(b, listing)
     try:

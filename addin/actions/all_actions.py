@@ -11,6 +11,7 @@ from addin.actions import (  # noqa: F401
     registration,
     replace_id,
     reports,
+    rules,
     serve,
     standings,
 )

@@ -8,19 +8,24 @@ from dataclasses import replace
 from addin.actions import intake, needs
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session
+from addin.core import supergroup
 from addin.core.bands import (
+    HIGHEST_BAR,
     BandError,
     Banding,
     BarStyle,
     bands_from_scores,
+    bar_style,
     build_bands,
     propose_bar,
     rebuild_bands,
     suggest_bar,
 )
+from addin.core.european import McMahonRules, Supergroup
+from addin.core.grades import grade_scale_text, is_grade_scale
 from addin.core.handicap import scheme_text
-from addin.core.model import Band, Player, Status
-from addin.core.ratings import RatingError, entry_rating, rank_of
+from addin.core.model import Band, Player, Settings, Status
+from addin.core.ratings import RatingError, entry_rating, rank_floor, rank_of
 from addin.workbook import book
 from addin.workbook.gateway import LogEntry, Problem, Row
 from addin.workbook.layout import BANDS, SETTINGS, SETTINGS_TABLE, players_table
@@ -154,10 +159,26 @@ def bands(session: Session, params: Mapping[str, object]) -> None:
 
     sizes = ", ".join(f"{banding.counts.get(band.number, 0)}" for band in banding.bands)
     session.done(f"{len(banding.bands)} bands of {sizes} players")
+    if banding.supergroup:
+        kind, top = t.settings.options.supergroup, banding.bands[0].initial_score or 0.0
+        line = supergroup.describe(kind, t.settings.rounds, len(banding.supergroup), top + 1)
+        session.say(line)
+        session.log.append(LogEntry("Note", session.action, line))
+    for pid in banding.sleepers_out_of_top:
+        line = (
+            f"{t.players[pid].name} asked to sleep (bye requests) and starts at "
+            f"{banding.initial_scores[pid]:g}, one point below the bar: no sleeping in the top "
+            "group (BGA 4.3)"
+        )
+        session.say(line)
+        session.log.append(LogEntry("Note", session.action, line))
+    if is_grade_scale(t.settings.options.grade_scale):
+        session.say(f"McMahon scale: {grade_scale_text(t.settings.options.grade_scale)}")
     even = "; top band games even" if t.settings.top_band_even else ""
     session.say(f"Handicap scheme: {scheme_text(t.settings)}{even}")
     ratings = [p.rating for p in players if p.rating is not None]
-    for style in (BarStyle.BGA, BarStyle.EGF):
+    chosen = bar_style(t.settings)
+    for style in (chosen, *(s for s in (BarStyle.BGA, BarStyle.EGF) if s is not chosen)):
         try:
             suggestion = suggest_bar(ratings, t.settings.rounds, style=style)
         except BandError:
@@ -171,7 +192,7 @@ def bands(session: Session, params: Mapping[str, object]) -> None:
 def proposed_bar(
     b: book.Book, players: list[Player], *, fresh: bool
 ) -> tuple[book.Book, str] | None:
-    """With no bar set, a new build proposes one (:func:`propose_bar`) and asks.
+    """With no bar set, a new build proposes one (:func:`_proposal`) and asks.
 
     An ordinary AGA event has a bar: without one the strongest rank alone is band 1 and
     the top boards see large handicaps. The proposal is written to the Tournament sheet
@@ -185,17 +206,50 @@ def proposed_bar(
         return None
     ratings = [p.rating for p in players if p.rating is not None]
     try:
-        bar = propose_bar(ratings, settings.rounds)
+        rank, value, why = _proposal(settings, ratings)
     except BandError:
         return None
-    new = replace(b, tournament=replace(t, settings=replace(settings, bar=bar.bar)))
+    new = replace(b, tournament=replace(t, settings=replace(settings, bar=value)))
     cell = b.settings.cell("bar")
     message = (
         f"no bar is set (Tournament{'!' + cell if cell else ''}, Bar): bands proposes a bar of "
-        f"{bar.rank}, because {bar.why}; accepting writes it to the Tournament sheet, or type "
+        f"{rank}, {why}; accepting writes it to the Tournament sheet, or type "
         "a bar there yourself"
     )
     return new, message
+
+
+def _proposal(settings: Settings, ratings: list[float]) -> tuple[str, float, str]:
+    """The bar proposed, its value and why: the AGA way, or the table the TD chose.
+
+    Under the AGA rules (no table typed, no supergroup) the bar takes the players with a
+    realistic chance of winning (:func:`propose_bar`). A European table or supergroup follows
+    the BGA specification's tables (:func:`suggest_bar`). Either way the bar is never above
+    9d, the strongest rank the AGA formats carry.
+    """
+    options = settings.options
+    if (
+        settings.mcmahon_rules is McMahonRules.AGA
+        and settings.typed_options.bar_table is None
+        and options.supergroup is Supergroup.NONE
+    ):
+        proposal = propose_bar(ratings, settings.rounds)
+        return proposal.rank, proposal.bar, f"because {proposal.why}"
+    bounds = supergroup.limits(options.supergroup, settings.rounds)
+    above = bounds[0] if bounds else None
+    bar = suggest_bar(ratings, settings.rounds, bar_style(settings), supergroup_above=above)
+    why = (
+        f"from the field: {bar.population} players at or above it (the "
+        f"{bar_style(settings).value} table asks for {bar.low}-{bar.high} for "
+        f"{settings.rounds} rounds)"
+    )
+    if bar.bar > rank_floor(HIGHEST_BAR):
+        return (
+            HIGHEST_BAR,
+            rank_floor(HIGHEST_BAR),
+            why + f", kept at {HIGHEST_BAR}, the strongest bar the AGA formats carry",
+        )
+    return bar.rank, bar.bar, why
 
 
 def write_bar(session: Session, b: book.Book) -> None:

@@ -10,7 +10,9 @@ from addin.actions.bands import rated_players
 from addin.actions.director.lookup import in_tournament
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session
+from addin.core import sleeping
 from addin.core.consistency import even_colours
+from addin.core.ghost import GHOST_NOTE, as_byes, ghost_of, ghost_problem, with_ghost
 from addin.core.handicap import scheme_text
 from addin.core.model import Bye, ByeKind, Color, Player, PlayerId, Round, Status, Tournament
 from addin.core.pairing.engine import PairingInput, PairingResult, pair_round
@@ -33,7 +35,9 @@ def pairing_input(t: Tournament, number: int, players: list[Player]) -> PairingI
     )
     history = tuple(r for r in t.rounds if r.number < number)
     scores = mcmahon_scores(replace(t, rounds=list(history)), after_round=number - 1)
+    scores = sleeping.with_bonus(scores, sleeping.pairing_bonus(t, number))  # BGA 4.3
     requests = tuple(r for r in t.requests if r.round in (None, number))
+    history = as_byes(history, t)  # spec 7.1: a ghost game counts as the bye it replaced
     return PairingInput(number, t.settings.rounds, entrants, scores, history, requests, t.settings)
 
 
@@ -101,7 +105,12 @@ def pair(session: Session, params: Mapping[str, object]) -> None:
         raise ActionError(
             f"the tournament has {t.settings.rounds} rounds (Tournament sheet, Number of rounds)"
         )
-    active = [p for p in rated_players(b) if p.status is Status.ACTIVE]
+    ghost = ghost_of(t) if ghost_problem(t, number) is None else None
+    active = [
+        p
+        for p in rated_players(b)
+        if p.status is Status.ACTIVE and (ghost is None or p.aga_id != ghost.aga_id)
+    ]  # spec 7.1: the ghost plays only to make the numbers even
     _require_bands(b, active)
     playing = {p.aga_id for p in active if number not in p.bye_requests}
     if not playing:
@@ -119,6 +128,13 @@ def pair(session: Session, params: Mapping[str, object]) -> None:
     session.warn(warnings + after_pairing_warnings(t, result))
 
     rnd = Round(number, result.games, _byes(result, active, number))
+    rnd = sleeping.noted(rnd, t, sleeping.pairing_bonus(t, number))
+    ghosted = None
+    if ghost is not None:
+        earlier = replace(t, rounds=[r for r in t.rounds if r.number < number])
+        rnd, ghosted = with_ghost(rnd, t, mcmahon_scores(earlier, number - 1))
+    elif (problem := ghost_problem(t, number)) and result.byes:
+        session.say(f"No ghost game: {problem}; the odd player has a bye")
     book.write_round(session.gw, rnd, t.players)
     director.stamp_pairings(session, [*t.rounds, rnd], log)
     s = result.stats
@@ -128,7 +144,8 @@ def pair(session: Session, params: Mapping[str, object]) -> None:
         f"differences {s.mms_squared_difference:g}, {s.color_breaks} colour and "
         f"{s.float_breaks} float rule breaks, {s.handicap_games} handicap games "
         f"(handicap: {scheme_text(t.settings)})"
-        + (f". {result.bye_note}" if result.bye_note else "")
+        + (f". {result.bye_note}" if result.bye_note and not ghosted else "")
+        + (f". {GHOST_NOTE}: {t.players[ghosted].name} plays the ghost" if ghosted else "")
     )
 
 

@@ -29,6 +29,8 @@ from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from typing import NamedTuple
 
+from addin.core import sleeping, supergroup
+from addin.core.grades import bottom_floor, grade_points, is_grade_scale
 from addin.core.model import Band, Player, PlayerId, ScoreOrigin, Settings, Tournament
 from addin.core.ratings import RatingError, entry_rating, rank_floor, rank_of
 
@@ -71,6 +73,10 @@ class Banding:
     """Band number as given -> band number now."""
     cleared_overrides: tuple[PlayerId, ...] = ()
     """Band overrides a fresh build discarded: confirm with the TD first."""
+    supergroup: tuple[PlayerId, ...] = ()
+    """Top-band players promoted one point above the bar (spec 4.2.3), strongest first."""
+    sleepers_out_of_top: tuple[PlayerId, ...] = ()
+    """Top-band players who asked to sleep, started one point below the bar (spec 4.3)."""
 
     def effective_band(self, player: PlayerId) -> int:
         return self.band_overrides.get(player, self.band_of[player])
@@ -208,9 +214,13 @@ def rebuild_bands(bands: Sequence[Band], players: Iterable[Player], settings: Se
     for player_id, number in band_of.items():
         counts[overrides.get(player_id, number)] += 1
 
+    scale = settings.options.grade_scale
     computed: list[int | None] = [None]
     for number in range(2, len(rows) + 1):
-        if number == 2 and settings.top_band_separation_one:
+        if is_grade_scale(scale):  # spec 4.1: one point per grade between bands
+            upper, lower = rows[number - 2].min_rating, rows[number - 1].min_rating
+            computed.append(grade_points(upper, scale) - grade_points(lower, scale))
+        elif number == 2 and settings.top_band_separation_one:
             computed.append(1)
         else:
             computed.append(separation(counts[number], settings.rounds, settings.band_d))
@@ -218,7 +228,11 @@ def rebuild_bands(bands: Sequence[Band], players: Iterable[Player], settings: Se
         0 if i == 0 else (row.separation_override if row.separation_override is not None else gap)
         for i, (row, gap) in enumerate(zip(rows, computed, strict=True))
     ]
-    scores = initial_scores(gaps, settings.score_origin, settings.bottom_score_offset)
+    if is_grade_scale(scale):  # the top band's own grade; every band below by its gaps
+        top = grade_points(rows[0].min_rating, scale)
+        scores = [top + score for score in initial_scores(gaps, ScoreOrigin.TOP, 0)]
+    else:
+        scores = initial_scores(gaps, settings.score_origin, settings.bottom_score_offset)
     new_rows = tuple(
         Band(
             number=i + 1,
@@ -234,6 +248,14 @@ def rebuild_bands(bands: Sequence[Band], players: Iterable[Player], settings: Se
         player_id: scores[overrides.get(player_id, number) - 1]
         for player_id, number in band_of.items()
     }
+    in_top = [p for p in field_ if overrides.get(p.aga_id, band_of[p.aga_id]) == 1]
+    out = tuple(p.aga_id for p in in_top if sleeping.top_group_drop(settings, p.bye_requests))
+    top_group = [(p.aga_id, _rating(p)) for p in in_top if p.aga_id not in out]
+    promoted = supergroup.promoted(top_group, settings.options.supergroup, settings.rounds)
+    for player_id in promoted:
+        player_scores[player_id] += 1
+    for player_id in out:  # spec 4.3: no sleeping in the top group
+        player_scores[player_id] = scores[0] - 1
     return Banding(
         bands=new_rows,
         counts=counts,
@@ -242,6 +264,8 @@ def rebuild_bands(bands: Sequence[Band], players: Iterable[Player], settings: Se
         initial_scores=player_scores,
         below_floor=tuple(below_floor),
         renumbered=renumbered,
+        supergroup=promoted,
+        sleepers_out_of_top=out,
     )
 
 
@@ -295,9 +319,12 @@ def build_bands(players: Iterable[Player], settings: Settings) -> Banding:
     top = [p for p in field_ if p.above_bar or (bar is not None and ratings[p.aga_id] >= bar)]
     top_ids = {p.aga_id for p in top}
     rest = [p for p in field_ if p.aga_id not in top_ids]
+    scale = settings.options.grade_scale
+    graded = is_grade_scale(scale)
+    floor = bottom_floor(scale) if graded else -math.inf
     sizes: dict[str, int] = {}
     for player in sorted(rest, key=lambda p: -ratings[p.aga_id]):
-        rank = rank_of(ratings[player.aga_id])
+        rank = rank_of(max(ratings[player.aga_id], floor))  # spec 6.2: the bottom bar promotes
         sizes[rank] = sizes.get(rank, 0) + 1
     groups = [_Group((rank,), size) for rank, size in sizes.items()]
     fixed_top = bar is not None and bool(top)
@@ -308,7 +335,8 @@ def build_bands(players: Iterable[Player], settings: Settings) -> Banding:
             groups[0] = _Group(groups[0].ranks, groups[0].size + len(top))
         else:
             groups = [_Group((), len(top))]
-    groups = _merge_small(groups, fixed_top, min_band_size(settings.rounds))
+    if not graded:  # spec 4.1: on a grade scale every grade is its own group
+        groups = _merge_small(groups, fixed_top, min_band_size(settings.rounds))
 
     rows: list[Band] = []
     for index, group in enumerate(groups):
@@ -319,6 +347,8 @@ def build_bands(players: Iterable[Player], settings: Settings) -> Banding:
             min_rating = rank_floor(group.ranks[-1])
         else:
             min_rating = min(ratings.values())
+        if graded and index == len(groups) - 1 and rest:  # the bottom bar's promoted players
+            min_rating = min(min_rating, *(ratings[p.aga_id] for p in rest))
         rows.append(Band(number=index + 1, label="", min_rating=min_rating))
     cleared = tuple(p.aga_id for p in field_ if p.band_override is not None)
     fresh = [replace(p, band_override=None) for p in field_]
@@ -402,6 +432,7 @@ def assign_initial_scores(tournament: Tournament) -> dict[PlayerId, float]:
 class BarStyle(enum.Enum):
     BGA = "BGA"
     EGF = "EGF"
+    TOYOTA = "Toyota Tour"
 
 
 BAR_POPULATION: dict[BarStyle, dict[int, tuple[int, int]]] = {
@@ -410,8 +441,16 @@ BAR_POPULATION: dict[BarStyle, dict[int, tuple[int, int]]] = {
         8: (9, 22), 9: (10, 26), 10: (11, 30), 11: (12, 35), 12: (13, 40),
     },
     BarStyle.EGF: {5: (10, 16), 6: (12, 24), 7: (15, 30), 8: (20, 40), 9: (25, 50), 10: (35, 60)},
+    BarStyle.TOYOTA: {5: (10, 12), 6: (12, 16)},
 }  # fmt: skip
-"""Population at or above the bar by number of rounds (BGA spec 4.2.1 and 4.2.2)."""
+"""Population at or above the bar by number of rounds (BGA spec 4.2.1, 4.2.2 and note 2)."""
+
+
+def bar_style(settings: Settings) -> BarStyle:
+    """The bar population table the Tournament sheet's "Bar population table" chooses."""
+    return BarStyle(settings.options.bar_table.value)
+
+
 EGF_BAR_RANK = "4d"
 
 
@@ -429,14 +468,21 @@ class BarSuggestion(NamedTuple):
 
 
 def suggest_bar(
-    ratings: Iterable[float], rounds: int, style: BarStyle = BarStyle.BGA
+    ratings: Iterable[float],
+    rounds: int,
+    style: BarStyle = BarStyle.BGA,
+    supergroup_above: int | None = None,
 ) -> BarSuggestion:
     """European option: a bar from the field and the bar population tables.
 
     BGA: from the strongest rank present, lower the bar rank by rank while the population
-    at or above it stays within the table's maximum. EGF: the bar is 4d; if too many are at
-    or above it, raise it rank by rank until the population fits; if too few, lower it while
-    it stays within the maximum. (The EGF supergroup is not modelled.) A rank is never split.
+    at or above it stays within the table's maximum. EGF and Toyota Tour: the bar is 4d; if
+    too many are at or above it, raise it rank by rank until the population fits; if too few,
+    lower it while it stays within the maximum. (The supergroup is
+    :mod:`addin.core.supergroup`'s.) A rank is never split.
+
+    ``supergroup_above``: with a supergroup, more than this many at 4d form one and "the
+    McMahon bar remains at 4 dan" (spec 4.2.3), however many are above it.
     """
     table = BAR_POPULATION[style]
     if rounds not in table:
@@ -460,6 +506,8 @@ def suggest_bar(
         floor = rank_floor(EGF_BAR_RANK)
         at_or_above = [i for i, rank in enumerate(ranks) if rank_floor(rank) >= floor]
         index = at_or_above[-1] if at_or_above else 0
+        if supergroup_above is not None and at_or_above and populations[index] > supergroup_above:
+            return BarSuggestion(EGF_BAR_RANK, floor, populations[index], low, high)
         while index > 0 and populations[index] > high:
             index -= 1
         while (

@@ -17,6 +17,8 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
+from addin.core.european import BeyondNine
+from addin.core.limits import MAX_KOMI
 from addin.core.model import HandicapBasis, HandicapPolicy, Rules, Settings
 from addin.core.ratings import rank_of, rating_gap
 
@@ -152,7 +154,42 @@ def game_conditions(
             f"a {stones}-stone handicap game needs the stronger player as White, "
             f"but White's {what} is {mine} and Black's {theirs}"
         )
-    return GameConditions(stones, HANDICAP_KOMI)
+    extra = beyond_nine_points(white_rating, black_rating, settings, top_band_game, scores)
+    return GameConditions(stones, HANDICAP_KOMI - extra)
+
+
+def beyond_nine_points(
+    a: float,
+    b: float,
+    settings: Settings,
+    top_band_game: bool = False,
+    scores: tuple[float, float] | None = None,
+) -> float:
+    """Spec 6.2: points Black receives in place of the stones beyond 9 ("award komi points
+    instead of the remaining stones": twice the even komi, 15 or 20 a stone); 0 under the
+    AGA cap or with a ceiling below 9 (the TD's cap stays a cap). The komi stops at -50,
+    the largest a Round sheet takes."""
+    per_stone = {
+        BeyondNine.TWICE_KOMI: 2 * settings.komi,
+        BeyondNine.FIFTEEN: 15.0,
+        BeyondNine.TWENTY: 20.0,
+    }.get(settings.options.beyond_nine)
+    reduction = settings.handicap_policy.reduction
+    if per_stone is None or settings.handicap_ceiling < MAX_HANDICAP or reduction is None:
+        return 0.0
+    if top_band_game and settings.top_band_even:
+        return 0.0
+    threshold = settings.handicap_even_from
+    if settings.handicap_basis is HandicapBasis.MMS:
+        if scores is None or (threshold is not None and min(a, b) >= threshold):
+            return 0.0
+        full = round_half_up(abs(scores[0] - scores[1]))
+    else:
+        if threshold is not None:
+            a, b = min(a, threshold), min(b, threshold)
+        full = round_half_up(abs(rating_gap(a, b)))
+    extra = max(0, full - reduction - MAX_HANDICAP) * per_stone
+    return min(extra, MAX_KOMI + HANDICAP_KOMI)  # a komi the Round sheet accepts (-50)
 
 
 def handicap_from_mms(

@@ -18,6 +18,8 @@ import enum
 from dataclasses import dataclass, field
 from datetime import date
 
+from addin.core.european import McMahonRules, Options, Resolved, resolve
+
 PlayerId = int
 
 
@@ -168,6 +170,17 @@ class Settings:
     extra_columns: tuple[str, ...] = ()
     """Tiebreak-like columns shown in the standings that break no tie ("(CUSP)")."""
     seed: int = 0
+    mcmahon_rules: McMahonRules = McMahonRules.AGA
+    """The preset every blank European option follows (``addin.core.european``)."""
+    typed_options: Options = field(default_factory=Options)
+    """The European options as the TD typed them (``None``: from the preset)."""
+    ghost_player: int | None = None
+    """AGA # of the ghost player (spec 7.1), who plays only when the field is odd."""
+
+    @property
+    def options(self) -> Resolved:
+        """The European options in force: typed, else from the McMahon rules preset."""
+        return resolve(self.mcmahon_rules, self.typed_options)
 
 
 @dataclass(frozen=True)

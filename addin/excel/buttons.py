@@ -37,6 +37,7 @@ PLACES: dict[str, tuple[str, str, str]] = {
     "import-aga-xml": ("before", SMALL, "XmlImport"),
     "import-aga-text": ("before", SMALL, "FileOpen"),
     "import-opengotha": ("before", SMALL, "XmlSource"),
+    "rules": ("before", SMALL, "ReviewShareWorkbook"),
     "bands": ("before", LARGE, "SortDialog"),
     "lookup": ("desk", LARGE, "FindDialogExcel"),
     "register": ("desk", LARGE, "SheetRowsInsert"),
@@ -77,6 +78,8 @@ TIPS: dict[str, str] = {
     "import-aga-text": "Fill this workbook from an AGA text tournament report.",
     "import-opengotha": "Fill this workbook from an OpenGotha tournament file (.xml): players, "
     "rounds, byes and settings; then pair the next round.",
+    "rules": "Choose McMahon rules (AGA, BGA, EGF) on the Tournament sheet, then click: the "
+    "preset's handicap and avoidance rows are set, and its European options follow it.",
     "bands": "Propose McMahon bands and initial scores; your edits in the Bands sheet are kept.",
     "lookup": "Find members in the TDListA sheet by family name or AGA number.",
     "register": "Select members' rows in the TDListA sheet (filter it to find them), then click "

@@ -24,6 +24,7 @@ NameOf = Callable[[PlayerId], str]
 _PAIRED = re.compile(r"^Paired round (\d+):")
 _BYE_REASON = re.compile(r"Forced bye: .*$")
 _VERB = re.compile(r"\byou (take|float)s\b")
+_EUROPEAN_FLOAT = re.compile(r"\(((?:EGF|BGA 6\.1\.1)[^()]*)\)$")
 
 
 def bye_reasons(log: Sequence[tuple[str, str]]) -> dict[int, str]:
@@ -100,6 +101,9 @@ def why_opponent(
         )
     handicap_noted = False
     for note in notes:
+        chosen = _EUROPEAN_FLOAT.search(note) if note.startswith("Float:") else None
+        if chosen:  # a European option chose who floats (BGA 6.1.1, 6.1.2)
+            lines.append(f"Who floats: {chosen.group(1)}.")
         if note.startswith(("Float:", "Forced pair")):
             continue
         handicap_noted |= note.startswith(("Handicap", "Even game"))

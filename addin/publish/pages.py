@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from addin.core import supergroup
 from addin.core.handicap import scheme_text
 from addin.core.model import ByeKind, Color, PlayerId, Status, Tournament
 from addin.core.scoring import Outcome, RoundRecord
@@ -296,6 +297,12 @@ def _facts(pairs: Sequence[tuple[str, str]]) -> str:
     )
 
 
+def _initial_text(t: Tournament, pid: PlayerId, initial: float) -> str:
+    """The initial score, and why a European option moved it (a supergroup promotion)."""
+    note = supergroup.initial_note(t, pid)
+    return f"{show_score(initial) or '0'} ({note})" if note else show_score(initial) or "0"
+
+
 def player_page(data: SiteData, pid: PlayerId) -> str:
     t = data.tournament
     p = t.players.get(pid)
@@ -309,7 +316,7 @@ def player_page(data: SiteData, pid: PlayerId) -> str:
             ("Rank", esc(data.rank(pid))),
             ("Entry rating", f"{rating:.2f}" if rating is not None else ""),
             ("Band", str(p.effective_band) if p is not None and p.effective_band else ""),
-            ("Initial McMahon score", esc(show_score(initial) or "0")),
+            ("Initial McMahon score", esc(_initial_text(t, pid, initial))),
             ("McMahon score now", esc(show_score(standing.score) or "0") if standing else ""),
             ("Place", str(standing.place) if standing else ""),
             ("Status", esc(p.status.value) if p is not None else ""),

@@ -7,10 +7,26 @@ read, so the TD's extra columns and typed values travel with their row.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date
+from typing import Any
 
+from addin.core.european import (
+    AvoidanceScope,
+    BarTable,
+    BeyondNine,
+    FloatChoice,
+    GradeScale,
+    GroupPairing,
+    GroupSeeding,
+    McMahonRules,
+    OddPlayer,
+    Options,
+    Sleeping,
+    Supergroup,
+)
 from addin.core.handicap import MAX_HANDICAP
 from addin.core.limits import MAX_ROUNDS, komi_problem
 from addin.core.model import (
@@ -197,6 +213,30 @@ def settings_from_values(v: Mapping[str, object]) -> Settings:
         tiebreaks=tiebreaks or defaults.tiebreaks,
         extra_columns=extras,
         seed=int(v.get("seed") or 0),  # type: ignore[call-overload]
+        mcmahon_rules=McMahonRules(v.get("mcmahon_rules") or defaults.mcmahon_rules.value),
+        typed_options=european_options(v),
+        ghost_player=v.get("ghost_player"),  # type: ignore[arg-type]
+    )
+
+
+def european_options(v: Mapping[str, object]) -> Options:
+    """The European options as typed (blank: ``None``, the preset decides)."""
+
+    def typed(key: str, kind: type[enum.Enum]) -> Any:
+        value = v.get(key)
+        return None if value is None else kind(value)
+
+    return Options(
+        grade_scale=typed("grade_scale", GradeScale),
+        bar_table=typed("bar_table", BarTable),
+        supergroup=typed("supergroup", Supergroup),
+        odd_player=typed("odd_player", OddPlayer),
+        group_seeding=typed("group_seeding", GroupSeeding),
+        group_pairing=typed("group_pairing", GroupPairing),
+        float_choice=typed("float_choice", FloatChoice),
+        beyond_nine=typed("beyond_nine", BeyondNine),
+        avoidance_scope=typed("avoidance_scope", AvoidanceScope),
+        sleeping=typed("sleeping", Sleeping),
     )
 
 
@@ -235,12 +275,28 @@ def settings_values(s: Settings) -> dict[str, object]:
         "avoidance_points": s.avoidance_points,
         "tiebreaks": ", ".join([*s.tiebreaks, *(f"({x})" for x in s.extra_columns)]),
         "seed": s.seed,
+        "mcmahon_rules": s.mcmahon_rules.value,
+        "grade_scale": _value_or_none(s.typed_options.grade_scale),
+        "bar_table": _value_or_none(s.typed_options.bar_table),
+        "supergroup": _value_or_none(s.typed_options.supergroup),
+        "odd_player": _value_or_none(s.typed_options.odd_player),
+        "ghost_player": s.ghost_player,
+        "group_seeding": _value_or_none(s.typed_options.group_seeding),
+        "group_pairing": _value_or_none(s.typed_options.group_pairing),
+        "float_choice": _value_or_none(s.typed_options.float_choice),
+        "beyond_nine": _value_or_none(s.typed_options.beyond_nine),
+        "avoidance_scope": _value_or_none(s.typed_options.avoidance_scope),
+        "sleeping": _value_or_none(s.typed_options.sleeping),
     }
     for prefix in ("director", "sponsor", "convener"):
         contact = getattr(s, prefix)
         for field_name in ("name", "address", "phone", "email", "web"):
             values[f"{prefix}_{field_name}"] = getattr(contact, field_name) or None
     return values
+
+
+def _value_or_none(choice: enum.Enum | None) -> object:
+    return None if choice is None else choice.value
 
 
 def settings_rows(values: Mapping[str, object]) -> list[dict[str, object]]:

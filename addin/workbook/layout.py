@@ -21,6 +21,19 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from addin.core.european import (
+    AvoidanceScope,
+    BarTable,
+    BeyondNine,
+    FloatChoice,
+    GradeScale,
+    GroupPairing,
+    GroupSeeding,
+    McMahonRules,
+    OddPlayer,
+    Sleeping,
+    Supergroup,
+)
 from addin.core.model import (
     ByeKind,
     ColorPolicy,
@@ -229,6 +242,91 @@ SETTINGS: tuple[Setting, ...] = (
         help="Comma-separated; AGA standard: SOS, SODOS, Face to face, Random",
     ),
     Setting("seed", "Random seed", Kind.INT, 0, help="Seeds the random draw tiebreak"),
+    # --- European McMahon (BGA functional specification): blank follows "McMahon rules" ---
+    Setting(
+        "mcmahon_rules",
+        "McMahon rules",
+        Kind.CHOICE,
+        "AGA",
+        _choices(McMahonRules),
+        help="AGA, BGA or EGF: the European options below follow it while blank",
+    ),
+    Setting(
+        "grade_scale",
+        "McMahon scale",
+        Kind.CHOICE,
+        choices=_choices(GradeScale),
+        help="AGA bands; or one point per grade: Zero shodan (UK), Zero 20 kyu (EGF)",
+    ),
+    Setting(
+        "bar_table",
+        "Bar population table",
+        Kind.CHOICE,
+        choices=_choices(BarTable),
+        help="The table a proposed bar must fit: BGA, EGF or Toyota Tour",
+    ),
+    Setting(
+        "supergroup",
+        "Supergroup",
+        Kind.CHOICE,
+        choices=_choices(Supergroup),
+        help="EGF: 4(N-2) players one point above the bar when too many are at 4d and up",
+    ),
+    Setting(
+        "odd_player",
+        "Odd number of players",
+        Kind.CHOICE,
+        choices=_choices(OddPlayer),
+        help="Bye (AGA); or Ghost player: the ghost named below plays instead of a bye",
+    ),
+    Setting(
+        "ghost_player",
+        "Ghost player (AGA #)",
+        Kind.INT,
+        help="A registered player who plays only when the field is odd",
+    ),
+    Setting(
+        "group_seeding",
+        "Seeding within a group",
+        Kind.CHOICE,
+        choices=_choices(GroupSeeding),
+        help="The order of a score group before it is split: Rating (AGA), SOS or Random",
+    ),
+    Setting(
+        "group_pairing",
+        "Pairing within a group",
+        Kind.CHOICE,
+        choices=_choices(GroupPairing),
+        help="Split and shift (AGA: 1-5, 2-6) or Split and fold (1-8, 2-7)",
+    ),
+    Setting(
+        "float_choice",
+        "Who plays up or down",
+        Kind.CHOICE,
+        choices=_choices(FloatChoice),
+        help="AGA: the strongest of the lower group plays up; EGF: by SOS (BGA 6.1.2)",
+    ),
+    Setting(
+        "beyond_nine",
+        "Handicap beyond 9 stones",
+        Kind.CHOICE,
+        choices=_choices(BeyondNine),
+        help="Capped at 9 (AGA), or komi to Black for each stone beyond 9 (BGA 6.2)",
+    ),
+    Setting(
+        "avoidance_scope",
+        "Avoidance applies",
+        Kind.CHOICE,
+        choices=_choices(AvoidanceScope),
+        help="First half (AGA), or below the current bar, the bar plus one a round (BGA 7.5)",
+    ),
+    Setting(
+        "sleeping",
+        "Sleeping players",
+        Kind.CHOICE,
+        choices=_choices(Sleeping),
+        help="A round missed by request: no points (AGA), or ½ a round for pairing (BGA 4.3)",
+    ),
 )
 
 SETTINGS_TABLE = Table(
@@ -286,6 +384,33 @@ SETTING_HELP: dict[str, str] = {
     "avoid_handicap_games": "Yes: the pairing prefers even games over handicap games.",
     "tiebreaks": "Pick an order from the list, or type tiebreak names separated by commas.",
     "seed": "Any whole number: it fixes the random draw, the last tiebreak.",
+    "mcmahon_rules": "AGA for AGA events; BGA or EGF set the European options below while "
+    "they are blank (each may be typed over); the McMahon rules button (`rules`) also sets "
+    "the preset's handicap and avoidance rows.",
+    "grade_scale": "Blank: as McMahon rules. AGA bands; Zero shodan (one point a grade, "
+    "1d = 0, bottom bar 30k); Zero 20 kyu (one point a grade, 20k and weaker = 0).",
+    "bar_table": "Blank: as McMahon rules. The population table `bands` proposes a bar from "
+    "when none is typed: BGA (4.2.1), EGF (4.2.2) or Toyota Tour.",
+    "supergroup": "Blank: as McMahon rules. EGF: when more than 6(N-2) are at 4d and up, "
+    "4(N-2) of them start one point above the bar; Toyota Tour: 12 (5 rounds) or 16.",
+    "odd_player": "Blank: as McMahon rules. Bye: the AGA forced bye; Ghost player: no byes "
+    "(BGA 7.1): the ghost below plays whoever would have had the bye.",
+    "ghost_player": "The AGA # of a registered player (often the TD) who plays only when the "
+    "field is odd; their games are real games (the Standings still list them).",
+    "group_seeding": "Blank: as McMahon rules. How a score group is ordered before it is "
+    "split (BGA 7.3): Rating (AGA), SOS so far, or Random (fixed by the Random seed).",
+    "group_pairing": "Blank: as McMahon rules. Split and shift pairs 1-5, 2-6 (AGA); Split "
+    "and fold pairs the top with the bottom, 1-8, 2-7 (BGA 7.3).",
+    "float_choice": "Blank: as McMahon rules. AGA: the strongest of the lower group plays up; "
+    "EGF (by SOS): the upper group's highest SOS plays down against the lower group's lowest.",
+    "beyond_nine": "Blank: as McMahon rules. Capped at 9 (AGA); or Black gets komi for each "
+    "stone beyond 9: twice the even komi (BGA), 15 points (EGF) or 20 points (BGA 6.2).",
+    "avoidance_scope": "Blank: as McMahon rules. The avoid-same switches apply in the first "
+    "half (AGA), or in every round below the current bar, the bar plus one point a round "
+    "(BGA 7.5).",
+    "sleeping": "Blank: as McMahon rules. A round missed with your consent (a bye request) "
+    "counts nothing (AGA), or for the pairing ½ a round, a whole point every two (BGA 4.3); "
+    "'none in the top group' starts a top-group sleeper one point below the bar.",
 }
 """One line per setting, in a TD's words, for the Help column of the Tournament sheet."""
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from addin.core.european import FloatChoice
 from addin.core.model import Bye, ByeKind, Game, PlayerId
 from addin.core.pairing.colors import ColorBook
 from addin.core.pairing.field import Entrant, Field
@@ -57,6 +58,19 @@ class Assembled:
     warnings: tuple[str, ...]
 
 
+_PRIORITY = ("high", "neutral", "low")
+
+
+def _float_reason(hi: Entrant, lo: Entrant, choice: FloatChoice | None) -> str:
+    """Why these two float, when a European option chose them (empty under the AGA)."""
+    if choice is FloatChoice.EGF_SOS:
+        return f" (EGF: seeded by SOS, {hi.sos:g} and {lo.sos:g})"
+    if choice is FloatChoice.BGA:
+        down, up = _PRIORITY[hi.float_priority[1]], _PRIORITY[lo.float_priority[0]]
+        return f" (BGA 6.1.1, by previous float: priority down {down}, up {up})"
+    return ""
+
+
 def assemble(
     field: Field,
     colors: ColorBook,
@@ -80,6 +94,7 @@ def assemble(
         if hi.units != lo.units:
             notes.append(
                 f"Float: {hi.label} down from {hi.score:g}, {lo.label} up from {lo.score:g}"
+                + _float_reason(hi, lo, field.settings.options.float_choice)
             )
             if field.crit3_active:
                 for e, direction in repeat_floaters(hi, lo, field):

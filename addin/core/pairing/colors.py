@@ -19,7 +19,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from addin.core.handicap import game_conditions, scheme_stones, scheme_text
+from addin.core.handicap import HANDICAP_KOMI, game_conditions, scheme_stones, scheme_text
 from addin.core.model import Color, ColorPolicy, HandicapBasis, Settings
 from addin.core.pairing.field import Entrant, Field
 from addin.core.ratings import rating_gap
@@ -194,6 +194,11 @@ class ColorBook:
                 f"Handicap {conditions.handicap} ({scheme_text(settings)}): {black.label} "
                 f"takes Black ({what} {low} against {high})"
             )
+            if conditions.komi < HANDICAP_KOMI:  # spec 6.2: komi for the stones beyond 9
+                notes.append(
+                    f"Komi {conditions.komi:g}: Black gets {HANDICAP_KOMI - conditions.komi:g} "
+                    f"points for the stones beyond 9 ({settings.options.beyond_nine.value})"
+                )
         elif (
             top
             and settings.top_band_even

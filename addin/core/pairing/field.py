@@ -15,9 +15,11 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from addin.core.european import AvoidanceScope, FloatChoice
 from addin.core.model import PairRequest, Player, PlayerId, RequestKind, Settings, Status
 from addin.core.pairing.errors import PairingError
 from addin.core.pairing.history import History, Pair, pair, read_history
+from addin.core.pairing.seeding import float_priorities, seed_key, sos_so_far, uses_sos
 from addin.core.ratings import RatingError, entry_rating
 
 if TYPE_CHECKING:
@@ -44,6 +46,10 @@ class Entrant:
     """0 = strongest (highest entry rating) of its score group in the pool."""
     units: int = 0
     """Score in units of 1/q points (exact integer arithmetic)."""
+    sos: float = 0.0
+    """Sum of opponents' scores so far, when a European option seeds by it (else 0)."""
+    float_priority: tuple[int, int] = (1, 1)
+    """BGA 6.1.1: (up, down) costs from the last float and its result (0 high, 2 low)."""
 
     @property
     def id(self) -> PlayerId:
@@ -76,6 +82,8 @@ class Field:
     """Players filtered out because they asked for a bye this round."""
     score_unit: int
     warnings: tuple[str, ...]
+    current_bar: float | None = None
+    """BGA 7.5: the bar's initial score plus one a round, when avoidance applies below it."""
 
     @property
     def by_id(self) -> dict[PlayerId, Entrant]:
@@ -94,6 +102,13 @@ class Field:
         rounds and in the last two rounds of a longer one."""
         last_free = 1 if self.total_rounds < 6 else 2
         return self.round <= self.total_rounds - last_free
+
+    def avoids(self, e: Entrant) -> bool:
+        """Whether the avoidance switches apply to ``e`` this round: the first half (AGA),
+        or below the current bar in every round (BGA 7.5)."""
+        if self.settings.options.avoidance_scope is AvoidanceScope.BELOW_CURRENT_BAR:
+            return self.current_bar is None or e.score < self.current_bar
+        return self.first_half
 
     @property
     def first_half(self) -> bool:
@@ -178,9 +193,23 @@ def prepare(inp: PairingInput) -> Field:
         if pair(a, b) in history.played
     ]
     unit = _score_unit([inp.scores[p] for p in present])
+    seed = seed_key(inp.settings, inp.round, inp.history, inp.scores)  # spec 7.3; AGA: ()
+    sos = sos_so_far(inp.history, inp.scores) if uses_sos(inp.settings) else {}
+    bga = inp.settings.options.float_choice is FloatChoice.BGA
+    priority = float_priorities(inp.history, inp.scores) if bga else {}
     ranked = sorted(
-        (Entrant(p, float(inp.scores[p.aga_id]), _rating(p), 0) for p in present.values()),
-        key=lambda e: (-e.score, -e.rating, e.id),
+        (
+            Entrant(
+                p,
+                float(inp.scores[p.aga_id]),
+                _rating(p),
+                0,
+                sos=sos.get(p.aga_id, 0.0),
+                float_priority=priority.get(p.aga_id, (1, 1)),
+            )
+            for p in present.values()
+        ),
+        key=lambda e: (-e.score, *seed(e.id), -e.rating, e.id),
     )
     ranked = [replace(e, order=n, units=round(e.score * unit)) for n, e in enumerate(ranked)]
     in_forced = {p for fp in forced_ids for p in fp}
@@ -201,7 +230,22 @@ def prepare(inp: PairingInput) -> Field:
         voluntary_byes=tuple(sorted(voluntary)),
         score_unit=unit,
         warnings=tuple(warnings),
+        current_bar=_current_bar(inp),
     )
+
+
+def _current_bar(inp: PairingInput) -> float | None:
+    """BGA 7.5: "the Current McMahon Bar ... starts off at the initial McMahon bar ... and
+    increases by 1 each round": the top band's initial score (below a supergroup) plus the
+    rounds already played. None without the option or without bands."""
+    if inp.settings.options.avoidance_scope is not AvoidanceScope.BELOW_CURRENT_BAR:
+        return None
+    top = [
+        p.initial_score
+        for p in inp.players
+        if p.effective_band == 1 and p.initial_score is not None and not p.above_bar
+    ]
+    return min(top) + inp.round - 1 if top else None
 
 
 def _in_order(a: Entrant, b: Entrant) -> tuple[Entrant, Entrant]:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from functools import partial
 from itertools import chain
 
+from addin.core.european import GroupPairing
 from addin.core.pairing.field import Field
 from addin.core.pairing.problem import Problem
 from addin.core.pairing.structure import Structure
@@ -146,8 +147,9 @@ class _Sparse:
         if len(line) <= self.w.full:
             self.out.update(_key(a, b, n) for a in line for b in line if a < b)
             return
+        fold = self.field.settings.options.group_pairing is GroupPairing.FOLD
         for pos in range(size):
-            for partner in _partners(pos, half):
+            for partner in (size - 1 - pos,) if fold else _partners(pos, half):
                 self._walk(line, pos, partner, 1, self.w.partner + 1)
                 self._walk(line, pos, partner - 1, -1, self.w.partner)
                 self._color_mates(line, pos, partner)

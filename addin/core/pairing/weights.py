@@ -69,10 +69,12 @@ from dataclasses import dataclass
 from operator import mul
 from typing import NamedTuple
 
+from addin.core.european import AvoidanceScope, FloatChoice, GroupPairing
 from addin.core.handicap import gap_stones
 from addin.core.model import Color, ColorPolicy, HandicapBasis, Player
 from addin.core.pairing.colors import COLOUR_SETS, UNAVOIDABLE, ColorBook, imbalance, stones
 from addin.core.pairing.field import Entrant, Field
+from addin.core.pairing.seeding import draw_rank, sos_ranks
 from addin.core.pairing.structure import Structure
 from addin.core.ratings import closed_rating
 
@@ -86,6 +88,7 @@ HANDICAP_WEIGHT = 3
 """A handicap game avoided outweighs the colour imbalance (at most 2) of one game."""
 AVOIDANCE_WEIGHTS = {"family": 5, "club": 4, "city": 3, "state": 2, "country": 1}
 """Same family weighs most, same country least (each a switch of the Settings)."""
+_BELOW_BAR = AvoidanceScope.BELOW_CURRENT_BAR
 SAFE_WEIGHT = 2**120
 """Largest edge weight handed to rustworkx (i128 arithmetic, with room for its duals)."""
 
@@ -112,8 +115,9 @@ def _key(text: str) -> str:
 
 
 def shared(a: Entrant, b: Entrant, field: Field) -> list[str]:
-    """Avoidance attributes the two players share, with the switch on, in the first half."""
-    if not field.first_half:
+    """Avoidance attributes the two players share, with the switch on, in the first half
+    (or, BGA 7.5, both below the current bar)."""
+    if not (field.avoids(a) and field.avoids(b)):
         return []
     return [
         what
@@ -146,15 +150,28 @@ class Context:
         on = [
             (what, value)
             for what, switch, value in AVOIDANCE
-            if field.first_half and getattr(field.settings, switch)
+            if getattr(field.settings, switch)
+            and (field.first_half or field.settings.options.avoidance_scope is _BELOW_BAR)
         ]
         self.avoided = tuple(what for what, _ in on)
-        self.keys = [{what: _key(value(e.player)) for what, value in on} for e in pool]
+        self.keys = [
+            {what: _key(value(e.player)) if field.avoids(e) else "" for what, value in on}
+            for e in pool
+        ]
         self.avoid_handicap = field.settings.avoid_handicap_games and field.first_half
         points = field.settings.avoidance_points
         self.egf_penalty = (points * field.score_unit) ** 2 + 1 if points and on else 0
         """EGF style: what a game the avoidance switches object to adds to the score tier."""
         self.balance = field.settings.color_policy is not ColorPolicy.MANUAL
+        choice = field.settings.options.float_choice
+        self.by_sos = choice is FloatChoice.EGF_SOS
+        self.by_priority = choice is FloatChoice.BGA
+        if self.by_priority:  # spec 6.1.1: equal priorities drawn at random
+            self.draw = [draw_rank(field.settings, field.round, e.id, 6) for e in pool]
+        if self.by_sos:  # spec 6.1.2: neighbouring groups seeded by SOS
+            ranks = sos_ranks([e.sos for e in pool], field.groups)
+            self.sos_top = ranks
+            self.sos_bottom = [len(field.groups[e.group]) - 1 - ranks[e.index] for e in pool]
         self._stones: dict[tuple[int, int], int] = {}
         settings = field.settings
         self._by_gap = fast_stones and settings.handicap_basis is not HandicapBasis.MMS
@@ -229,8 +246,16 @@ def color_rule(c: Candidate, ctx: Context) -> int:
 
 
 def floater_choice(c: Candidate, ctx: Context) -> int:
-    """The up-floater should be the strongest of its score group."""
-    return min(c.lo.rank_in_group, FLOAT_CAP) if c.hi.group != c.lo.group else 0
+    """The up-floater should be the strongest of its score group. EGF (spec 6.1.2): the
+    down-floater the highest SOS of its group, the up-floater the lowest of its own."""
+    if c.hi.group == c.lo.group:
+        return 0
+    if ctx.by_sos:
+        return min(ctx.sos_top[c.hi.index] + ctx.sos_bottom[c.lo.index], FLOAT_CAP)
+    if ctx.by_priority:  # BGA 6.1.1: priorities first (0-4), then the draw (0-10): at most 58
+        priority = c.hi.float_priority[1] + c.lo.float_priority[0]
+        return 12 * priority + ctx.draw[c.hi.index] + ctx.draw[c.lo.index]
+    return min(c.lo.rank_in_group, FLOAT_CAP)
 
 
 def _same(what: str) -> Cost:
@@ -306,6 +331,8 @@ class Placer:
             (len(g.staying), g.floaters, g.half, [rank_weight(p, g.size) for p in range(g.size)])
             for g in layouts
         ]
+        self.fold = field.settings.options.group_pairing is GroupPairing.FOLD
+        self.sizes = [g.size for g in layouts]
 
     def costs(self, c: Candidate) -> tuple[int, int]:
         hi, lo = c.hi, c.lo
@@ -315,7 +342,10 @@ class Placer:
             bottom = self.own[lo.index]
         else:
             bottom = staying + bisect_left(floaters, lo.index)
-        d = min(abs(bottom - top - half), SHIFT_CAP)
+        if self.fold:  # spec 7.3: split and fold, the top meets the bottom
+            d = min(abs(bottom - (self.sizes[hi.group] - 1 - top)), SHIFT_CAP)
+        else:
+            d = min(abs(bottom - top - half), SHIFT_CAP)
         w = weights[top] if top < len(weights) else W_MIN
         return int((top < half) == (bottom < half)), d * d * w
 

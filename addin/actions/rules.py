@@ -1,0 +1,69 @@
+"""The McMahon rules preset: AGA, BGA or EGF, with every setting that goes with it at once."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from addin.actions.registry import Param, ParamKind, action
+from addin.actions.session import ActionError, Session
+from addin.core.european import PRESET_SETTINGS, McMahonRules, Options
+from addin.workbook import book, cells
+from addin.workbook.layout import SETTINGS, SETTINGS_TABLE
+
+EUROPEAN_KEYS = tuple(f for f in Options.__dataclass_fields__)
+"""The European options' Settings keys: applying a preset blanks them, so they follow it."""
+
+
+def _shown(key: str, value: object) -> str:
+    setting = next(s for s in SETTINGS if s.key == key)
+    text = cells.render(value, book._setting_column(setting))
+    return "(blank)" if text in (None, "") else str(text)
+
+
+@action(
+    "rules",
+    "McMahon rules",
+    "apply the McMahon rules preset chosen on the Tournament sheet (or --preset): its handicap "
+    "and avoidance rows, and every European option blank so that it follows the preset (each "
+    "may be typed over afterwards)",
+    Param(
+        "preset",
+        "AGA, BGA or EGF (default: the Tournament sheet's McMahon rules)",
+        ParamKind.CHOICE,
+        choices=tuple(r.value for r in McMahonRules),
+        asked=False,
+    ),
+)
+def rules(session: Session, params: Mapping[str, object]) -> None:
+    b = book.read_book(session.gw)
+    if b.settings.problems:
+        raise ActionError("the Tournament sheet has problems to fix first", b.settings.problems)
+    asked = params.get("preset")
+    preset = McMahonRules(str(asked)) if asked else b.tournament.settings.mcmahon_rules
+    wanted: dict[str, object] = {"mcmahon_rules": preset.value, **PRESET_SETTINGS[preset]}
+    wanted |= {key: None for key in EUROPEAN_KEYS}
+    old = b.settings.values
+    changes = [
+        f"{next(s.label for s in SETTINGS if s.key == key)}: {_shown(key, old.get(key))} -> "
+        f"{_shown(key, value)}"
+        for key, value in wanted.items()
+        if _shown(key, old.get(key)) != _shown(key, value)
+    ]
+    if b.tournament.rounds and changes:
+        last = max(r.number for r in b.tournament.rounds)
+        session.warn(
+            [
+                f"round {last} is already paired: the {preset.value} rules apply from the next "
+                "pairing (run bands again for a new McMahon scale or supergroup)"
+            ]
+        )
+    values = {**old, **wanted}
+    try:
+        book.settings_from_values(values)
+    except ValueError as err:  # cannot happen: the presets are valid settings
+        raise ActionError(f"the {preset.value} preset cannot be applied: {err}") from err
+    session.gw.write_table(SETTINGS_TABLE, book.settings_rows(values))
+    session.done(
+        f"McMahon rules {preset.value}: "
+        + ("; ".join(changes) if changes else "every setting already as the preset has it")
+    )
