@@ -31,8 +31,12 @@ from addin.workbook import book
 from addin.workbook.gateway import LogEntry, Row, TableData
 from addin.workbook.layout import SETTINGS, SETTINGS_TABLE, games_table
 
-EXPORT_NEEDS = needs.Needs(players=needs.EVERY, player_columns=frozenset({"aga_fee"}))
-"""A fee the AGA report would carry must be readable; other bad cells are printed around."""
+EXPORT_NEEDS = needs.Needs(
+    players=needs.EVERY, player_columns=frozenset({"aga_fee"}), unknown_players=True
+)
+"""The fee the AGA report would carry must be readable, and every player of a game listed
+(an unreadable AGA # leaves its games without their player); other bad cells are printed
+around."""
 
 
 Listing = tuple[dict[PlayerId, Member], list[SubmissionProblem]]

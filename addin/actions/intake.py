@@ -157,6 +157,8 @@ class _Examiner:
         for key, value in values.items():
             if value is None or value == "" or row.values.get(key) is not None:
                 continue
+            if key in row.unread:
+                continue  # typed but unreadable (a date, an error value): named, never refilled
             row.values[key] = value
             filled.append(self.data.table.column(key).header)
         if filled:
@@ -169,6 +171,8 @@ class _Examiner:
             typed = {k: v for k, v in values.items() if v is not None}
             if not typed:
                 continue
+            if values.get("aga_id") is None and "aga_id" in row.unread:
+                continue  # a value of the wrong kind: the reader names the cell, nothing fills it
             if values.get("aga_id") is None:
                 self.resolve(row, "aga_id")
                 self.without_number(row)

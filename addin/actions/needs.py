@@ -64,9 +64,13 @@ class Needs:
     """Requests of which rounds (``None`` inside: requests for every round)."""
     bands: bool = False
     settings: Collection[str] | None = ()
+    unknown_players: bool = False
+    """Stop on a cell naming an AGA # that is no player (a game whose player is not listed)."""
 
     def stops(self, problem: Problem) -> bool:
         """Whether ``problem`` is in an input of the action."""
+        if self.unknown_players and problem.missing_player is not None:
+            return True
         part = problem.affects
         if part is None:
             return True

@@ -104,7 +104,7 @@ def rows_from_block(
             ref = f"{letter}{number}"
             row.cells[column.key] = ref
             value = raw[at]
-            if numeric and isinstance(value, str) and value.strip():
+            if numeric and type(value) is str and value.strip():  # not a Formula, an error
                 notices.append(
                     Problem(table.sheet, f"number stored as text: {value!r}", ref, column.header)
                 )
