@@ -195,6 +195,13 @@ class OpenpyxlGateway:
     def write_table(self, table: Table, rows: Sequence[WriteRow]) -> None:
         self.forget(table.sheet)
         ws = self._sheet(table)
+        for other in self.wb.worksheets:
+            if other is not ws and table.name in other.tables:
+                raise RefusedValue(
+                    f"the sheet '{other.title}' holds the table {table.name} of '{table.sheet}' "
+                    f"(renamed from it?): rename it back to '{table.sheet}', or delete it; "
+                    "nothing was written"
+                )
         if ws.tables.get(table.name) is None and cells.is_blank(
             ws.cell(row=1, column=table.anchor_column).value
         ):
