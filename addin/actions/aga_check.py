@@ -12,6 +12,7 @@ from datetime import date
 
 from addin.actions import needs
 from addin.actions.member_list import read_members
+from addin.actions.paired_check import with_paired_round_problems
 from addin.actions.registry import action
 from addin.actions.session import ActionError, Session
 from addin.core import membership_updates
@@ -203,7 +204,7 @@ def screen_for_export(session: Session, b: book.Book, listing: Listing) -> list[
     "list what the AGA rating office would reject or question in the report (reads only)",
 )
 def check_aga(session: Session, params: Mapping[str, object]) -> None:
-    b = book.read_book(session.gw)
+    b = with_paired_round_problems(book.read_book(session.gw), session.gw)
     unreadable = [
         SubmissionProblem(Severity.INVALID, str(p)) for p in b.problems if EXPORT_NEEDS.stops(p)
     ]

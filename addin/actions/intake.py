@@ -11,17 +11,17 @@ Players' registration cells spares reading the TDListA when nothing was typed si
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
-from pathlib import Path
 
 from addin.actions.late_arrivals import place_late_arrivals
 from addin.actions.member_list import read_members
 from addin.actions.needs import Needs, screen
+from addin.actions.paired_check import with_paired_round_problems
 from addin.actions.session import Session
 from addin.core.lookup import MemberIndex, fold
-from addin.core.model import Player, PlayerId, Round, Settings
+from addin.core.model import Player, Settings
 from addin.core.ratings import RatingError, parse_rating, rank_of
 from addin.core.registration import (
     RegistrationWarning,
@@ -32,11 +32,9 @@ from addin.core.registration import (
     next_temporary_id,
 )
 from addin.formats.tdlista import Member
-from addin.journal.rounds import round_as_stamped
 from addin.workbook import book, parts
 from addin.workbook.gateway import Gateway, LogEntry, Problem, Row, TableData
 from addin.workbook.layout import LOG, players_table
-from addin.workbook.paired_rounds import paired_round_problems
 
 STAMP = "Checked the players' registration: digest "
 """Log text before the digest of the Players' registration cells."""
@@ -479,19 +477,6 @@ def with_intake_problems(b: book.Book, intake: Intake) -> book.Book:
         intake.problems, b.tables, b.settings.data.table.sheet, b.tournament.players
     )
     return replace(b, problems=[*placed, *b.problems])
-
-
-def with_paired_round_problems(
-    b: book.Book, gw: Gateway, log: Sequence[tuple[str, str]]
-) -> book.Book:
-    """The rounds the Log records as paired that the workbook lost (``paired_rounds``)."""
-    path = getattr(gw, "path", None)
-
-    def reference(number: int, digest: str) -> tuple[Round, Mapping[PlayerId, str]] | None:
-        return round_as_stamped(Path(path), number, digest) if path else None
-
-    found = paired_round_problems(b.tournament.rounds, gw.sheet_names(), log, reference)
-    return replace(b, problems=[*b.problems, *found]) if found else b
 
 
 def stamp_rows(session: Session, rows: Sequence[Row], settings: Settings) -> None:

@@ -14,7 +14,7 @@ from datetime import date, datetime
 from addin.core.limits import MAX_AGA_ID, fee_problem, shown
 from addin.core.ratings import RatingError, parse_rating, rank_floor, rank_of
 from addin.core.results import parse_result
-from addin.workbook.cell_gate import ErrorValue, Formula
+from addin.workbook.cell_gate import ERROR_CODES, ErrorValue, Formula
 from addin.workbook.layout import Column, Kind
 
 
@@ -25,8 +25,18 @@ class CellError(ValueError):
         self.expected = expected
 
 
+_CONSTANTS: dict[str, object] = {
+    "=TRUE()": True,
+    "=FALSE()": False,
+    **{f"={code}": ErrorValue(code) for code in ERROR_CODES},
+}
+"""Formulas that are a constant typed in Excel, as LibreOffice loads them from a .xlsx."""
+
+
 def described(value: object) -> str:
     """A cell's value as a message names it: its kind said where the kind is the trouble."""
+    if isinstance(value, Formula) and value.upper() in _CONSTANTS:
+        value = _CONSTANTS[value.upper()]  # Calc loads TRUE and #N/A as =TRUE() and =#N/A
     if isinstance(value, ErrorValue):
         return f"the error value {value}"
     if isinstance(value, Formula):

@@ -5,10 +5,12 @@ the later round betrays it. The last paired round has no later round to betray i
 is held to the Log instead. Every action that pairs, changes or checks the rounds logs a
 stamp (``Checked the pairings 1:0a1b2c3d 2:...``, ``addin.core.consistency``) and ``unpair``
 logs "Removed the pairing of round N"; together they say which rounds are paired and each
-one's pairing digest. A round so recorded whose sheet is gone (deleted or renamed) or
-empty is a problem that stops every action but reading; a round that lost a game or a bye
-since is a problem of that round. The journal's copy of the workbook as the stamp saw it
-(``addin.journal.rounds``) names the players who lost their game.
+one's pairing digest. A round so recorded whose sheet is gone (deleted or renamed), is
+empty, or lost a game or a bye since is a problem of the whole tournament: pairing the next
+round, the standings, the AGA report and the printouts would all go on as if the game had
+never been played. The journal's copy of the workbook as the stamp saw it
+(``addin.journal.rounds``) names the players who lost their game; ``unpair`` throws away a
+last round whose games are gone.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from addin.core.consistency import STAMP, pairing_digest
 from addin.core.model import PlayerId, Round
-from addin.workbook.gateway import Part, Problem
+from addin.workbook.gateway import Problem
 from addin.workbook.layout import round_number_of, round_sheet
 from addin.workbook.round_sheets import renamed_candidates
 
@@ -136,7 +138,6 @@ def paired_round_problems(
                     f"round {number} has lost games or byes since it was paired: "
                     f"{_listed(lost, names)} now have neither: restore the rows; to take a "
                     "game away, restore it and break-pair it",
-                    affects=Part("round", number),
                 )
             )
     return problems
