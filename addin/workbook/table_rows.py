@@ -113,9 +113,7 @@ def rows_from_block(
             except cells.CellError as err:
                 row.values[column.key] = None
                 row.unread[column.key] = value
-                problems.append(
-                    Problem(table.sheet, str(err), ref, column.header, unreadable=True)
-                )
+                problems.append(Problem(table.sheet, str(err), ref, column.header, unreadable=True))
         row.extra = {h: raw[at] for at, h in extras_at}
         rows.append(row)
     if table.unique:
