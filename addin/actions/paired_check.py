@@ -10,8 +10,14 @@ from addin.core.model import PlayerId, Round
 from addin.journal.rounds import round_as_stamped
 from addin.workbook import book
 from addin.workbook.gateway import Gateway
-from addin.workbook.layout import LOG
+from addin.workbook.layout import LOG, byes_table, games_table, round_number_of
 from addin.workbook.paired_rounds import paired_round_problems
+
+_PLAYER_COLUMNS = {
+    games_table(1).column("white").header,
+    games_table(1).column("black").header,
+    byes_table(1).column("player").header,
+}
 
 
 def with_paired_round_problems(
@@ -28,5 +34,10 @@ def with_paired_round_problems(
     def reference(number: int, digest: str) -> tuple[Round, Mapping[PlayerId, str]] | None:
         return round_as_stamped(Path(path), number, digest) if path else None
 
-    found = paired_round_problems(b.tournament.rounds, gw.sheet_names(), log, reference)
+    misread = {  # games a cell of which names no player: named there already
+        n
+        for p in b.problems
+        if (n := round_number_of(p.sheet)) is not None and p.column in _PLAYER_COLUMNS
+    }
+    found = paired_round_problems(b.tournament.rounds, gw.sheet_names(), log, reference, misread)
     return replace(b, problems=[*b.problems, *found]) if found else b

@@ -16,7 +16,7 @@ last round whose games are gone.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
 from addin.core.consistency import STAMP, pairing_digest
 from addin.core.model import PlayerId, Round
@@ -90,11 +90,13 @@ def paired_round_problems(
     sheet_names: Sequence[str],
     log: Iterable[tuple[str, str]],
     reference: Reference,
+    misread: Collection[int] = (),
 ) -> list[Problem]:
     """The rounds the Log records as paired that the workbook no longer holds as paired.
 
     ``rounds``: one per "Round N" sheet, as read. Rounds below the last with games that are
-    missing or empty are left to ``round_sheets``, which names them already.
+    missing or empty are left to ``round_sheets``, which names them already; so are the
+    games of the ``misread`` rounds, whose cells that could not be read are named already.
     """
     current = {r.number: r for r in rounds}
     played = max((r.number for r in rounds if r.games or r.byes), default=0)
@@ -104,7 +106,7 @@ def paired_round_problems(
         if digest == EMPTY or (rnd is not None and pairing_digest(rnd) == digest):
             continue
         gone = rnd is None or not (rnd.games or rnd.byes)
-        if gone and number < played:
+        if (gone and number < played) or (not gone and number in misread):
             continue
         lost, names = _lost(reference(number, digest), _players(rnd) if rnd else set())
         who = f" ({len(lost)} players: {_listed(lost, names)})" if lost else ""
