@@ -135,6 +135,32 @@ def test_a_wrong_kind_of_value_in_an_aga_number_is_named_never_refilled(
     assert not book.with_suffix(".txt").exists(), f"{name}'s games are never exported alone"
 
 
+@pytest.mark.parametrize(
+    ("header", "value", "kind", "message"),
+    [
+        ("White AGA #", True, "value", "TRUE (a true/false value) is not an AGA number"),
+        ("Black AGA #", "#N/A", "error", "the error value #N/A is not an AGA number"),
+        ("Handicap", "=1+1", "formula", "the formula '=1+1' is not a whole number"),
+        ("Komi", datetime(2020, 1, 1), "value", "the date 2020-01-01 is not a number"),
+    ],
+    ids=["true", "error", "formula", "date"],
+)
+def test_a_wrong_kind_of_value_in_a_round_sheet_is_named_once(
+    book: Path, header: str, value: object, kind: str, message: str
+) -> None:
+    cell = type_into(book, f"Round {ROUNDS}", header, 3, value, kind)
+    before = digest(book)
+    listed = run("check", book)
+    problems = [x for x in clean(listed).splitlines() if x.startswith("problem:")]
+    assert problems == [f"problem: {cell} ({header}): {message}" + (
+        " (a whole number from 1 to 99999)" if "AGA" in header else ""
+    )]  # fmt: skip
+    for command in ("standings", "pair"):
+        refused = run(command, book, "--yes")
+        assert refused.returncode == 1 and message in clean(refused)
+    assert digest(book) == before
+
+
 def test_an_error_value_in_a_number_cell_is_named_and_not_filled_from_the_list(
     book: Path,
 ) -> None:

@@ -498,9 +498,10 @@ def _read_round(book: Book, gw: Gateway, number: int, names: dict[str, PlayerId]
             continue
         if white is None or black is None:
             blank = "white" if white is None else "black"
-            book.problems.append(
-                games_data.problem(row, blank, "a game needs both players' AGA numbers")
-            )
+            if blank not in row.unread:  # a value of the wrong kind is named already
+                book.problems.append(
+                    games_data.problem(row, blank, "a game needs both players' AGA numbers")
+                )
             continue
         white, black = int(white), int(black)  # type: ignore[call-overload]
         claim(white, row, games_data, "white")
