@@ -254,6 +254,21 @@ TDLISTA_CASES = [
             "(1,501 characters)",
         ),
         (
+            "aga-out-of-range",
+            b"\r\n".join([*TDLISTA[:3], b"Bad, Guy\t100000\tFull\t\t\t\t\t\t"]),
+            "line 4: AGA number '100000' of 'Bad, Guy' is not from 1 to 99999",
+        ),
+        (
+            "aga-zero",
+            b"\r\n".join([*TDLISTA[:3], b"Bad, Guy\t0\tFull\t\t\t\t\t\t"]),
+            "is not from 1 to 99999",
+        ),
+        (
+            "aga-1900-digits",
+            b"\r\n".join([*TDLISTA[:3], b"Bad, Guy\t" + b"7" * 1900 + b"\t"]),
+            "(1,900 characters) of 'Bad, Guy' is not from 1 to 99999",
+        ),
+        (
             "no-aga",
             b"\r\n".join([*TDLISTA[:3], b"Bad, Guy\t\tFull\t\t\t\t\t\t"]),
             "line 4: no AGA number",
