@@ -296,6 +296,8 @@ CSV_CASES = [
         ("utf16-be-no-bom", csv_file('"Doe, John",,5k,', encoding="utf-16-be"), "UTF-16 (big"),
         ("undefined-cp1252", b"Name,Rank\r\nDo\x81e,5k\r\n", "byte 0x81"),
         ("no-name-column", b"Rank,Club\r\n5k,SEA\r\n", "no name column"),
+        ("aga-out-of-range", csv_file('"Doe, John",123456,5k,'), "'123456' is not from 1 to 99999"),
+        ("aga-zero", csv_file('"Doe, John",0,5k,'), "AGA number '0' is not from 1 to 99999"),
         ("control-characters", csv_file('"Doe\x01, John",,5k,'), "control characters"),
         (
             "huge-cell",
