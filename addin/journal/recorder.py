@@ -94,11 +94,13 @@ def _record_before_replacing(
     """Everything that can fail first, then the save: the entry is written while the new
     file waits beside the workbook, so a journal that cannot be written refuses the action
     before the workbook is replaced and before the backups roll (they stay as they were)."""
-    done: dict[str, object] = {}
+    snapshot: list[tuple[str, bool]] = []
+    """The "after" snapshot kept, and whether this run wrote it."""
+    entries: list[Entry] = []
 
     def ready(new_file: Path) -> None:
         after_digest, wrote_after = journal.keep_snapshot(new_file.read_bytes())
-        done["snapshot"] = (after_digest, wrote_after and after_digest != digest)
+        snapshot.append((after_digest, wrote_after and after_digest != digest))
         entry = Entry(
             journal.next_number,
             action,
@@ -109,22 +111,22 @@ def _record_before_replacing(
             after_digest,
         )
         journal.append(entry)
-        done["entry"] = entry
+        entries.append(entry)
 
     try:
         save(ready=ready)
     except BaseException:
-        if "entry" in done:  # the new file was not swapped in: the entry goes again
+        if entries:  # the new file was not swapped in: the entry goes again
             with contextlib.suppress(OSError, JournalError):
                 journal.entries.pop()
                 journal.rewrite()
-        after_digest, written = done.get("snapshot", (None, False))  # type: ignore[misc]
-        journal.drop_snapshot(after_digest, written)
+        for after_digest, written in snapshot:
+            journal.drop_snapshot(after_digest, written)
         journal.drop_snapshot(digest, wrote)
         if not journal.entries:
             journal.tidy()
         raise
-    return done["entry"]  # type: ignore[return-value]
+    return entries[0]
 
 
 def put_back(book: Path, data: bytes | None) -> None:
