@@ -206,3 +206,38 @@ def test_the_tds_own_formulas_and_dates_survive_a_rewrite(office: Office, tmp_pa
     formula = ws.getCellByPosition(width + 1, 1)
     assert formula.getType().value == "FORMULA" and formula.getValue() == 20
     assert ws.getCellByPosition(width, 1).getValue() == typed_date
+
+
+def test_identity_cells_of_the_wrong_kind_are_named_as_on_the_command_line(
+    office: Office, tmp_path: Path
+) -> None:
+    """TRUE, a date, an error value and a formula in AGA # or a number cell: Calc loads TRUE
+    and #N/A from a .xlsx as the formulas =TRUE() and =#N/A; each is named as the TD typed
+    it, the same line the command line prints, and the document is left as it was."""
+    source = write_workbook(tmp_path / "club.xlsx", simple_tournament(10, 0, seed=24), 3)
+    wb = openpyxl.load_workbook(source)
+    ws = wb["Players"]
+    ws["A3"].value = True
+    ws["A4"].value = "#N/A"
+    ws["A4"].data_type = "e"
+    ws["A5"].value = "=A2+1"
+    ws["E6"].value = "#REF!"
+    ws["E6"].data_type = "e"
+    wb.save(source)
+    expected = [str(p) for p in book.read_book(OpenpyxlGateway.open(source)).problems]
+    assert expected == [
+        "Players!A3 (AGA #): TRUE (a true/false value) is not an AGA number (a whole number "
+        "from 1 to 99999)",
+        "Players!A4 (AGA #): the error value #N/A is not an AGA number (a whole number from 1 "
+        "to 99999)",
+        "Players!A5 (AGA #): the formula '=A2+1' is not an AGA number (a whole number from 1 "
+        "to 99999)",
+        "Players!E6 (Entry rating): the error value #REF! is not a number",
+    ]
+    doc = office.open(Path(shutil.copy(source, tmp_path / "by-calc.xlsx")))
+    assert [str(p) for p in book.read_book(UnoGateway(doc)).problems] == expected
+    before = live_cells(doc)
+    outcome = dispatch("bands", doc, office.ctx, {}, dialogs=AcceptAll(), yes=True)
+    assert outcome.status == "error", outcome
+    assert "Players!A4 (AGA #): the error value #N/A" in outcome.messages[0]
+    assert live_cells(doc) == before

@@ -254,6 +254,21 @@ TDLISTA_CASES = [
             "(1,501 characters)",
         ),
         (
+            "aga-out-of-range",
+            b"\r\n".join([*TDLISTA[:3], b"Bad, Guy\t100000\tFull\t\t\t\t\t\t"]),
+            "line 4: AGA number '100000' of 'Bad, Guy' is not from 1 to 99999",
+        ),
+        (
+            "aga-zero",
+            b"\r\n".join([*TDLISTA[:3], b"Bad, Guy\t0\tFull\t\t\t\t\t\t"]),
+            "is not from 1 to 99999",
+        ),
+        (
+            "aga-1900-digits",
+            b"\r\n".join([*TDLISTA[:3], b"Bad, Guy\t" + b"7" * 1900 + b"\t"]),
+            "(1,900 characters) of 'Bad, Guy' is not from 1 to 99999",
+        ),
+        (
             "no-aga",
             b"\r\n".join([*TDLISTA[:3], b"Bad, Guy\t\tFull\t\t\t\t\t\t"]),
             "line 4: no AGA number",
@@ -281,6 +296,8 @@ CSV_CASES = [
         ("utf16-be-no-bom", csv_file('"Doe, John",,5k,', encoding="utf-16-be"), "UTF-16 (big"),
         ("undefined-cp1252", b"Name,Rank\r\nDo\x81e,5k\r\n", "byte 0x81"),
         ("no-name-column", b"Rank,Club\r\n5k,SEA\r\n", "no name column"),
+        ("aga-out-of-range", csv_file('"Doe, John",123456,5k,'), "'123456' is not from 1 to 99999"),
+        ("aga-zero", csv_file('"Doe, John",0,5k,'), "AGA number '0' is not from 1 to 99999"),
         ("control-characters", csv_file('"Doe\x01, John",,5k,'), "control characters"),
         (
             "huge-cell",

@@ -189,8 +189,12 @@ def test_a_deleted_round_is_not_paired_again_under_a_later_one(book: Path) -> No
     would score round 3 on a history that never happened."""
     edit(book, lambda wb: wb.remove(wb["Round 2"]))
     refused(book, "pair", "--round", 2, naming="round 3 is paired after round 2")
-    # Throwing the rounds away is ``unpair``, from the last one down.
+    # Throwing the rounds away is ``unpair``, from the last one down: round 2, deleted by
+    # hand, is then the last round the Log records as paired, and unpair records it gone.
     assert run("unpair", book, "--round", 3, "--yes").returncode == 0
+    listed = run("check", book)
+    assert listed.returncode == 1 and "Log records round 2 as paired" in listed.stdout
+    assert run("unpair", book, "--round", 2, "--yes").returncode == 0
     assert run("check", book).returncode == 0
     assert run("pair", book, "--yes").returncode == 0
 

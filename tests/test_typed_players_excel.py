@@ -75,3 +75,32 @@ def test_the_pair_button_without_bands_says_to_run_bands_and_writes_nothing(
     assert outcome.status == "error"
     assert "run bands first" in alerts(remote)[-1][0]
     assert not writes(remote)
+
+
+def test_an_error_value_in_an_aga_number_is_named_in_excel_not_read_as_a_blank(
+    tmp_path: Path,
+) -> None:
+    """xlwings reads an error cell as a blank unless asked: the gateway asks, so the rule of
+    the command line (a problem naming the cell, never a row to fill in by name) holds."""
+    from addin.workbook import book
+    from addin.workbook.cell_gate import ErrorValue
+    from addin.workbook.layout import players_table
+    from addin.workbook.xlwings_gateway import XlwingsGateway
+
+    path = prepared_file(tmp_path, 20)
+    wb = openpyxl.load_workbook(path)
+    wb["Players"]["A3"].value = "#N/A"
+    wb["Players"]["A3"].data_type = "e"
+    wb["Players"]["E4"].value = True
+    wb.save(path)
+    gw = XlwingsGateway(open_remote(path))
+    rows = gw.read_table(players_table(3)).rows
+    assert rows[1].unread["aga_id"] == ErrorValue("#N/A")
+    problems = [str(p) for p in book.read_book(gw).problems]
+    assert "Players!A3 (AGA #): the error value #N/A is not an AGA number" in problems[0]
+    assert "Players!E4 (Entry rating): TRUE (a true/false value) is not a number" in problems
+    remote = open_remote(path)
+    outcome = dispatch("register", remote, {"aga": 20004})
+    assert outcome.status == "error"
+    assert "Players!A3 (AGA #): the error value #N/A" in alerts(remote)[-1][0]
+    assert not writes(remote)

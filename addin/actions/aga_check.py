@@ -12,6 +12,7 @@ from datetime import date
 
 from addin.actions import needs
 from addin.actions.member_list import read_members
+from addin.actions.paired_check import with_paired_round_problems
 from addin.actions.registry import action
 from addin.actions.session import ActionError, Session
 from addin.core import membership_updates
@@ -31,8 +32,12 @@ from addin.workbook import book
 from addin.workbook.gateway import LogEntry, Row, TableData
 from addin.workbook.layout import SETTINGS, SETTINGS_TABLE, games_table
 
-EXPORT_NEEDS = needs.Needs(players=needs.EVERY, player_columns=frozenset({"aga_fee"}))
-"""A fee the AGA report would carry must be readable; other bad cells are printed around."""
+EXPORT_NEEDS = needs.Needs(
+    players=needs.EVERY, player_columns=frozenset({"aga_fee"}), unknown_players=True
+)
+"""The fee the AGA report would carry must be readable, and every player of a game listed
+(an unreadable AGA # leaves its games without their player); other bad cells are printed
+around."""
 
 
 Listing = tuple[dict[PlayerId, Member], list[SubmissionProblem]]
@@ -199,7 +204,7 @@ def screen_for_export(session: Session, b: book.Book, listing: Listing) -> list[
     "list what the AGA rating office would reject or question in the report (reads only)",
 )
 def check_aga(session: Session, params: Mapping[str, object]) -> None:
-    b = book.read_book(session.gw)
+    b = with_paired_round_problems(book.read_book(session.gw), session.gw)
     unreadable = [
         SubmissionProblem(Severity.INVALID, str(p)) for p in b.problems if EXPORT_NEEDS.stops(p)
     ]

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from addin.actions import aga_check, director, needs
 from addin.actions.imported_bands import imported_bands
+from addin.actions.paired_check import with_paired_round_problems
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session, read_input
 from addin.core.aga_limits import european_limits
@@ -36,7 +37,7 @@ def export_aga(session: Session, params: Mapping[str, object]) -> None:
     text_path, xml_path = params.get("text"), params.get("xml")
     if not text_path and not xml_path:
         raise ActionError("export-aga needs --text FILE.txt and/or --xml FILE.xml")
-    b = book.read_book(session.gw)
+    b = with_paired_round_problems(book.read_book(session.gw), session.gw)
     read_warnings = needs.screen(session, b, aga_check.EXPORT_NEEDS)
     t = b.tournament
     listing = aga_check.listed_members(session, b)

@@ -18,6 +18,7 @@ from datetime import date
 from addin.actions.late_arrivals import place_late_arrivals
 from addin.actions.member_list import read_members
 from addin.actions.needs import Needs, screen
+from addin.actions.paired_check import with_paired_round_problems
 from addin.actions.session import Session
 from addin.core.lookup import MemberIndex, fold
 from addin.core.model import Player, Settings
@@ -157,6 +158,8 @@ class _Examiner:
         for key, value in values.items():
             if value is None or value == "" or row.values.get(key) is not None:
                 continue
+            if key in row.unread:
+                continue  # typed but unreadable (a date, an error value): named, never refilled
             row.values[key] = value
             filled.append(self.data.table.column(key).header)
         if filled:
@@ -169,6 +172,8 @@ class _Examiner:
             typed = {k: v for k, v in values.items() if v is not None}
             if not typed:
                 continue
+            if values.get("aga_id") is None and "aga_id" in row.unread:
+                continue  # a value of the wrong kind: the reader names the cell, nothing fills it
             if values.get("aga_id") is None:
                 self.resolve(row, "aga_id")
                 self.without_number(row)
@@ -448,6 +453,7 @@ def settled_book(
     log = _log(gw)
     intake = examine(b, gw, log, index)
     b = with_intake_problems(rebuilt(b, intake), intake)
+    b = with_paired_round_problems(b, gw, log)
     ignored = screen(session, b, wanted)
     late, late_notes, placed = place_late_arrivals(b, intake.rows)
     session.warn(ignored + [w.shown for w in intake.warnings] + late)
@@ -486,7 +492,7 @@ def check_report(gw: Gateway, b: book.Book) -> tuple[list[Problem], list[str], l
     what the next action would fill in."""
     log = _log(gw)
     intake = examine(b, gw, log)
-    settled = rebuilt(b, intake)
+    settled = with_paired_round_problems(rebuilt(b, intake), gw, log)
     problems = [*intake.problems, *settled.problems]
     warnings = [w.shown for w in intake.warnings]
     notes = [f"{n} (by the next action)" for n in intake.notes]

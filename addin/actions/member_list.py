@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from addin.actions.session import ActionError
 from addin.core.lookup import MemberIndex
 from addin.formats.tdlista import Member, split_name
@@ -48,3 +50,17 @@ def read_members(gw: Gateway) -> MemberIndex:
     if data.problems and data.present:
         raise ActionError(f"{gw.source}: the TDListA sheet has problems", data.problems)
     return MemberIndex(m for m in map(member_from_row, data.rows) if m is not None)
+
+
+def previous_members(gw: Gateway, wanted: Collection[int]) -> dict[int, Member]:
+    """The members ``wanted`` as the TDListA sheet holds them now, before a newer list
+    replaces it (nothing is read when nobody is wanted; an unreadable row is left out)."""
+    if not wanted:
+        return {}
+    found: dict[int, Member] = {}
+    for row in gw.read_table(TDLISTA).rows:
+        if row.get("aga_id") in wanted:
+            member = member_from_row(row)
+            if member is not None:
+                found[member.aga_id] = member
+    return found

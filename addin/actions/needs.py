@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
+from addin.actions.paired_check import with_paired_round_problems
 from addin.actions.session import Session
 from addin.core.model import PlayerId, Status, Tournament
 from addin.workbook import book
@@ -64,10 +65,18 @@ class Needs:
     """Requests of which rounds (``None`` inside: requests for every round)."""
     bands: bool = False
     settings: Collection[str] | None = ()
+    unknown_players: bool = False
+    """Stop on a cell naming an AGA # that is no player (a game whose player is not listed)
+    and on a Players AGA # that cannot be read (whose games are then without their player)."""
 
     def stops(self, problem: Problem) -> bool:
         """Whether ``problem`` is in an input of the action."""
         part = problem.affects
+        if self.unknown_players and (
+            problem.missing_player is not None
+            or (problem.unreadable and part is not None and part.column == "aga_id")
+        ):
+            return True
         if part is None:
             return True
         if part.kind == "player":
@@ -161,6 +170,6 @@ def screen(
 
 def read_for(session: Session, needs: Needs | Callable[[book.Book], Needs]) -> book.Book:
     """Read the book; stop on a problem in what the action needs, warn about the rest."""
-    b = book.read_book(session.gw)
+    b = with_paired_round_problems(book.read_book(session.gw), session.gw)
     session.warn(screen(session, b, needs))
     return b

@@ -20,6 +20,7 @@ from addin.core.pairing.errors import PairingError
 from addin.core.scoring import mcmahon_scores
 from addin.workbook import book
 from addin.workbook.layout import round_sheet
+from addin.workbook.paired_rounds import paired_in_log
 
 ROUND = Param("round", "round number (default: the next round)", ParamKind.INT)
 
@@ -207,6 +208,10 @@ def unpair(session: Session, params: Mapping[str, object]) -> None:
         raise ActionError("no round is paired yet: nothing to unpair")
     number = last if asked is None else in_tournament(t, int(asked))  # type: ignore[call-overload]
     rnd = t.round(number)
+    if (rnd is None or not (rnd.games or rnd.byes)) and lost_by_hand(t, session, number):
+        session.gw.remove_sheet(round_sheet(number))  # nothing left to take: the Log says so
+        session.done(f"Removed the pairing of round {number} (its games were gone already)")
+        return
     if rnd is None:
         raise ActionError(f"round {number} is not paired")
     if number != last:
@@ -216,3 +221,11 @@ def unpair(session: Session, params: Mapping[str, object]) -> None:
         session.warn([f"round {number} already has {len(recorded)} result(s); they will be lost"])
     session.gw.remove_sheet(round_sheet(number))
     session.done(f"Removed the pairing of round {number} ({len(rnd.games)} games)")
+
+
+def lost_by_hand(t: Tournament, session: Session, number: int) -> bool:
+    """Round ``number`` is the last the Log records as paired, and its sheet was deleted,
+    renamed or emptied by hand (``paired_rounds``): unpairing it records that it is gone."""
+    paired = paired_in_log(director.log_lines(session.gw))
+    later = [r.number for r in t.rounds if r.number > number and (r.games or r.byes)]
+    return number in paired and max(paired) == number and not later

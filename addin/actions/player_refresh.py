@@ -7,7 +7,7 @@ computed from the old ratings), and the import says how many players differ.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date
 
 from addin.actions.session import Session
@@ -35,16 +35,20 @@ def _name(values: dict[str, object]) -> str:
     return f"{family}, {given}" if given else str(family)
 
 
-def refreshes(b: book.Book, members: Sequence[Member]) -> list[tuple[str, Refresh]]:
-    """Each registered player the list changes, with the player's name."""
+def refreshes(
+    b: book.Book, members: Sequence[Member], previous: Mapping[int, Member] | None = None
+) -> list[tuple[str, Refresh]]:
+    """Each registered player the list changes, with the player's name; ``previous``: the
+    list the workbook held until now, by AGA #, which tells the desk's values from its own."""
     by_id = {m.aga_id: m for m in members}
+    previous = previous or {}
     found = []
     for row in b.players_data.rows:
         pid = row.values.get("aga_id")
         if not isinstance(pid, int) or is_temporary_id(pid) or pid not in by_id:
             continue
-        r = refresh(row.values, by_id[pid])
-        if r.changes or r.kept_rating is not None:
+        r = refresh(row.values, by_id[pid], previous.get(pid))
+        if r.changes or r.kept_rating is not None or r.kept:
             found.append((_name(row.values), r))
     return found
 
@@ -53,6 +57,11 @@ def describe(name: str, r: Refresh, header: dict[str, str]) -> list[str]:
     lines = [
         f"{name} (AGA # {r.aga_id}): {header[c.key]} {_shown(c.old)} -> {_shown(c.new)}"
         for c in r.changes
+    ]
+    lines += [
+        f"{name} (AGA # {r.aga_id}): {header[c.key]} {_shown(c.old)} kept, typed at the desk "
+        f"(the new list says {_shown(c.new)})"
+        for c in r.kept
     ]
     if r.kept_rating is not None:
         published = next((c.new for c in r.changes if c.key == "aga_rating"), None)
@@ -67,12 +76,19 @@ def _paired(b: book.Book) -> list[int]:
     return [r.number for r in b.tournament.rounds if r.games or r.byes]
 
 
-def update_players(session: Session, b: book.Book, members: Sequence[Member], update: bool) -> None:
+def update_players(
+    session: Session,
+    b: book.Book,
+    members: Sequence[Member],
+    update: bool,
+    previous: Mapping[int, Member] | None = None,
+) -> None:
     """Compare the registered players with the new list; write their changes when allowed.
 
     Called before anything is written: a declined warning leaves the workbook as it was.
+    ``previous``: the list the workbook held until now (a value typed over it stays).
     """
-    found = refreshes(b, members)
+    found = refreshes(b, members, previous)
     changed = [(name, r) for name, r in found if r.changes]
     if not found:
         return

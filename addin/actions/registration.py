@@ -7,7 +7,7 @@ from datetime import date
 from pathlib import Path
 
 from addin.actions import intake, needs, player_refresh
-from addin.actions.member_list import member_values, read_members
+from addin.actions.member_list import member_values, previous_members, read_members
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session, read_input
 from addin.core.limits import shown
@@ -54,8 +54,10 @@ def import_tdlista(session: Session, params: Mapping[str, object]) -> None:
         f"({report.line_count} lines read, {len(report.skipped)} skipped, {report.encoding})"
     )
     session.done(summary)
+    b = book.read_book(session.gw)
+    previous = previous_members(session.gw, b.tournament.players)
     player_refresh.update_players(
-        session, book.read_book(session.gw), report.members, bool(params.get("update_players"))
+        session, b, report.members, bool(params.get("update_players")), previous
     )
     session.gw.write_table(TDLISTA, [member_values(m) for m in report.members])
     if report.cleaned:

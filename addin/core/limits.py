@@ -37,6 +37,9 @@ def komi_problem(komi: float) -> str | None:
     return None
 
 
+MAX_AGA_ID = 99_999
+"""AGA numbers are 1 to 99999 (temporary ones 90000-99999); a larger one is no member's."""
+
 MAX_AGA_FEE = 5000.0
 """The largest membership fee in dollars (a life membership is well below it)."""
 

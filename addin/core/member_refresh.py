@@ -3,7 +3,9 @@
 The list gives the published rating, membership type and expiry, chapter and state. The
 entry rating follows the published one only while the player entered at it: an entry rating
 the TD chose (``set-rating``, a rank typed or requested that differs from the list) is kept,
-and the change says so. A blank in the new list never erases what the Players sheet holds.
+and the change says so. A value typed at the desk over the old list's (a chapter, a state)
+stays too, and is listed as kept. A blank in the new list never erases what the Players sheet
+holds.
 """
 
 from __future__ import annotations
@@ -29,6 +31,9 @@ class Refresh:
     changes: tuple[Change, ...]
     kept_rating: float | None = None
     """An entry rating the TD set, kept although the published rating moved."""
+    kept: tuple[Change, ...] = ()
+    """Values typed at the desk over the old list's, kept although the new list differs
+    (``old``: the value kept; ``new``: the new list's)."""
 
     def values(self) -> dict[str, object]:
         return {c.key: c.new for c in self.changes}
@@ -74,15 +79,27 @@ def _rank_follows(rank: object, old_rating: object) -> bool:
         return False
 
 
-def refresh(values: Mapping[str, object], member: Member) -> Refresh:
-    """The changes ``member`` (the newer list's line) makes to a Players row's ``values``."""
+def refresh(
+    values: Mapping[str, object], member: Member, previous: Member | None = None
+) -> Refresh:
+    """The changes ``member`` (the newer list's line) makes to a Players row's ``values``.
+
+    ``previous`` is the same member in the list the workbook held until now: a value that
+    differs from it was typed at the desk (a chapter, a state) and stays; only what the row
+    holds as the old list gave it follows the new list."""
     changes: list[Change] = []
+    kept: list[Change] = []
     for key, attr in LISTED:
         old, new = values.get(key), getattr(member, attr)
         if _blank(new) or _same(old, new):
             continue
+        listed = getattr(previous, attr) if previous is not None else None
+        if key != "aga_rating" and previous is not None and not _same(old, listed):
+            if not _same(new, listed):  # the list changed it too: say whose value stays
+                kept.append(Change(key, old, new))
+            continue
         changes.append(Change(key, old, new))
-    kept = None
+    kept_rating = None
     new_rating = member.rating
     if new_rating is not None and not _same(values.get("aga_rating"), new_rating):
         old_rating = values.get("rating")
@@ -93,5 +110,5 @@ def refresh(values: Mapping[str, object], member: Member) -> Refresh:
                 if _rank_follows(rank, old_rating) and rank != rank_of(new_rating):
                     changes.insert(1, Change("rank", rank, rank_of(new_rating)))
         else:
-            kept = float(old_rating)  # type: ignore[arg-type]
-    return Refresh(member.aga_id, tuple(changes), kept)
+            kept_rating = float(old_rating)  # type: ignore[arg-type]
+    return Refresh(member.aga_id, tuple(changes), kept_rating, tuple(kept))

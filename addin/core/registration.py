@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from datetime import date
 
-from addin.core.limits import MAX_ROUNDS, shown
+from addin.core.limits import MAX_AGA_ID, MAX_ROUNDS, shown
 from addin.core.lookup import MemberIndex, fold
 from addin.core.model import Player
 from addin.core.ratings import RatingError, parse_rating, rank_of
@@ -533,6 +533,9 @@ def _row_aga_id(row: _Row) -> int | None:
         return None
     if not (text.isascii() and text.isdigit()):
         row.problem("aga_id", f"AGA number {shown(text)} is not a number")
+        return None
+    if len(text.lstrip("0")) > 5 or not 1 <= int(text) <= MAX_AGA_ID:
+        row.problem("aga_id", f"AGA number {shown(text)} is not from 1 to {MAX_AGA_ID}")
         return None
     return int(text)
 

@@ -21,7 +21,7 @@ import math
 from dataclasses import dataclass, field
 from datetime import date
 
-from addin.core.limits import shown
+from addin.core.limits import MAX_AGA_ID, shown
 from addin.core.ratings import RATING_MAX, RATING_MIN, is_valid_rating
 from addin.formats import text_input
 
@@ -202,6 +202,9 @@ def _aga_id(fields: list[str], source: str, number: int, line: str) -> int | Non
     text = fields[1]
     if not (text.isascii() and text.isdigit()):
         problem = f"AGA number {shown(text)} of {shown(fields[0])} is not a number"
+        raise TDListAError(source, number, problem)
+    if len(text.lstrip("0")) > 5 or not 1 <= int(text) <= MAX_AGA_ID:  # as in Players
+        problem = f"AGA number {shown(text)} of {shown(fields[0])} is not from 1 to {MAX_AGA_ID}"
         raise TDListAError(source, number, problem)
     return int(text)
 

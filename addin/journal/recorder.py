@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import inspect
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from addin.journal.store import Entry, Journal, now, sha256
+from addin.journal.store import Entry, Journal, JournalError, now, sha256
 from addin.workbook.saving import save_atomically, target_of
 
 
@@ -39,6 +40,8 @@ def record(
     journal = Journal.load(book)
     before = book.read_bytes() if book.exists() else None
     digest, wrote = journal.keep_snapshot(before) if before is not None else (None, False)
+    if _takes_ready(save):
+        return _record_before_replacing(journal, action, arguments, save, door, digest, wrote)
     try:
         save()
     except BaseException:
@@ -68,6 +71,62 @@ def record(
             journal.tidy()
         raise
     return entry
+
+
+def _takes_ready(save: Callable[..., None]) -> bool:
+    """Whether ``save`` lets the journal see the new file before it replaces the old
+    (the command line's gateway does; a window's own save does not)."""
+    try:
+        return "ready" in inspect.signature(save).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def _record_before_replacing(
+    journal: Journal,
+    action: str,
+    arguments: Mapping[str, object],
+    save: Callable[..., None],
+    door: str,
+    digest: str | None,
+    wrote: bool,
+) -> Entry:
+    """Everything that can fail first, then the save: the entry is written while the new
+    file waits beside the workbook, so a journal that cannot be written refuses the action
+    before the workbook is replaced and before the backups roll (they stay as they were)."""
+    snapshot: list[tuple[str, bool]] = []
+    """The "after" snapshot kept, and whether this run wrote it."""
+    entries: list[Entry] = []
+
+    def ready(new_file: Path) -> None:
+        after_digest, wrote_after = journal.keep_snapshot(new_file.read_bytes())
+        snapshot.append((after_digest, wrote_after and after_digest != digest))
+        entry = Entry(
+            journal.next_number,
+            action,
+            plain_arguments(arguments),
+            now(),
+            door,
+            digest,
+            after_digest,
+        )
+        journal.append(entry)
+        entries.append(entry)
+
+    try:
+        save(ready=ready)
+    except BaseException:
+        if entries:  # the new file was not swapped in: the entry goes again
+            with contextlib.suppress(OSError, JournalError):
+                journal.entries.pop()
+                journal.rewrite()
+        for after_digest, written in snapshot:
+            journal.drop_snapshot(after_digest, written)
+        journal.drop_snapshot(digest, wrote)
+        if not journal.entries:
+            journal.tidy()
+        raise
+    return entries[0]
 
 
 def put_back(book: Path, data: bytes | None) -> None:

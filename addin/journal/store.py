@@ -123,11 +123,16 @@ class Journal:
             raw = json.loads(journal.file.read_text(encoding="utf-8"))
         except OSError as err:
             raise JournalError(f"{where}: cannot be read: {err.strerror or err}") from err
-        except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        except ValueError as err:  # not UTF-8, not JSON, a number of 5,000 digits
             raise JournalError(f"{where}: damaged, not the journal's JSON ({err})") from err
+        except RecursionError:
+            raise JournalError(f"{where}: damaged, nested too deeply to be the journal") from None
         if not isinstance(raw, dict) or raw.get("format") != FORMAT:
             raise JournalError(f"{where}: not a journal of format {FORMAT}")
-        entries = [_entry(e, where) for e in raw.get("entries") or []]
+        listed = raw.get("entries") or []
+        if not isinstance(listed, list):
+            raise JournalError(f"{where}: damaged, its entries are not a list")
+        entries = [_entry(e, where) for e in listed]
         numbers = [e.number for e in entries]
         if numbers != list(range(1, len(entries) + 1)):
             raise JournalError(f"{where}: the entries are not numbered 1, 2, 3 ...")
@@ -194,6 +199,10 @@ class Journal:
         """Add ``entry`` and write the journal file in one rename."""
         self._write([*self.entries, entry])
         self.entries.append(entry)
+
+    def rewrite(self) -> None:
+        """Write the journal file as ``entries`` now stand (an entry taken back)."""
+        self._write(self.entries)
 
     def _write(self, entries: list[Entry]) -> None:
         document = {

@@ -166,7 +166,8 @@ def settings_from_values(v: Mapping[str, object]) -> Settings:
     listed = [t.strip() for t in text("tiebreaks").split(",") if t.strip()]
     tiebreaks = tuple(t for t in listed if not settings_rules.is_extra(t))
     extras = tuple(t[1:-1].strip() for t in listed if settings_rules.is_extra(t))
-    rounds = v.get("rounds") or defaults.rounds
+    rounds = v.get("rounds")
+    rounds = defaults.rounds if rounds is None else rounds  # 0 is refused, not the default
     if not 1 <= int(rounds) <= MAX_ROUNDS:  # type: ignore[call-overload]
         raise ValueError(f"Number of rounds {rounds} is not between 1 and {MAX_ROUNDS}")
     komi = float(v.get("komi") if v.get("komi") is not None else defaults.komi)  # type: ignore[arg-type]
@@ -424,9 +425,7 @@ def read_book(gw: Gateway) -> Book:
         player = player_from_row(row, rounds)
         if player is None:
             missing = "aga_id" if row.get("aga_id") is None else "family_name"
-            if missing not in {
-                p.column for p in players.problems if p.cell == row.cells.get(missing)
-            }:
+            if missing not in row.unread:  # an unreadable cell is named already
                 book.problems.append(players.problem(row, missing, "required value is blank"))
             continue
         if player.aga_id in t.players:
@@ -555,9 +554,10 @@ def _read_round(book: Book, gw: Gateway, number: int, names: dict[str, PlayerId]
             continue
         if white is None or black is None:
             blank = "white" if white is None else "black"
-            book.problems.append(
-                games_data.problem(row, blank, "a game needs both players' AGA numbers")
-            )
+            if blank not in row.unread:  # a value of the wrong kind is named already
+                book.problems.append(
+                    games_data.problem(row, blank, "a game needs both players' AGA numbers")
+                )
             continue
         white, black = int(white), int(black)  # type: ignore[call-overload]
         claim(white, row, games_data, "white")

@@ -35,6 +35,30 @@ class Formula(str):
     __slots__ = ()
 
 
+class ErrorValue(str):
+    """A spreadsheet error value (``#N/A``, ``#REF!``) read from a cell: never a value.
+
+    Each gateway marks them (openpyxl: an error cell; Excel: read with ``err_to_str``),
+    so that the reader names the cell instead of taking the error for a blank or text."""
+
+    __slots__ = ()
+
+
+ERROR_CODES = frozenset(
+    {"#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#GETTING_DATA"}
+    | {"#SPILL!", "#CALC!", "#FIELD!", "#BLOCKED!", "#CONNECT!", "#BUSY!", "#UNKNOWN!"}
+    | {"#PYTHON!", "#TIMEOUT!", "#EXTERNAL!"}
+)
+"""The error values Excel shows (and writes into an .xlsx error cell)."""
+
+
+def error_value(value: object) -> object:
+    """``value`` marked as an ``ErrorValue`` when it is one of Excel's error codes."""
+    if isinstance(value, str) and value in ERROR_CODES and not isinstance(value, ErrorValue):
+        return ErrorValue(value)
+    return value
+
+
 @dataclass(frozen=True)
 class Text:
     """Text that looks like a formula but is not one: each gateway stores it as text."""

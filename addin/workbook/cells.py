@@ -11,21 +11,51 @@ import re
 from collections.abc import Callable
 from datetime import date, datetime
 
-from addin.core.limits import fee_problem
+from addin.core.limits import MAX_AGA_ID, fee_problem, shown
 from addin.core.ratings import RatingError, parse_rating, rank_floor, rank_of
 from addin.core.results import parse_result
-from addin.workbook.cell_gate import Formula
+from addin.workbook.cell_gate import ERROR_CODES, ErrorValue, Formula
 from addin.workbook.layout import Column, Kind
 
 
 class CellError(ValueError):
     def __init__(self, value: object, expected: str) -> None:
-        super().__init__(f"{value!r} is not {expected}")
+        super().__init__(f"{described(value)} is not {expected}")
         self.value = value
         self.expected = expected
 
 
-NUMERIC = (Kind.INT, Kind.FLOAT, Kind.MONEY)
+_CONSTANTS: dict[str, object] = {
+    "=TRUE()": True,
+    "=FALSE()": False,
+    **{f"={code}": ErrorValue(code) for code in ERROR_CODES},
+}
+"""Formulas that are a constant typed in Excel, as LibreOffice loads them from a .xlsx."""
+
+
+def described(value: object) -> str:
+    """A cell's value as a message names it: its kind said where the kind is the trouble."""
+    if isinstance(value, Formula) and value.upper() in _CONSTANTS:
+        value = _CONSTANTS[value.upper()]  # Calc loads TRUE and #N/A as =TRUE() and =#N/A
+    if isinstance(value, ErrorValue):
+        return f"the error value {value}"
+    if isinstance(value, Formula):
+        return f"the formula {shown(str(value))}"
+    if isinstance(value, bool):
+        return f"{str(value).upper()} (a true/false value)"
+    if isinstance(value, datetime) and value.time() != datetime.min.time():
+        return f"the date and time {value.isoformat(sep=' ')}"
+    if isinstance(value, datetime):
+        return f"the date {value.date().isoformat()}"
+    if isinstance(value, date):
+        return f"the date {value.isoformat()}"
+    return shown(value)
+
+
+NUMERIC = (Kind.INT, Kind.AGA_ID, Kind.FLOAT, Kind.MONEY)
+IDENTITY_AND_NUMBERS = (*NUMERIC, Kind.RATING, Kind.RATING_FLOOR)
+"""Kinds whose cell holds a number the TD typed: a true/false value, a date, a formula or an
+error value there is a problem naming the cell, never a number by conversion."""
 
 _TRUE = {"yes", "y", "true", "1", "x", "on"}
 _FALSE = {"no", "n", "false", "0", "off"}
@@ -41,8 +71,12 @@ def parse(value: object, column: Column) -> object:
     if is_blank(value):
         return None
     kind = column.kind
+    if isinstance(value, ErrorValue):
+        raise CellError(value, kind.value)  # never a value, nor a blank to fill
     if isinstance(value, Formula) and kind in (Kind.ANY, Kind.TEXT):
         return value  # the TD's own formula, kept as one through a rewrite
+    if kind in IDENTITY_AND_NUMBERS and isinstance(value, bool | date | Formula):
+        raise CellError(value, kind.value)
     if isinstance(value, str):
         value = value.strip()
     try:
@@ -77,6 +111,14 @@ def _int(value: object) -> int:
     return int(number)
 
 
+def _aga_id(value: object) -> int:
+    """An AGA number: 1 to 99999 (a 301-digit number is no member's)."""
+    number = _int(value)
+    if not 1 <= number <= MAX_AGA_ID:
+        raise ValueError(value)
+    return number
+
+
 def _float(value: object) -> float:
     if isinstance(value, bool):
         raise ValueError(value)
@@ -85,10 +127,19 @@ def _float(value: object) -> float:
     return float(value)  # type: ignore[arg-type]
 
 
+_AMOUNT = re.compile(r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d{1,2})?|\.\d{1,2}")
+"""Dollars as typed: 30, 30.5, 1,000, 1,000.00 (a comma only between thousands)."""
+
+
 def _money(value: object) -> float:
-    """Dollars: 30, 30.5, "$30.00"; never negative, huge, or finer than a cent."""
+    """Dollars: 30, 30.5, "$30.00", "$1,000", "US$ 25"; never negative, huge, or finer than
+    a cent. A comma is a thousands separator only, never a decimal comma: "$1,5" is refused
+    rather than read as a dollar and a half or as fifteen."""
     if isinstance(value, str):
-        value = value.removeprefix("$").strip()
+        text = value.strip().removeprefix("US").removeprefix("$").strip()
+        if not _AMOUNT.fullmatch(text):
+            raise ValueError(value)
+        value = text.replace(",", "")
     amount = _float(value)
     if fee_problem(amount):
         raise ValueError(value)
@@ -177,6 +228,7 @@ _PARSERS: dict[Kind, Callable[[object], object]] = {
     Kind.ANY: lambda value: value,
     Kind.TEXT: _text,
     Kind.INT: _int,
+    Kind.AGA_ID: _aga_id,
     Kind.FLOAT: _float,
     Kind.MONEY: _money,
     Kind.RATING: parse_rating,  # type: ignore[dict-item]

@@ -45,6 +45,8 @@ class Problem:
     missing_player: int | None = None
     """The AGA # the cell names that is not (yet) a player: completing that Players row
     answers the problem."""
+    unreadable: bool = False
+    """The cell holds a value of the wrong kind (text in a number, an error value...)."""
 
     def __str__(self) -> str:
         where = f"{self.sheet}!{self.cell}" if self.cell else self.sheet

@@ -53,6 +53,7 @@ class Kind(enum.Enum):
     ANY = "any value"
     TEXT = "text"
     INT = "a whole number"
+    AGA_ID = "an AGA number (a whole number from 1 to 99999)"
     FLOAT = "a number"
     RATING = "a rank or rating (3k, 4d, -3.45, 4.5)"
     RATING_FLOOR = "a rank or rating (4d: 4 dan and up; or a rating such as 3.5)"
@@ -433,7 +434,7 @@ TDLISTA = Table(
     name="TDListA",
     columns=(
         Column("name", "Name", owner=Owner.IMPORT, width=30, required=True),
-        Column("aga_id", "AGA #", Kind.INT, Owner.IMPORT, width=9, required=True),
+        Column("aga_id", "AGA #", Kind.AGA_ID, Owner.IMPORT, width=9, required=True),
         Column("membership_type", "Type", owner=Owner.IMPORT, width=8),
         Column("rating", "Rating", Kind.FLOAT, Owner.IMPORT, width=9, number_format="0.00"),
         Column("expiry", "Expires", Kind.DATE, Owner.IMPORT, width=11, number_format="yyyy-mm-dd"),
@@ -470,7 +471,7 @@ def players_table(rounds: int) -> Table:
         sheet="Players",
         name="Players",
         columns=(
-            Column("aga_id", "AGA #", Kind.INT, reg, width=8, required=True),
+            Column("aga_id", "AGA #", Kind.AGA_ID, reg, width=8, required=True),
             Column("family_name", "Family name", owner=reg, width=18, required=True),
             Column("given_name", "Given name", owner=reg, width=16),
             Column("rank", "Rank or rating", Kind.TEXT, Owner.TD, width=9),
@@ -583,9 +584,9 @@ def games_table(number: int) -> Table:
             Column("handicap", "Handicap", Kind.INT, p, width=9),
             Column("komi", "Komi", Kind.FLOAT, p, width=6, number_format="0.0"),
             Column("result", "Result", Kind.RESULT, Owner.TD, width=20, choices=_choices(Result)),
-            Column("white", "White AGA #", Kind.INT, p, width=9, required=True),
+            Column("white", "White AGA #", Kind.AGA_ID, p, width=9, required=True),
             Column("white_rating", "W rating", Kind.FLOAT, p, width=8, number_format="0.00"),
-            Column("black", "Black AGA #", Kind.INT, p, width=9, required=True),
+            Column("black", "Black AGA #", Kind.AGA_ID, p, width=9, required=True),
             Column("black_rating", "B rating", Kind.FLOAT, p, width=8, number_format="0.00"),
             Column("notes", "Notes", owner=p, width=36),
         ),
@@ -601,7 +602,7 @@ def byes_table(number: int) -> Table:
         name=f"Round{number}Byes",
         anchor_column=len(games_table(number).columns) + 2,
         columns=(
-            Column("player", "Bye AGA #", Kind.INT, p, width=9, required=True),
+            Column("player", "Bye AGA #", Kind.AGA_ID, p, width=9, required=True),
             Column("name", "Bye player", owner=p, width=24),
             Column("kind", "Bye type", Kind.CHOICE, p, width=10, choices=_choices(ByeKind)),
         ),
@@ -619,8 +620,8 @@ REQUESTS = Table(
         Column(
             "kind", "Request", Kind.CHOICE, width=10, choices=_choices(RequestKind), required=True
         ),
-        Column("first", "Player 1 AGA #", Kind.INT, width=10, required=True),
-        Column("second", "Player 2 AGA #", Kind.INT, width=10, required=True),
+        Column("first", "Player 1 AGA #", Kind.AGA_ID, width=10, required=True),
+        Column("second", "Player 2 AGA #", Kind.AGA_ID, width=10, required=True),
         Column("notes", "Notes", width=40),
     ),
 )
@@ -635,7 +636,7 @@ def standings_table(tiebreaks: Sequence[str]) -> Table:
         name="Standings",
         columns=(
             Column("place", "Place", Kind.INT, s, width=6),
-            Column("aga_id", "AGA #", Kind.INT, s, width=8),
+            Column("aga_id", "AGA #", Kind.AGA_ID, s, width=8),
             Column("name", "Name", owner=s, width=26),
             Column("rank", "Rank", owner=s, width=6),
             Column("band", "Band", Kind.INT, s, width=6),

@@ -22,7 +22,7 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
 from addin.workbook import bulk_sheet, cells, extent, styling, table_rows
-from addin.workbook.cell_gate import Formula, RefusedValue, Text, gate
+from addin.workbook.cell_gate import ErrorValue, Formula, RefusedValue, Text, gate
 from addin.workbook.gateway import LogEntry, Problem, Row, Selection, TableData, WriteRow
 from addin.workbook.layout import LOG, TDLISTA, Table
 from addin.workbook.open_elsewhere import check_not_open, held_by
@@ -158,15 +158,20 @@ class OpenpyxlGateway:
             min_row=header_row + 1, max_row=bottom, min_col=first, max_col=last, values_only=True
         )
         for r, values in enumerate(rows, start=header_row + 1):
-            if any(isinstance(v, str) and v.startswith("=") for v in values):
+            if any(isinstance(v, str) and v.startswith(("=", "#")) for v in values):
                 values = tuple(self._formula(ws, r, c, v) for c, v in enumerate(values, first))
             yield values
 
     @staticmethod
     def _formula(ws: Worksheet, r: int, c: int, value: object) -> object:
-        """``value`` marked as the TD's own formula when the cell holds one (not text)."""
-        if isinstance(value, str) and ws.cell(row=r, column=c).data_type == "f":
-            return Formula(value)
+        """``value`` marked as the TD's own formula when the cell holds one (not text), and
+        as an error value when the cell is an error cell (``#N/A``)."""
+        if isinstance(value, str) and value.startswith(("=", "#")):
+            kind = ws.cell(row=r, column=c).data_type
+            if kind == "f":
+                return Formula(value)
+            if kind == "e":
+                return ErrorValue(value)
         return value
 
     # --- writing ------------------------------------------------------------------------
@@ -190,6 +195,13 @@ class OpenpyxlGateway:
     def write_table(self, table: Table, rows: Sequence[WriteRow]) -> None:
         self.forget(table.sheet)
         ws = self._sheet(table)
+        for other in self.wb.worksheets:
+            if other is not ws and table.name in other.tables:
+                raise RefusedValue(
+                    f"the sheet '{other.title}' holds the table {table.name} of '{table.sheet}' "
+                    f"(renamed from it?): rename it back to '{table.sheet}', or delete it; "
+                    "nothing was written"
+                )
         if ws.tables.get(table.name) is None and cells.is_blank(
             ws.cell(row=1, column=table.anchor_column).value
         ):
@@ -281,16 +293,23 @@ class OpenpyxlGateway:
 
     # --- saving -------------------------------------------------------------------------
 
-    def save(self, path: Path | None = None, **kwargs: object) -> None:
-        """Write the workbook safely (``saving.save_atomically``). Refused while Excel or
-        LibreOffice holds the file, unless opened with ``force``."""
+    def save(
+        self,
+        path: Path | None = None,
+        *,
+        ready: Callable[[Path], None] | None = None,
+        **kwargs: object,
+    ) -> None:
+        """Write the workbook safely (``saving.save_atomically``; ``ready`` sees the new file
+        before it replaces the old). Refused while Excel or LibreOffice holds the file, unless
+        opened with ``force``."""
         target = Path(path) if path else self.path
         if target is None:
             raise WorkbookError("no file to save to")
         if not self.force and target.exists():
             check_not_open(target)
             check_not_open(target_of(target))
-        save_atomically(self._write_file, target, **kwargs)  # type: ignore[arg-type]
+        save_atomically(self._write_file, target, ready=ready, **kwargs)  # type: ignore[arg-type]
 
     def held_by(self) -> str | None:
         """Which other program holds this workbook open, if any."""

@@ -183,11 +183,14 @@ def save_atomically(
     *,
     keep: int = BACKUPS_KEPT,
     replace: Callable[[Path, Path], None] = os.replace,
+    ready: Callable[[Path], None] | None = None,
 ) -> None:
     """Call ``write(tmp)`` to produce the new file, then swap it in for ``path``.
 
-    ``replace`` is the rename step; tests pass one that fails to prove the
-    original and its backups survive.
+    ``ready(tmp)``, when given, runs once the new file is complete and before anything
+    else is touched (the journal keeps it there): when it fails, the target and its
+    backups are as they were. ``replace`` is the rename step; tests pass one that fails
+    to prove the original and its backups survive.
     """
     path = target_of(Path(path))
     check_writable(path)
@@ -201,6 +204,8 @@ def save_atomically(
         write(tmp)
         _fsync(tmp)
         os.chmod(tmp, mode)
+        if ready is not None:
+            ready(tmp)
         if keep and existed:
             snapshot = _snapshot(path)
         replace(tmp, path)

@@ -104,7 +104,7 @@ def rows_from_block(
             ref = f"{letter}{number}"
             row.cells[column.key] = ref
             value = raw[at]
-            if numeric and isinstance(value, str) and value.strip():
+            if numeric and type(value) is str and value.strip():  # not a Formula, an error
                 notices.append(
                     Problem(table.sheet, f"number stored as text: {value!r}", ref, column.header)
                 )
@@ -113,7 +113,7 @@ def rows_from_block(
             except cells.CellError as err:
                 row.values[column.key] = None
                 row.unread[column.key] = value
-                problems.append(Problem(table.sheet, str(err), ref, column.header))
+                problems.append(Problem(table.sheet, str(err), ref, column.header, unreadable=True))
         row.extra = {h: raw[at] for at, h in extras_at}
         rows.append(row)
     if table.unique:

@@ -24,7 +24,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.utils.cell import range_boundaries
 
 from addin.workbook import cells, extent, styling, table_rows
-from addin.workbook.cell_gate import Text, formula_like, gate
+from addin.workbook.cell_gate import Text, error_value, formula_like, gate
 from addin.workbook.gateway import (
     LogEntry,
     Problem,
@@ -220,9 +220,11 @@ class XlwingsGateway:
         return int(last.row), int(last.column)
 
     def _read_block(self, sheet: str, top: int, bottom: int, width: int) -> list[list[object]]:
-        """Rows ``top``..``bottom`` of columns 1..``width``, in one Excel call."""
-        block = self._sheet(sheet).range((top, 1), (bottom, width)).options(ndim=2).value
-        return [list(row) for row in block]
+        """Rows ``top``..``bottom`` of columns 1..``width``, in one Excel call; error values
+        (``#N/A``) come as ``ErrorValue``, not as blanks (xlwings' default)."""
+        rng = self._sheet(sheet).range((top, 1), (bottom, width))
+        block = rng.options(ndim=2, err_to_str=True).value
+        return [[error_value(v) if isinstance(v, str) else v for v in row] for row in block]
 
     def _table_refs(self, sheet: str) -> dict[str, str]:
         """The sheet's Excel Tables: name -> A1 range (such as ``A1:K17``)."""
