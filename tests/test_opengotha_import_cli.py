@@ -312,6 +312,67 @@ def test_the_state_after_round_k_pairs_round_k_plus_1_from_the_files_scores(
     }
 
 
+def with_absence_rule(source: Path, target: Path, absent: str, round_down: str) -> Path:
+    """``source`` with OpenGotha's value of an absent round and its round-down changed."""
+    root = etree.parse(str(source)).getroot()
+    gps = root.find("TournamentParameterSet/GeneralParameterSet")
+    gps.set("genMMS2ValueAbsent", absent)
+    gps.set("genRoundDownNBWMMS", round_down)
+    target.write_bytes(etree.tostring(root, xml_declaration=True, encoding="UTF-8"))
+    return target
+
+
+@pytest.mark.parametrize(
+    ("absent", "round_down", "option"),
+    [
+        ("2", "true", None),  # a point a round: no option says it, the AGA's 0 stays
+        ("1", "false", Sleeping.HALF.value),  # ½ a round, not rounded: an odd round left over
+        ("0", "true", None),  # the AGA's rule: nothing to set, nothing to name
+    ],
+)
+def test_an_absence_rule_the_option_cannot_say_names_each_difference(
+    tmp_path: Path, absent: str, round_down: str, option: str | None
+) -> None:
+    source = DATA / "opengotha" / "Toulouse2024.xml"
+    k = last_complete_round(gotha(source))
+    cut = after_round(source, k, tmp_path / "cut.xml")
+    f = gotha(with_absence_rule(cut, tmp_path / "rule.xml", absent, round_down))
+    path, out = imported(tmp_path, tmp_path / "rule.xml")
+    settings = {r["Setting"]: r["Value"] for r in sheet_rows(path, "Tournament")}
+    assert settings["Sleeping players"] == option
+    t = tournament(path)
+    names = {v: k_ for k_, v in ids_by_key(t).items()}
+    entrants = [p for p in t.players.values() if p.status is Status.ACTIVE]
+    paired_from = pairing_input(t, k + 1, entrants).scores
+    theirs = f.score(k)
+    differences = {p.name: theirs[names[p.aga_id]] - paired_from[p.aga_id] for p in entrants}
+    named = {name: x for name, x in differences.items() if x}
+    not_carried = next(line for line in out.splitlines() if line.startswith("Not carried"))
+    assert bool(named) is (absent != "0") and ("absent rounds" in not_carried) is bool(named)
+    for name, x in named.items():
+        assert f"{name} {x:g}" in not_carried
+
+
+@pytest.mark.parametrize(
+    ("source", "typed", "option"),
+    [
+        ("simpleswiss", Sleeping.NOTHING.value, Sleeping.NOTHING),  # NBW: absences score 0
+        ("Toulouse2024", None, Sleeping.HALF),  # the BGA preset already gives ½ a round
+    ],
+)
+def test_a_bga_workbook_pairs_absences_by_the_files_rule(
+    tmp_path: Path, source: str, typed: str | None, option: Sleeping
+) -> None:
+    path = tmp_path / "bga.xlsx"
+    assert run("new", path).returncode == 0
+    set_setting(path, "McMahon rules", "BGA")
+    result = run("import-opengotha", path, DATA / "opengotha" / f"{source}.xml")
+    assert result.returncode == 0, result.stderr
+    settings = {r["Setting"]: r["Value"] for r in sheet_rows(path, "Tournament")}
+    assert (settings["McMahon rules"], settings["Sleeping players"]) == ("BGA", typed)
+    assert tournament(path).settings.options.sleeping is option
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
