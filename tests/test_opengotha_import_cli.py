@@ -472,3 +472,31 @@ def test_export_of_our_own_event_names_what_opengotha_cannot_hold(tmp_path: Path
     assert len(shifts) == 1, "every initial score moves by one constant: the same differences"
     shift = shifts.pop()
     assert shift == 0 or f"OpenGotha shows every McMahon score {shift:+g}" in said
+
+
+@pytest.mark.parametrize(
+    ("option", "swiss", "absent", "lost"),
+    [
+        (None, False, ("0", "0"), False),  # AGA: an absence scores nothing
+        (Sleeping.HALF.value, False, ("1", "0"), False),  # ½ a round, rounded down: OpenGotha's
+        (Sleeping.HALF.value, True, ("0", "1"), False),  # a Swiss event pairs on NBW
+        (Sleeping.HALF_NOT_TOP.value, False, ("1", "0"), True),  # OpenGotha has no top rule
+    ],
+)
+def test_export_writes_sleeping_players_as_opengothas_absence_value(
+    tmp_path: Path, option: str | None, swiss: bool, absent: tuple[str, str], lost: bool
+) -> None:
+    played = write_workbook(tmp_path / "played.xlsx", make_tournament(seed=3, rounds=4), rounds=5)
+    if option:
+        set_setting(played, "Sleeping players", option)
+    if swiss:
+        set_setting(played, "Pairing format", "Swiss")
+    out = tmp_path / "event.xml"
+    asked = run("export-opengotha", played, out)
+    assert asked.returncode == (3 if lost else 0), asked.stderr
+    assert ("no sleeping in the top group (OpenGotha has no such rule)" in asked.stderr) is lost
+    if lost:
+        assert run("export-opengotha", played, out, "--yes").returncode == 0
+    gps = etree.parse(str(out)).getroot().find("TournamentParameterSet/GeneralParameterSet")
+    assert (gps.get("genMMS2ValueAbsent"), gps.get("genNBW2ValueAbsent")) == absent
+    assert (gps.get("genRoundDownNBWMMS"), gps.get("genMMS2ValueBye")) == ("true", "2")
