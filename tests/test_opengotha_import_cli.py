@@ -3,9 +3,9 @@
 The file is read here independently (lxml, OpenGotha's own rules from its source): every
 player, game and bye must be in the workbook, the initial McMahon scores must be the file's
 (``Player.smms``), and from the state after round k the next round must pair at once,
-legally, from McMahon scores that are OpenGotha's (``fillBaseScoringInfoIfNecessary``),
-but for the points OpenGotha gives absent rounds, which the AGA rules do not and which the
-import names.
+legally, from pairing scores that are OpenGotha's (``fillBaseScoringInfoIfNecessary``),
+absent rounds included: OpenGotha's ½ point a round absent, rounded down, is the Sleeping
+players option "Half a point a round" (BGA 4.3), which the import sets.
 """
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from addin.core.model import ByeKind, HandicapBasis, PlayerId, Result, Status, Tournament
+from addin.actions.pairing import pairing_input
+from addin.core.european import Sleeping
+from addin.core.model import Bye, ByeKind, HandicapBasis, PlayerId, Result, Status, Tournament
 from addin.core.scoring import mcmahon_scores
 from addin.workbook import book
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
@@ -115,12 +117,21 @@ class GothaFile:
         p = self.players[k]
         return min(max(rank(p.get("rank")), floor), bar) - zero + int(p.get("smmsCorrection"))
 
+    @property
+    def main(self) -> str:
+        """The main score: MMS, or NBW in a Swiss event."""
+        return "NBW" if self.swiss else "MMS"
+
+    @property
+    def absent_value(self) -> int:
+        """Half points OpenGotha's main score gives a round absent."""
+        return int(self.gps.get(f"gen{self.main}2ValueAbsent"))
+
     def score(self, after: int) -> dict[str, float]:
         """OpenGotha's main score after round ``after`` (MMS, or NBW in a Swiss event),
         as Tournament.fillBaseScoringInfoIfNecessary computes it, in half points."""
-        kind = "NBW" if self.swiss else "MMS"
-        absent_value = int(self.gps.get(f"gen{kind}2ValueAbsent"))
-        bye_value = int(self.gps.get(f"gen{kind}2ValueBye"))
+        absent_value = self.absent_value
+        bye_value = int(self.gps.get(f"gen{self.main}2ValueBye"))
         x2 = {k: 2 * self.smms(k) for k in self.players}
         extra = dict.fromkeys(self.players, 0)
         for r in range(1, after + 1):
@@ -254,16 +265,34 @@ def test_the_state_after_round_k_pairs_round_k_plus_1_from_the_files_scores(
     met = {frozenset(g.players) for r in earlier for g in r.games}
     assert not [g for g in rnd.games if frozenset(g.players) in met], "a rematch"
 
-    # The scores the round was paired from are OpenGotha's, absence points apart.
-    ours = mcmahon_scores(replace(t, rounds=earlier), after_round=k)
+    # The scores the round was paired from are OpenGotha's, absent rounds included: the
+    # import set Sleeping players to OpenGotha's ½ a round absent, rounded down.
+    settings = {r["Setting"]: r["Value"] for r in sheet_rows(path, "Tournament")}
+    sleeps = f.absent_value == 1 and f.gps.get("genRoundDownNBWMMS") == "true"
+    assert settings["Sleeping players"] == (Sleeping.HALF.value if sleeps else None)
+    assert ("Sleeping players: Half a point a round" in out) is sleeps
+    entrants = [p for p in t.players.values() if p.status is Status.ACTIVE]
+    paired_from = pairing_input(replace(t, rounds=earlier), k + 1, entrants).scores
     theirs = f.score(k)
+    assert {names[p.aga_id]: paired_from[p.aga_id] for p in entrants} == {
+        names[p.aga_id]: theirs[names[p.aga_id]] for p in entrants
+    }
     not_carried = next(line for line in out.splitlines() if line.startswith("Not carried"))
-    for pid, p in t.players.items():
-        difference = theirs[names[pid]] - ours[pid]
-        if difference:
-            assert f"{p.name} {difference:g}" in not_carried, (p.name, difference)
-            assert names[pid] in {a for r in range(1, k + 1) for a in f.absent(r)}
-    assert [m for m in log_messages(path) if m[2].startswith("Not carried")]
+    assert "absent rounds" not in not_carried
+    # The standings keep the AGA's 0 for a voluntary bye: a sleeper pairs higher, and each
+    # game of one says by how much.
+    ours = mcmahon_scores(replace(t, rounds=earlier), after_round=k)
+    notes = {pid: g.notes for g in rnd.games for pid in g.players}
+    slept = {
+        p.aga_id: sum(Bye(p.aga_id, ByeKind.VOLUNTARY) in r.byes for r in earlier) for p in entrants
+    }
+    higher = {pid: paired_from[pid] - ours[pid] for pid in slept}
+    assert higher == {pid: n // 2 if sleeps else 0 for pid, n in slept.items()}
+    for pid, points in higher.items():
+        if points and pid in notes:
+            name = t.players[pid].name
+            assert f"{name} ({pid}) paired {points:g} point(s) higher" in notes[pid]
+    assert any(m[2].startswith("Sleeping players") for m in log_messages(path)) is sleeps
 
     # Handicaps and komi as the file's settings ask.
     s = t.settings
@@ -273,7 +302,7 @@ def test_the_state_after_round_k_pairs_round_k_plus_1_from_the_files_scores(
         if g.handicap:
             white, black = t.players[g.white], t.players[g.black]
             if s.handicap_basis is HandicapBasis.MMS:
-                assert ours[g.white] > ours[g.black]
+                assert paired_from[g.white] > paired_from[g.black]
             else:
                 assert (white.rating or 0) > (black.rating or 0)
 
@@ -281,6 +310,67 @@ def test_the_state_after_round_k_pairs_round_k_plus_1_from_the_files_scores(
     assert {names[pid]: score for pid, score in initial.items()} == {
         k_: f.smms(k_) for k_ in f.players
     }
+
+
+def with_absence_rule(source: Path, target: Path, absent: str, round_down: str) -> Path:
+    """``source`` with OpenGotha's value of an absent round and its round-down changed."""
+    root = etree.parse(str(source)).getroot()
+    gps = root.find("TournamentParameterSet/GeneralParameterSet")
+    gps.set("genMMS2ValueAbsent", absent)
+    gps.set("genRoundDownNBWMMS", round_down)
+    target.write_bytes(etree.tostring(root, xml_declaration=True, encoding="UTF-8"))
+    return target
+
+
+@pytest.mark.parametrize(
+    ("absent", "round_down", "option"),
+    [
+        ("2", "true", None),  # a point a round: no option says it, the AGA's 0 stays
+        ("1", "false", Sleeping.HALF.value),  # ½ a round, not rounded: an odd round left over
+        ("0", "true", None),  # the AGA's rule: nothing to set, nothing to name
+    ],
+)
+def test_an_absence_rule_the_option_cannot_say_names_each_difference(
+    tmp_path: Path, absent: str, round_down: str, option: str | None
+) -> None:
+    source = DATA / "opengotha" / "Toulouse2024.xml"
+    k = last_complete_round(gotha(source))
+    cut = after_round(source, k, tmp_path / "cut.xml")
+    f = gotha(with_absence_rule(cut, tmp_path / "rule.xml", absent, round_down))
+    path, out = imported(tmp_path, tmp_path / "rule.xml")
+    settings = {r["Setting"]: r["Value"] for r in sheet_rows(path, "Tournament")}
+    assert settings["Sleeping players"] == option
+    t = tournament(path)
+    names = {v: k_ for k_, v in ids_by_key(t).items()}
+    entrants = [p for p in t.players.values() if p.status is Status.ACTIVE]
+    paired_from = pairing_input(t, k + 1, entrants).scores
+    theirs = f.score(k)
+    differences = {p.name: theirs[names[p.aga_id]] - paired_from[p.aga_id] for p in entrants}
+    named = {name: x for name, x in differences.items() if x}
+    not_carried = next(line for line in out.splitlines() if line.startswith("Not carried"))
+    assert bool(named) is (absent != "0") and ("absent rounds" in not_carried) is bool(named)
+    for name, x in named.items():
+        assert f"{name} {x:g}" in not_carried
+
+
+@pytest.mark.parametrize(
+    ("source", "typed", "option"),
+    [
+        ("simpleswiss", Sleeping.NOTHING.value, Sleeping.NOTHING),  # NBW: absences score 0
+        ("Toulouse2024", None, Sleeping.HALF),  # the BGA preset already gives ½ a round
+    ],
+)
+def test_a_bga_workbook_pairs_absences_by_the_files_rule(
+    tmp_path: Path, source: str, typed: str | None, option: Sleeping
+) -> None:
+    path = tmp_path / "bga.xlsx"
+    assert run("new", path).returncode == 0
+    set_setting(path, "McMahon rules", "BGA")
+    result = run("import-opengotha", path, DATA / "opengotha" / f"{source}.xml")
+    assert result.returncode == 0, result.stderr
+    settings = {r["Setting"]: r["Value"] for r in sheet_rows(path, "Tournament")}
+    assert (settings["McMahon rules"], settings["Sleeping players"]) == ("BGA", typed)
+    assert tournament(path).settings.options.sleeping is option
 
 
 @pytest.mark.parametrize(
@@ -382,3 +472,31 @@ def test_export_of_our_own_event_names_what_opengotha_cannot_hold(tmp_path: Path
     assert len(shifts) == 1, "every initial score moves by one constant: the same differences"
     shift = shifts.pop()
     assert shift == 0 or f"OpenGotha shows every McMahon score {shift:+g}" in said
+
+
+@pytest.mark.parametrize(
+    ("option", "swiss", "absent", "lost"),
+    [
+        (None, False, ("0", "0"), False),  # AGA: an absence scores nothing
+        (Sleeping.HALF.value, False, ("1", "0"), False),  # ½ a round, rounded down: OpenGotha's
+        (Sleeping.HALF.value, True, ("0", "1"), False),  # a Swiss event pairs on NBW
+        (Sleeping.HALF_NOT_TOP.value, False, ("1", "0"), True),  # OpenGotha has no top rule
+    ],
+)
+def test_export_writes_sleeping_players_as_opengothas_absence_value(
+    tmp_path: Path, option: str | None, swiss: bool, absent: tuple[str, str], lost: bool
+) -> None:
+    played = write_workbook(tmp_path / "played.xlsx", make_tournament(seed=3, rounds=4), rounds=5)
+    if option:
+        set_setting(played, "Sleeping players", option)
+    if swiss:
+        set_setting(played, "Pairing format", "Swiss")
+    out = tmp_path / "event.xml"
+    asked = run("export-opengotha", played, out)
+    assert asked.returncode == (3 if lost else 0), asked.stderr
+    assert ("no sleeping in the top group (OpenGotha has no such rule)" in asked.stderr) is lost
+    if lost:
+        assert run("export-opengotha", played, out, "--yes").returncode == 0
+    gps = etree.parse(str(out)).getroot().find("TournamentParameterSet/GeneralParameterSet")
+    assert (gps.get("genMMS2ValueAbsent"), gps.get("genNBW2ValueAbsent")) == absent
+    assert (gps.get("genRoundDownNBWMMS"), gps.get("genMMS2ValueBye")) == ("true", "2")

@@ -11,6 +11,7 @@ from addin.actions.aga_reports import book_to_replace, fill_workbook, with_board
 from addin.actions.bands import band_values
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session, read_input
+from addin.core.european import PRESETS
 from addin.formats.opengotha import GIVEN, OpenGothaError, read_opengotha_event
 from addin.formats.opengotha_write import write_opengotha
 from addin.workbook import book
@@ -41,7 +42,15 @@ def import_opengotha(session: Session, params: Mapping[str, object]) -> None:
     settings = imported.settings
     # The file names the director only: the TD's address, phone and email stay.
     director_contact = replace(t.settings.director, name=settings.director.name)
-    imported.settings = replace(settings, director=director_contact)
+    # The file's Sleeping players, typed only where the workbook's McMahon rules say otherwise:
+    # an AGA workbook keeps a blank cell for an OpenGotha event that scores absences 0.
+    wanted = settings.options.sleeping
+    typed = None if PRESETS[t.settings.mcmahon_rules].sleeping is wanted else wanted
+    imported.settings = replace(
+        settings,
+        director=director_contact,
+        typed_options=replace(settings.typed_options, sleeping=typed),
+    )
     imported.rounds = with_boards(imported.rounds)
     # OpenGotha's Number of rounds is the event's: it replaces the workbook's.
     values = {**b.settings.values, "rounds": settings.rounds}

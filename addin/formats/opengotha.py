@@ -25,6 +25,11 @@ every round's games and bye player, and the parameter sets. What is read, and ho
 * ``participating``: one 0/1 per round. A 0 is a bye request in that round (the Players
   sheet's R cell) and, in a round with games, a voluntary bye. A player preregistered but
   not confirmed (registeringStatus PRE), whom OpenGotha never pairs, is Dropped here.
+* Absent rounds: OpenGotha's main score (MMS, or NBW in a Swiss event) adds
+  ``gen...2ValueAbsent`` half points a round absent, the sum rounded down with the byes'
+  (``genRoundDownNBWMMS``). Its usual ½ a round rounded down is the Sleeping players option
+  "Half a point a round" (BGA 4.3: a whole point every two rounds, for the pairing only),
+  which the import sets; any other value stays the AGA's 0 and the import names what differs.
 """
 
 from __future__ import annotations
@@ -35,7 +40,9 @@ from pathlib import Path
 
 from lxml import etree
 
+from addin.core import sleeping
 from addin.core.bands import Banding, band_for_rating, rebuild_bands
+from addin.core.european import Options, Sleeping
 from addin.core.handicap import HANDICAP_KOMI
 from addin.core.limits import MAX_ROUNDS, komi_problem, shown
 from addin.core.model import (
@@ -87,9 +94,11 @@ GIVEN = frozenset(
         "bar", "score_origin", "bottom_score_offset", "top_band_even", "handicap_policy",
         "handicap_basis", "handicap_even_from", "handicap_ceiling", "avoid_same_club",
         "avoid_same_country", "avoid_handicap_games", "avoidance_points", "tiebreaks",
+        "sleeping",
     }
 )  # fmt: skip
-"""The :class:`Settings` fields an OpenGotha file gives; the workbook keeps the others."""
+"""The :class:`Settings` fields (and European options) an OpenGotha file gives; the workbook
+keeps the others."""
 
 
 class OpenGothaError(ValueError):
@@ -255,8 +264,33 @@ class _Reader:
             handicap_even_from=rank_floor(rank_text(self._rank(hps, "hdNoHdRankThreshold", "1D"))),
             handicap_ceiling=max(0, min(ceiling, 9)),
             tiebreaks=self._tiebreaks(),
+            typed_options=Options(sleeping=self.sleeping()),
         )
         return self._avoidance(settings)
+
+    def absence_values(self) -> tuple[int, int, bool]:
+        """Half points an absent round and a bye add to the main score, and the round-down."""
+        gps, kind = self.gps, "NBW" if self.swiss else "MMS"
+        return (
+            self._int(gps, f"gen{kind}2ValueAbsent", 0),
+            self._int(gps, f"gen{kind}2ValueBye", 2),
+            gps.get("genRoundDownNBWMMS", "true") == "true",
+        )
+
+    def sleeping(self) -> Sleeping:
+        """The Sleeping players option that pairs absences as OpenGotha does: its ½ point a
+        round absent, rounded down, is a whole point every two rounds (BGA 4.3); any other
+        value keeps the AGA's nothing (the import names the difference)."""
+        absent, _, round_down = self.absence_values()
+        if absent != 1:
+            return Sleeping.NOTHING
+        name = f"gen{'NBW' if self.swiss else 'MMS'}2ValueAbsent"
+        self.notes.append(
+            "Sleeping players: Half a point a round, as OpenGotha scores an absent round "
+            f"({name} 1: ½ point{', rounded down' if round_down else ''}): for the pairing "
+            "only; the standings and the AGA report keep 0 for a voluntary bye"
+        )
+        return Sleeping.HALF
 
     def floor_bar_zero(self) -> tuple[int, int, int]:
         gps = self.gps
@@ -542,13 +576,13 @@ def read_opengotha_event(data: bytes, source: str) -> OpenGothaEvent:
         if banding and banding.bands:  # "Lowest band initial score": the lowest group's
             lowest = banding.bands[-1].initial_score
             settings = replace(settings, bottom_score_offset=lowest or 0.0)
-    reader.not_carried += _unmapped(reader, players, flags, rounds)
     tournament = Tournament(
         settings=settings,
         players=players,
         bands=list(banding.bands) if banding else [],
         rounds=[rounds[r] for r in sorted(rounds)],
     )
+    reader.not_carried += _unmapped(reader, tournament, flags, rounds)
     return OpenGothaEvent(
         tournament=tournament,
         keys=keys,
@@ -561,10 +595,7 @@ def read_opengotha_event(data: bytes, source: str) -> OpenGothaEvent:
 
 
 def _unmapped(
-    reader: _Reader,
-    players: dict[PlayerId, Player],
-    flags: dict[PlayerId, str],
-    rounds: dict[int, Round],
+    reader: _Reader, t: Tournament, flags: dict[PlayerId, str], rounds: dict[int, Round]
 ) -> list[str]:
     """What the file holds that this program has no place for."""
     out: list[str] = []
@@ -583,18 +614,23 @@ def _unmapped(
             "their initial scores, but a new `bands` would drop them"
         )
     gps = reader.gps
-    kind = "NBW" if reader.swiss else "MMS"
-    absent_value = reader._int(gps, f"gen{kind}2ValueAbsent", 0)
-    bye_value = reader._int(gps, f"gen{kind}2ValueBye", 2)
+    absent_value, bye_value, round_down = reader.absence_values()
     if absent_value:
-        round_down = gps.get("genRoundDownNBWMMS", "true") == "true"
         points = absence_points(flags, rounds, absent_value, bye_value, round_down)
-        scored = {pid: x for pid, x in points.items() if x}
-        if scored:
-            named = ", ".join(f"{players[pid].name} {x:g}" for pid, x in scored.items())
+        last = max((r for r, rnd in rounds.items() if rnd.games), default=0)
+        bonus = sleeping.pairing_bonus(t, last + 1)
+        differences = {pid: x - bonus.get(pid, 0.0) for pid, x in points.items()}
+        named = ", ".join(
+            f"{t.players[pid].name} {x:g}"
+            for pid, x in differences.items()
+            if x and t.players[pid].status is Status.ACTIVE
+        )
+        if named:
+            option = t.settings.options.sleeping
+            given = "nothing" if option is Sleeping.NOTHING else f"'{option.value}'"
             out.append(
-                f"points for absent rounds ({absent_value / 2:g} a round in OpenGotha; a "
-                f"voluntary bye scores 0 under the AGA rules): {named}"
+                f"points for absent rounds ({absent_value / 2:g} a round in OpenGotha; "
+                f"Sleeping players gives {given} for the pairing here): {named}"
             )
     if bye_value != 2:
         out.append(f"the bye's value {bye_value / 2:g} (the AGA's forced bye scores 1)")

@@ -8,8 +8,10 @@ The inverse of :mod:`addin.formats.opengotha` (docs/opengotha.md, "Writing"):
   strongest player uncorrected (McMahon scores are compared, never read absolutely). A
   workbook imported from OpenGotha goes back with no correction at all.
 * Byes and absences: the forced bye is OpenGotha's ByePlayer; a bye request and a voluntary
-  bye are 0 in ``participating``. Scoring follows
-  the AGA: a bye 1 point (genMMS2ValueBye 2), an absence 0 (genMMS2ValueAbsent 0).
+  bye are 0 in ``participating``. A bye scores 1 point (genMMS2ValueBye 2); an absence 0
+  (genMMS2ValueAbsent 0, the AGA's rule), or, under the Sleeping players option "Half a
+  point a round", ½ rounded down (BGA 4.3: a point every two rounds), the main score's
+  (MMS, or NBW in a Swiss event) ``...2ValueAbsent`` 1.
 * A dropped player is not finally registered (registeringStatus PRE): OpenGotha pairs only
   the others, and keeps their games. A given name OpenGotha cannot do without is "-".
 """
@@ -22,6 +24,7 @@ from datetime import date, datetime
 
 from lxml import etree
 
+from addin.core.european import Sleeping
 from addin.core.limits import shown
 from addin.core.model import (
     ByeKind,
@@ -232,6 +235,9 @@ class _Writer:
 
     def parameters(self, tps: etree._Element, today: date) -> None:
         s = self.t.settings
+        sleeping = s.options.sleeping is not Sleeping.NOTHING
+        if s.options.sleeping is Sleeping.HALF_NOT_TOP:
+            self.lost.append("no sleeping in the top group (OpenGotha has no such rule)")
         _attrs(
             etree.SubElement(tps, "GeneralParameterSet"),
             {
@@ -251,9 +257,9 @@ class _Writer:
                 "genMMFloor": rank_text(self.floor).upper(),
                 "genMMBar": rank_text(self.bar).upper(),
                 "genMMZero": "30K",
-                "genNBW2ValueAbsent": "0",
+                "genNBW2ValueAbsent": "1" if sleeping and self.swiss else "0",
                 "genNBW2ValueBye": "2",
-                "genMMS2ValueAbsent": "0",
+                "genMMS2ValueAbsent": "1" if sleeping and not self.swiss else "0",
                 "genMMS2ValueBye": "2",
                 "genRoundDownNBWMMS": "true",
                 "genCountNotPlayedGamesAsHalfPoint": "false",
