@@ -262,6 +262,7 @@ def _add_registered(sub: argparse._SubParsersAction, spec: Action) -> None:
         kwargs: dict[str, object] = {"help": param.help, "type": _ARG_TYPES[param.kind]}
         if param.choices:
             kwargs["choices"] = param.choices
+            kwargs["type"] = _choice(param.choices)
         if param.positional:
             p.add_argument(param.name, **kwargs)  # type: ignore[arg-type]
         else:
@@ -278,6 +279,16 @@ def _add_registered(sub: argparse._SubParsersAction, spec: Action) -> None:
         help="write although Excel or LibreOffice has the workbook open; "
         "let an output replace a tournament workbook (a backup is kept)",
     )
+
+
+def _choice(choices: tuple[str, ...]) -> Callable[[str], str]:
+    """An argparse type: a choice in any case (``egf`` is ``EGF``), else as typed (refused)."""
+    by_folded = {choice.casefold(): choice for choice in choices}
+
+    def parse(text: str) -> str:
+        return by_folded.get(text.strip().casefold(), text)
+
+    return parse
 
 
 def _bounded(low: int, high: int) -> Callable[[str], int]:

@@ -755,7 +755,7 @@ def test_the_rules_command_sets_the_group_at_once_and_each_stays_changeable(
     path = tmp_path / "open.xlsx"
     assert run("new", path, "--name", "Open", "--start", "2026-11-28").returncode == 0
     set_setting(path, "McMahon scale", "Zero shodan")  # typed before: the preset clears it
-    done = run("rules", path, "--preset", "EGF")
+    done = run("rules", path, "--preset", "egf")  # any case, as the demo's --rules egf
     assert done.returncode == 0, done.stderr
     assert "Handicap: Minus 1 -> Minus 2" in done.stdout
     assert "McMahon scale: Zero shodan -> (blank)" in done.stdout

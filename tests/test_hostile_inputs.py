@@ -413,6 +413,11 @@ OPENGOTHA_CASES = [
     case("export-opengotha-is-folder", "export-opengotha {book} {tmp}", "it is a folder"),
 ]
 
+RULES_CASES = [
+    case("rules-unknown-preset", "rules {book} --preset WGC", "invalid choice: 'WGC'", 2),
+    case("rules-control-char", "rules {book} --preset EGF\x01", "invalid choice", 2),
+]
+
 JOURNAL_CASES = [
     case("undo-no-journal", "undo {book}", "has no journal yet"),
     case("undo-to-text", "undo {book} --to two", "invalid int value: 'two'", 2),
@@ -425,6 +430,7 @@ JOURNAL_CASES = [
 ]
 
 ALL_CASES = [
+    *RULES_CASES,
     *JOURNAL_CASES,
     *ROUND_CASES,
     *NUMBER_CASES,
