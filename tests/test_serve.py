@@ -376,3 +376,53 @@ def test_calcs_button_serves_in_the_background_and_the_next_click_stops_it(
     finally:
         background.stop(site)
         offices.close()
+
+
+def raw_request(port: int, data: bytes) -> bytes:
+    """Bytes sent as they are (a malformed request no client library would send); the answer."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(data)
+        chunks = []
+        while chunk := s.recv(65536):
+            chunks.append(chunk)
+    return b"".join(chunks)
+
+
+MALFORMED = (
+    b"GET /index.html%00.txt HTTP/1.1\r\nHost: x\r\n\r\n",
+    b"GET /%ed%a0%80.html HTTP/1.1\r\nHost: x\r\n\r\n",
+    b"GET /" + b"a" * 70_000 + b" HTTP/1.1\r\n\r\n",
+    b"BREW /pot HTTP/1.1\r\n\r\n",
+    b"GET\r\n\r\n",
+    b"GET / HTTP/9.9\r\n\r\n",
+    b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n",
+)
+
+
+def test_every_malformed_request_gets_a_4xx_answer_and_no_traceback(served: Server) -> None:
+    for data in MALFORMED:
+        answer = raw_request(served.port, data)
+        status = answer.split(b"\r\n", 1)[0]
+        assert re.match(rb"HTTP/1\.[01] 4\d\d ", status), (data[:40], answer[:80])
+    status, _, body = get(served.port, "/")
+    assert status == 200 and body.decode("utf-8") == INDEX, "still serving"
+    code, _, err = stop(served)
+    assert code == 0
+    assert "Traceback" not in err and "Error" not in err, err
+
+
+def test_a_phone_dropping_the_connection_mid_page_prints_nothing(
+    served: Server, site: Path
+) -> None:
+    (site / "big.html").write_bytes(b"<p>" + b"x" * 8_000_000)
+    for _ in range(5):
+        with socket.create_connection(("127.0.0.1", served.port), timeout=10) as s:
+            s.sendall(b"GET /big.html HTTP/1.1\r\nHost: x\r\n\r\n")
+            s.recv(1000)  # the answer has begun
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+        # closed with a reset while the server is still writing
+    status, _, _ = get(served.port, "/")
+    assert status == 200, "still serving"
+    code, _, err = stop(served)
+    assert code == 0
+    assert err == "", err

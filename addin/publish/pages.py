@@ -20,6 +20,9 @@ from addin.reports.builders import GAME_LEGEND, game_cell
 from addin.reports.common import alpha_key, boards, rank_label, rating_of
 from addin.reports.model import handicap_text, show_score
 
+GENERATOR = '<meta name="generator" content="AGA Swiss McMahon add-in">'
+"""In every page's head: how ``publish`` knows a folder it wrote before its stamp was."""
+
 STAMP = "\x00stamp\x00"
 TIME = "\x00time\x00"
 """Placeholders no page text can hold (control characters are cleaned out of all text)."""
@@ -85,7 +88,7 @@ def frame(data: SiteData, file: str, heading: str, body: str) -> str:
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="AGA Swiss McMahon add-in">
+{GENERATOR}
 <title>{esc(heading)} - {esc(data.title)}</title>
 <link rel="stylesheet" href="site.css">
 </head>

@@ -82,11 +82,29 @@ class SiteHandler(SimpleHTTPRequestHandler):
     def send_head(self) -> Any:
         """404 for anything outside the folder (``..`` is already dropped by the base class;
         this also refuses a symbolic link that points out of it)."""
-        local = os.path.realpath(self.translate_path(self.path))
+        try:
+            local = os.path.realpath(self.translate_path(self.path))
+            os.stat(local)
+        except ValueError:  # a NUL byte, or a path the system cannot name
+            self.send_error(HTTPStatus.BAD_REQUEST, "Not a path of this site")
+            return None
+        except OSError:
+            pass  # missing: the base class answers 404
         if local != self.root and not local.startswith(self.root + os.sep):
             self.send_error(HTTPStatus.NOT_FOUND, "Not in the published site")
             return None
         return super().send_head()
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """A client's mistake is a 4xx: an unknown method is 405 (not 501), an unknown
+        protocol version 400 (not 505)."""
+        if code == HTTPStatus.NOT_IMPLEMENTED:
+            code, message = HTTPStatus.METHOD_NOT_ALLOWED, "Only GET and HEAD are answered"
+        elif code == HTTPStatus.HTTP_VERSION_NOT_SUPPORTED:
+            code = HTTPStatus.BAD_REQUEST
+        if self.request_version == "HTTP/0.9":  # no status line in 0.9: no client uses it
+            self.request_version = "HTTP/1.0"
+        super().send_error(code, message, explain)
 
     def list_directory(self, path: str | os.PathLike[str]) -> None:  # type: ignore[override]
         self.send_error(HTTPStatus.NOT_FOUND, "No page here (folders are not listed)")
@@ -98,6 +116,10 @@ class SiteHandler(SimpleHTTPRequestHandler):
 
     def log_message(self, format: str, *args: Any) -> None:
         """Quiet: a hall of phones refreshing would bury the address the TD needs to see."""
+
+
+DROPPED = (BrokenPipeError, ConnectionResetError, ConnectionAbortedError, TimeoutError)
+"""A phone that closed the connection mid-page: nothing to answer, nothing to print."""
 
 
 class SiteServer(ThreadingHTTPServer):
@@ -113,6 +135,14 @@ class SiteServer(ThreadingHTTPServer):
     @property
     def port(self) -> int:
         return int(self.server_address[1])
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client's dropped connection is no news for the TD's console; anything else is
+        one line, never a traceback."""
+        error = sys.exc_info()[1]
+        if isinstance(error, DROPPED):
+            return
+        print(f"note: a request from {client_address[0]} failed: {error!r}", file=sys.stderr)
 
 
 def open_server(folder: Path, port: int | None) -> tuple[SiteServer, str | None]:
