@@ -16,6 +16,7 @@ from addin.core.model import Bye, ByeKind, Color, Player, PlayerId, Round, Statu
 from addin.core.pairing.engine import PairingInput, PairingResult, pair_round
 from addin.core.pairing.errors import PairingError
 from addin.core.scoring import mcmahon_scores
+from addin.publish.codes import write_codes
 from addin.workbook import book
 from addin.workbook.layout import round_sheet
 
@@ -120,6 +121,7 @@ def pair(session: Session, params: Mapping[str, object]) -> None:
 
     rnd = Round(number, result.games, _byes(result, active, number))
     book.write_round(session.gw, rnd, t.players)
+    write_codes(session.gw, rnd)
     director.stamp_pairings(session, [*t.rounds, rnd], log)
     s = result.stats
     session.done(

@@ -72,6 +72,15 @@ dl.facts dd { margin: 0; }
 .empty { color: var(--muted); font-style: italic; }
 .sum { font-size: .9rem; color: var(--muted); }
 [hidden] { display: none !important; }
+form.report label { display: block; margin: .3rem 0; }
+form.report .field { display: block; width: 100%; min-height: 44px; font: inherit;
+  padding: .4rem .6rem; border: 1px solid var(--line); border-radius: 6px; }
+form.report fieldset { border: 1px solid var(--line); border-radius: 6px; margin: .5rem 0; }
+form.report label.choice { display: flex; align-items: center; gap: .5rem; min-height: 44px; }
+form.report input[type=radio] { width: 1.3rem; height: 1.3rem; }
+button.send { min-height: 44px; width: 100%; font: inherit; font-weight: 700; border: 0;
+  border-radius: 6px; background: var(--accent); color: #fff; }
+#report-status.ok { color: #1b6e2a; font-weight: 600; } #report-status.bad { color: #a3261b; }
 @media (min-width: 40rem) { .vs { grid-template-columns: 1fr 1fr; } }
 @media print { nav, .find, .jump { display: none; } .scroll { overflow: visible; } }
 """
@@ -92,6 +101,37 @@ SCRIPT = """
     document.head.appendChild(s);
   }
   setInterval(poll, every);
+
+  var form = document.getElementById("report");
+  if (form) {
+    var said = document.getElementById("report-status");
+    var given = new URLSearchParams(location.hash.slice(1));
+    ["board", "side"].forEach(function (k) {
+      var v = given.get(k);
+      if (v && form.elements[k]) { form.elements[k].value = v; }
+    });
+    if (location.protocol === "file:") {
+      said.textContent = "Reporting works on the served site only (the poster's address).";
+    }
+    form.addEventListener("submit", function (e) {
+      e.preventDefault();
+      var data = {};
+      new FormData(form).forEach(function (v, k) { data[k] = String(v); });
+      said.textContent = "Sending...";
+      said.className = "";
+      fetch("report", { method: "POST", headers: { "Content-Type": "application/json" },
+                        body: JSON.stringify(data) })
+        .then(function (r) { return r.json().then(function (j) { return [r.status, j]; }); })
+        .then(function (x) {
+          said.textContent = x[1].message;
+          said.className = x[0] === 200 ? "ok" : "bad";
+        })
+        .catch(function () {
+          said.textContent = "No answer from the server: are you on the hall's Wi-Fi?";
+          said.className = "bad";
+        });
+    });
+  }
 
   var box = document.getElementById("find");
   if (!box) { return; }

@@ -32,6 +32,7 @@ MENU = (
     ("standings.html", "Standings"),
     ("crosstable.html", "Cross table"),
     ("event.html", "Event"),
+    ("report.html", "Report"),
 )
 
 
@@ -399,3 +400,42 @@ def event_page(data: SiteData) -> str:
         f"<p>{players} players active.</p>"
     )
     return frame(data, "event.html", "Event", body)
+
+
+# --- reporting a result from the board ----------------------------------------------------
+
+
+def report_page(data: SiteData) -> str:
+    """The form a player reports a result with (kept only by the served site, checked with
+    the board's code; ``addin.publish.board_reports``)."""
+    if not data.round:
+        body = '<p class="empty">Round 1 has not been paired yet.</p>'
+        return frame(data, "report.html", "Report a result", body)
+    radios = "".join(
+        f'<label class="choice"><input type="radio" name="{name}" value="{value}" required> '
+        f"{label}</label>"
+        for name, value, label in (
+            ("side", "white", "White"),
+            ("side", "black", "Black"),
+        )
+    )
+    results = "".join(
+        f'<label class="choice"><input type="radio" name="result" value="{value}" required> '
+        f"{label}</label>"
+        for value, label in (("white", "White won"), ("black", "Black won"), ("jigo", "Jigo"))
+    )
+    body = (
+        f"<p>Round {data.round}: both players of a board report the result, with the code "
+        "on their pairing slip; the TD takes it in when both reports agree.</p>"
+        '<form id="report" class="report" autocomplete="off">'
+        f'<input type="hidden" name="round" value="{data.round}">'
+        '<label>Board <input name="board" inputmode="numeric" pattern="[0-9]*" maxlength="4" '
+        'required class="field"></label>'
+        '<label>Code <input name="code" maxlength="8" autocapitalize="characters" '
+        'spellcheck="false" required class="field"></label>'
+        f"<fieldset><legend>I played</legend>{radios}</fieldset>"
+        f"<fieldset><legend>Result</legend>{results}</fieldset>"
+        '<button type="submit" class="send">Report</button></form>'
+        '<p id="report-status" role="status"></p>'
+    )
+    return frame(data, "report.html", "Report a result", body)

@@ -58,6 +58,7 @@ def build_site(t: Tournament, published: datetime, log: Sequence[tuple[str, str]
         "standings.html": pages.standings_page(data),
         "crosstable.html": pages.crosstable_page(data),
         "event.html": pages.event_page(data),
+        "report.html": pages.report_page(data),
     }
     for pid in sorted(data.records):
         html[pages.player_file(pid)] = pages.player_page(data, pid)

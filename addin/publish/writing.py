@@ -26,7 +26,7 @@ from addin.workbook.saving import default_mode, save_atomically
 
 _PLAYER_PAGE = re.compile(r"p\d+\.html")
 _OWN_FILE = re.compile(
-    r"(?:p\d+|index|standings|crosstable|event|registered|round\d+)\.html|site\.(?:css|js)"
+    r"(?:p\d+|index|standings|crosstable|event|report|registered|round\d+)\.html|site\.(?:css|js)"
     r"|stamp\.js|[\w.-]+\.gz"
 )
 _OWN_TEMP = re.compile(r"\.[\w-]+\.[\w]{8}\.(?:html|css|js|gz)")
