@@ -6,7 +6,7 @@ it runs in the background (``addin.publish.background``): Excel must never wait 
 Serving only reads the workbook (the event's name): nothing goes to the Log.
 
 Players may report their results from the board through the served site: the reports are
-kept in the workbook's journal folder (``phones_folder``), never in the workbook, until
+kept in a folder beside the workbook (``phones_folder``), never in the workbook, until
 ``accept-results`` takes them in.
 """
 
@@ -17,7 +17,6 @@ from pathlib import Path
 
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session
-from addin.journal.store import folder_of
 from addin.publish import background
 from addin.publish.folder import default_site_folder
 from addin.publish.poster import poster_pdf
@@ -33,14 +32,17 @@ from addin.publish.serve import (
     site_url,
 )
 from addin.workbook.book import read_settings
+from addin.workbook.saving import target_of
 
 POSTER_SUFFIX = "-poster.pdf"
 
 
 def phones_folder(book: Path) -> Path:
-    """Where results reported from the board are kept: ``NAME.history/phones/``, beside the
-    journal (never in the site folder, which phones read)."""
-    return folder_of(book) / "phones"
+    """Where results reported from the board are kept: ``NAME.phones/`` beside the workbook
+    (never in the site folder, which phones read; not in the journal's, which only a
+    writing action makes)."""
+    book = target_of(Path(book))
+    return book.with_name(f"{book.stem}.phones")
 
 
 def default_poster(book: Path) -> Path:

@@ -1,7 +1,7 @@
 """Results reported from the board: players' reports, kept beside the workbook, never in it.
 
-Two small files live in the workbook's journal folder (``NAME.history/phones/``), which the
-server never serves:
+Two small files live in a folder beside the workbook (``NAME.phones/``), which the server
+never serves:
 
 * ``desk.json``, written by ``publish``: the round in play, its boards with their players,
   result codes, and the results the TD has already typed;
