@@ -11,9 +11,19 @@ import pytest
 
 from tests.helpers import log_messages, run, sheet_rows
 from tests.test_board_reports import desk_of
-from tests.test_publish_browser import PHONE, browser, phone, scroll_width  # noqa: F401
+from tests.test_publish_browser import PHONE, browser, scroll_width  # noqa: F401
 from tests.test_publish_site import played_book
 from tests.test_serve import Server, start_serve, stop
+
+
+@pytest.fixture
+def phone_context(request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A phone's browser context (``test_publish_browser``'s Chromium, skipped without it)."""
+    context = request.getfixturevalue("browser").new_context(
+        viewport=PHONE, is_mobile=True, has_touch=True
+    )
+    yield context
+    context.close()
 
 
 @pytest.fixture
@@ -40,11 +50,11 @@ def report(page: Any, url: str, board: dict, side: str, result: str, code: str) 
 
 
 def test_a_player_reports_from_a_phone_and_accept_results_takes_it_in_and_undo_back(
-    served: tuple[Path, Server], phone: Any
+    served: tuple[Path, Server], phone_context: Any
 ) -> None:
     book, server = served
     board = desk_of(book)["boards"][0]
-    white, black = phone.new_page(), phone.new_page()
+    white, black = phone_context.new_page(), phone_context.new_page()
     url = f"http://127.0.0.1:{server.port}/"
     said = report(white, url, board, "white", "black", board["code"].lower())
     assert "Waiting for your opponent" in said, said
@@ -55,7 +65,8 @@ def test_a_player_reports_from_a_phone_and_accept_results_takes_it_in_and_undo_b
     assert "Both players agree" in said, said
     said = report(white, url, board, "white", "white", board["code"])
     assert "you already reported Black wins" in said
-    wrong = report(phone.new_page(), url, desk_of(book)["boards"][1], "white", "white", "ZZZZ")
+    other = desk_of(book)["boards"][1]
+    wrong = report(phone_context.new_page(), url, other, "white", "white", "ZZZZ")
     assert "not board" in wrong and "code" in wrong
 
     done = run("accept-results", book)
@@ -69,10 +80,10 @@ def test_a_player_reports_from_a_phone_and_accept_results_takes_it_in_and_undo_b
 
 
 def test_the_report_page_opened_from_a_file_says_it_works_served_only(
-    served: tuple[Path, Server], phone: Any
+    served: tuple[Path, Server], phone_context: Any
 ) -> None:
     book, _ = served
-    page = phone.new_page()
+    page = phone_context.new_page()
     page.goto((book.with_name("open-site") / "report.html").as_uri())
     assert "served site only" in page.inner_text("#report-status")
     assert scroll_width(page) <= PHONE["width"]
