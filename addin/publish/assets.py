@@ -136,13 +136,31 @@ SCRIPT = """
   var box = document.getElementById("find");
   if (!box) { return; }
   var items = document.querySelectorAll("[data-find]");
+  function fold(text) {
+    return text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
+      .replace(/['\u2019\u02bc`\u2018]/g, "").replace(/[^0-9a-z\u00c0-\uffff]+/g, " ").trim();
+  }
+  function shows(key, words, number) {
+    if (number) { return (" " + key + " ").indexOf(" #" + number + " ") >= 0; }
+    var have = key.split(" ");
+    return words.every(function (w) {
+      return have.some(function (h) { return h.lastIndexOf(w, 0) === 0; });
+    });
+  }
   function filter() {
-    var q = box.value.trim().toLowerCase();
+    var q = fold(box.value);
+    var number = /^[0-9]+$/.test(q) ? q : "";
+    var words = q === "" ? [] : q.split(" ");
     for (var i = 0; i < items.length; i++) {
-      items[i].hidden = q !== "" && items[i].getAttribute("data-find").indexOf(q) < 0;
+      items[i].hidden = q !== "" && !shows(items[i].getAttribute("data-find"), words, number);
     }
     try { sessionStorage.setItem("aga-find", box.value); } catch (e) { /* storage off */ }
   }
+  document.addEventListener("click", function (e) {
+    var a = e.target.closest ? e.target.closest("a[href^='#']") : null;
+    var to = a && document.getElementById(a.getAttribute("href").slice(1));
+    if (to && to.hidden) { box.value = ""; filter(); }  /* a link to a row the find hid */
+  });
   try { box.value = sessionStorage.getItem("aga-find") || ""; } catch (e) { /* storage off */ }
   box.addEventListener("input", filter);
   filter();
