@@ -55,7 +55,7 @@ def test_publish_reads_the_workbook_only_and_writes_every_page(book: Path, tmp_p
     assert log_messages(book) == log, "nor writes the Log"
     players = [int(p["AGA #"]) for p in sheet_rows(book, "Players")]  # type: ignore[call-overload]
     expected = {"index.html", "standings.html", "crosstable.html", "event.html"}
-    expected |= {"report.html", "site.css", "site.js", "stamp.js"}
+    expected |= {"report.html", "site.css", "site.js", "stamp.js", "round1.html", "round2.html"}
     expected |= {f"p{pid}.html" for pid in players}
     assert set(site) == expected
     stamp = re.search(r'"([0-9a-f]+)"', site["stamp.js"])

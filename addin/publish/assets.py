@@ -20,7 +20,16 @@ STAMP_CALLBACK = "agaSiteStamp"
 
 CSS = """
 :root { --ink: #1d2430; --muted: #5b6576; --line: #d5dbe3; --head: #e8eef6; --zebra: #f7f9fc;
-  --win: #e3f4e1; --loss: #fbe5e3; --draw: #fff3cf; --bye: #eceff3; --accent: #1f5fbf; }
+  --win: #e3f4e1; --loss: #fbe5e3; --draw: #fff3cf; --bye: #eceff3; --accent: #1f5fbf;
+  --bg: #fff; color-scheme: light dark; }
+@media (prefers-color-scheme: dark) {
+  :root { --ink: #e6e9ee; --muted: #a5adba; --line: #3a4250; --head: #243041; --zebra: #1b2230;
+    --win: #17351c; --loss: #3d1a17; --draw: #3a3113; --bye: #262b33; --accent: #8ab4f8;
+    --bg: #12161d; }
+  .result.win, .state.final, #report-status.ok { color: #7fd18b; }
+  .result.loss, #report-status.bad { color: #f28b82; } .state.provisional { color: #f2c46d; }
+}
+body { background: var(--bg); }
 * { box-sizing: border-box; }
 html { -webkit-text-size-adjust: 100%; }
 body { margin: 0 auto; max-width: 60rem; padding: 0 .75rem 2rem; color: var(--ink);
@@ -29,8 +38,19 @@ body { margin: 0 auto; max-width: 60rem; padding: 0 .75rem 2rem; color: var(--in
 a { color: var(--accent); }
 header.site { border-bottom: 2px solid var(--ink); padding: .5rem 0 .4rem; margin-bottom: .6rem; }
 .event { font-weight: 700; font-size: 1.05rem; }
-nav { display: flex; flex-wrap: wrap; gap: .1rem .65rem; margin-top: .2rem; font-size: .92rem; }
-nav a { text-decoration: none; font-weight: 600; }
+nav { display: flex; flex-wrap: wrap; gap: 0 .2rem; margin-top: .2rem; font-size: .92rem; }
+nav a { text-decoration: none; font-weight: 600; display: inline-flex; align-items: center;
+  min-height: 44px; min-width: 44px; padding: 0 .45rem; }
+nav.rounds { align-items: center; margin: .2rem 0 .4rem; }
+.jump a, a.action { display: inline-flex; align-items: center; min-height: 44px; }
+.find { min-height: 44px; }
+.updated time { white-space: nowrap; }
+.state { font-weight: 600; margin: .2rem 0 .5rem; }
+.state.provisional { color: #8a5a00; } .state.final { color: #1b6e2a; }
+.tag { font-size: .8rem; font-weight: 600; color: var(--muted); border: 1px solid var(--line);
+  border-radius: 4px; padding: 0 .25rem; white-space: nowrap; }
+#stale { position: sticky; top: 0; z-index: 2; background: #8a1c12; color: #fff;
+  padding: .5rem .7rem; font-weight: 600; }
 nav a[aria-current] { color: var(--ink); text-decoration: underline; }
 .updated { color: var(--muted); font-size: .85rem; }
 h1 { font-size: 1.35rem; margin: .3rem 0 .5rem; }
@@ -60,7 +80,9 @@ table.grid tbody tr:nth-child(even) { background: var(--zebra); }
 table.grid td.num, table.grid th.num { text-align: right; white-space: nowrap; }
 table.grid th, table.grid td { white-space: nowrap; overflow-wrap: normal; word-break: normal; }
 table.grid td.name { min-width: 8rem; max-width: 16rem; white-space: normal;
-  overflow-wrap: anywhere; }
+  overflow-wrap: anywhere; position: sticky; left: 0; z-index: 1; background: var(--bg);
+  box-shadow: 1px 0 0 var(--line); }
+table.grid tbody tr:nth-child(even) td.name { background: var(--zebra); }
 td.game { text-align: center; white-space: nowrap; }
 td.win { background: var(--win); } td.loss { background: var(--loss); }
 td.draw { background: var(--draw); } td.bye { background: var(--bye); }
@@ -91,7 +113,25 @@ SCRIPT = """
   var root = document.documentElement;
   var mine = root.getAttribute("data-stamp");
   var every = REFRESH * 1000;
+  var heard = Date.now();
+  var banner = null;
+  function stale(on) {
+    if (on && !banner) {
+      banner = document.createElement("div");
+      banner.id = "stale";
+      banner.setAttribute("role", "status");
+      document.body.insertBefore(banner, document.body.firstChild);
+    }
+    if (banner) {
+      banner.hidden = !on;
+      var t = new Date(heard);
+      banner.textContent = "No connection: this page may be out of date (last checked " +
+        ("0" + t.getHours()).slice(-2) + ":" + ("0" + t.getMinutes()).slice(-2) + ").";
+    }
+  }
   window.CALLBACK = function (stamp) {
+    heard = Date.now();
+    stale(false);
     if (typeof stamp === "string" && mine && stamp !== mine) { location.reload(); }
   };
   function poll() {
@@ -99,7 +139,9 @@ SCRIPT = """
     s.src = "stamp.js?t=" + Date.now();
     s.onload = s.onerror = function () { if (s.parentNode) { s.parentNode.removeChild(s); } };
     document.head.appendChild(s);
+    if (Date.now() - heard > 2.5 * every || navigator.onLine === false) { stale(true); }
   }
+  window.addEventListener("offline", function () { stale(true); });
   setInterval(poll, every);
 
   var form = document.getElementById("report");

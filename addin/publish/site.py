@@ -60,6 +60,8 @@ def build_site(t: Tournament, published: datetime, log: Sequence[tuple[str, str]
         "event.html": pages.event_page(data),
         "report.html": pages.report_page(data),
     }
+    for number in range(1, data.round):
+        html[pages.pairings_file(data, number)] = pages.pairings_page(data, number)
     for pid in sorted(data.records):
         html[pages.player_file(pid)] = pages.player_page(data, pid)
     digest = hashlib.sha256()

@@ -24,7 +24,8 @@ from addin.publish import assets, pages
 from addin.publish.site import STAMP_FILE, Site
 from addin.workbook.saving import default_mode, save_atomically
 
-_PLAYER_PAGE = re.compile(r"p\d+\.html")
+_PLAYER_PAGE = re.compile(r"(?:p|round)\d+\.html")
+"""Pages of a player or a round: removed when no longer part of the site."""
 _OWN_FILE = re.compile(
     r"(?:p\d+|index|standings|crosstable|event|report|registered|round\d+)\.html|site\.(?:css|js)"
     r"|stamp\.js|[\w.-]+\.gz"
