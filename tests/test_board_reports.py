@@ -233,3 +233,13 @@ def test_a_report_for_a_finished_round_is_refused_once_the_next_is_published(
         assert digest(book) == before
     finally:
         stop(server)
+
+
+def test_each_result_slip_prints_its_boards_code(book: Path, tmp_path: Path) -> None:
+    codes = codes_in_sheet(book, 3)
+    out = tmp_path / "slips.txt"
+    assert run("report", book, "slips", "--out", out).returncode == 0
+    text = out.read_text(encoding="utf-8")
+    for board, code in codes.items():
+        block = text.split(f"Board {board}\n", 1)[1].split("Signatures", 1)[0]
+        assert f"Result code: {code}" in block, board

@@ -505,8 +505,17 @@ def slips(t: Tournament, q: Query) -> Report:
     def player(pid: PlayerId) -> SlipPlayer:
         return SlipPlayer(name_of(t, pid), pid, rank_label(t.players.get(pid)))
 
+    codes = dict(q.codes)
     deck = tuple(
-        Slip(q.round, board, player(g.white), player(g.black), g.handicap, g.komi)
+        Slip(
+            q.round,
+            board,
+            player(g.white),
+            player(g.black),
+            g.handicap,
+            g.komi,
+            codes.get(board, ""),
+        )
         for board, g in boards(rnd)
     )
     columns = (

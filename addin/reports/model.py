@@ -48,6 +48,8 @@ class Query:
     sort: str
     round: int
     printed: date
+    codes: tuple[tuple[int, str], ...] = ()
+    """Result slips: each board's result code (the Round sheet's codes table)."""
 
 
 @dataclass(frozen=True)
@@ -114,6 +116,8 @@ class Slip:
     black: SlipPlayer
     handicap: int
     komi: float
+    code: str = ""
+    """The board's result code, with which its players report the result from a phone."""
 
     @property
     def handicap_text(self) -> str:

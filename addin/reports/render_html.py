@@ -194,7 +194,13 @@ def _slip(slip: Slip, tournament: str) -> str:
         f"<table>{who('White', slip.white)}{who('Black', slip.black)}</table>"
         f'<div class="terms">Handicap: {escape(slip.handicap_text)} &middot; Komi: {slip.komi:g}'
         " &middot; Mark the winner&rsquo;s box</div>"
-        '<div class="sign"><span>White</span><span>Black</span></div></div>'
+        + (
+            f'<div class="terms">Result code: <strong>{escape(slip.code)}</strong> '
+            "(to report the result on the tournament&rsquo;s site)</div>"
+            if slip.code
+            else ""
+        )
+        + '<div class="sign"><span>White</span><span>Black</span></div></div>'
     )
 
 

@@ -353,6 +353,8 @@ def _slip(slip: Slip, tournament: str, width: float) -> Table:
         ]
 
     terms = f"Handicap: {slip.handicap_text}   \u00b7   Komi: {slip.komi:g}"
+    if slip.code:
+        terms += f"   \u00b7   Result code: {_esc(slip.code)}"
     signatures = Table(
         [[_p("White ________________", muted), _p("Black ________________", muted)]],
         colWidths=[inner / 2, inner / 2],

@@ -58,7 +58,8 @@ def _slip(slip: Slip, tournament: str) -> list[str]:
 
     return [
         f"{tournament}    Round {slip.round}    Board {slip.board}",
-        f"  Handicap: {slip.handicap_text}    Komi: {slip.komi:g}",
+        f"  Handicap: {slip.handicap_text}    Komi: {slip.komi:g}"
+        + (f"    Result code: {slip.code}" if slip.code else ""),
         "  Mark the winner:",
         who("White", slip.white),
         who("Black", slip.black),
