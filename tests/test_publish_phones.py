@@ -248,3 +248,17 @@ def test_a_phone_that_lost_the_wifi_says_its_page_may_be_stale(named: Path, page
     finally:
         page.context.set_offline(False)
         stop(server)
+
+
+def test_a_bye_card_says_it_once(tmp_path: Path) -> None:
+    book = played_book(tmp_path)
+    assert run("unpair", book, "--yes").returncode == 0
+    resting = int(sheet_rows(book, "Players")[0]["AGA #"])  # type: ignore[call-overload]
+    assert run("bye", book, "--player", resting, "--round", 3, "--yes").returncode == 0
+    assert run("pair", book, "--yes").returncode == 0
+    site = published(book, tmp_path / "site")
+    card = re.search(r'<li id="r3">.*?</li>', site[f"p{resting}.html"], re.S)
+    assert card is not None
+    text = text_of(card.group(0))
+    assert text.count("Bye asked for (0 points)") == 1, text
+    assert "Not in this round" not in text and "McMahon score" in text

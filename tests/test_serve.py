@@ -235,6 +235,11 @@ def test_a_taken_port_gives_way_to_a_free_one_with_a_note(book: Path, site: Path
         (["--poster-only", "--port", "0"], 1, "needs a fixed port"),
         (["--poster-only", "--poster", "poster.png"], 1, "should end in .pdf"),
         (["--poster-only", "--poster", "no/such/folder/p.pdf"], 1, "there is no folder"),
+        (["--bind", "hall-pc"], 1, "--bind 'hall-pc' is not an IPv4 address"),
+        (["--bind", "203.0.113.9", "--port", "0"], 1, "not an address of this computer"),
+        (["--poster-only", "--bind", "127.0.0.1"], 1, "only this computer can open"),
+        (["--poster-only", "--address", "http://localhost:8000/"], 1, "--loopback"),
+        (["--poster-only", "--address", "http://a b/"], 1, "without spaces"),
     ],
 )
 def test_bad_options_are_one_line_and_change_nothing(
@@ -426,3 +431,30 @@ def test_a_phone_dropping_the_connection_mid_page_prints_nothing(
     code, _, err = stop(served)
     assert code == 0
     assert err == "", err
+
+
+def test_bind_serves_on_that_address_only_and_says_it(book: Path, site: Path) -> None:
+    server = start_serve(book, "--port", "0", "--bind", "127.0.0.1")
+    try:
+        assert server.url == f"http://127.0.0.1:{server.port}/"
+        assert any("no poster written" in line and "--loopback" in line for line in server.lines)
+        assert not book.with_name("spring-poster.pdf").exists()
+        assert get(server.port, "/")[0] == 200
+        if lan_address() != "127.0.0.1":
+            with pytest.raises(OSError):
+                socket.create_connection((lan_address(), server.port), timeout=3).close()
+    finally:
+        stop(server)
+
+
+def test_the_poster_prints_the_address_the_td_gives(book: Path, tmp_path: Path) -> None:
+    poster = tmp_path / "poster.pdf"
+    done = run("serve", book, "--poster-only", "--poster", poster, "--address", "go-hall.lan:8000")
+    assert done.returncode == 0, done.stderr
+    assert qr_codes(poster, tmp_path) == ["http://go-hall.lan:8000/"]
+    looped = tmp_path / "looped.pdf"
+    done = run("serve", book, "--poster-only", "--poster", looped, "--bind", "127.0.0.1",
+               "--loopback")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    (tmp_path / "again").mkdir()
+    assert qr_codes(looped, tmp_path / "again") == ["http://127.0.0.1:8000/"], "when asked"

@@ -129,7 +129,7 @@ def _serve_here(
     server, note = open_server(folder, port, _bind(params), phones_folder(book_of(session)))
     url = site_url(shown_host(_bind(params)), server.port)
     try:
-        _write_poster(session, poster, url, params)
+        _poster_while_serving(session, poster, url, params)
     except ActionError:
         server.server_close()
         raise
@@ -159,7 +159,7 @@ def _serve_in_background(
         said = f"Serving {folder.name} at {found.url}"
     else:
         said = f"Already serving {folder.name} at {found.url}"
-    _write_poster(session, poster, found.url, params)
+    _poster_while_serving(session, poster, found.url, params)
     if note:
         session.say(f"Note: {note}.")
     session.say(
@@ -191,6 +191,20 @@ def _stop(session: Session, folder: Path) -> None:
         session.say(f"Stopped serving {folder.name} at {ended.url}.")
 
 
+class LoopbackOnly(ActionError):
+    """The poster's QR code would hold an address only this computer can open."""
+
+
+def _poster_while_serving(
+    session: Session, poster: Path, url: str, params: Mapping[str, object]
+) -> None:
+    """The poster beside the server; one only this computer could use is left out, said."""
+    try:
+        _write_poster(session, poster, url, params)
+    except LoopbackOnly as err:
+        session.say(f"note: no poster written: {err}")
+
+
 def book_of(session: Session) -> Path:
     return Path(session.gw.path)  # type: ignore[attr-defined]
 
@@ -209,7 +223,7 @@ def poster_address(url: str, params: Mapping[str, object]) -> str:
         url = given if "://" in given else f"http://{given}/"
     host = url.split("://", 1)[-1].split("/", 1)[0].rsplit(":", 1)[0]
     if (host.startswith("127.") or host == "localhost") and not params.get("loopback"):
-        raise ActionError(
+        raise LoopbackOnly(
             f"the poster's address would be {url}, which only this computer can open "
             "(no network found, or --bind 127.0.0.1): join the hall's Wi-Fi, give "
             "--address, or pass --loopback to print it anyway"
