@@ -270,3 +270,15 @@ def test_pair_through_excel_writes_the_codes_table_too(tmp_path: Path) -> None:
         replayed = replay(remote, path, tmp_path / "replayed.xlsx")
     codes = read_codes(OpenpyxlGateway.open(replayed, force=True), 3)
     assert sorted(codes) == list(range(1, 11)) and all(len(c) == 4 for c in codes.values())
+
+
+def test_a_damaged_reports_file_is_one_line_naming_it_and_nothing_is_written(book: Path) -> None:
+    folder = phones_folder(book)
+    (folder / REPORTS_FILE).write_text('{"reports": [{"board": "x"}', encoding="utf-8")
+    before = digest(book)
+    done = run("accept-results", book)
+    assert done.returncode == 1
+    assert "reports.json is not a reports file this program wrote" in done.stderr
+    assert "Traceback" not in done.stderr and digest(book) == before
+    started = run("serve", book, "--port", "0", "--bind", "127.0.0.1", "--loopback")
+    assert started.returncode == 1 and "reports.json" in started.stderr
