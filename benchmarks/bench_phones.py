@@ -33,6 +33,7 @@ import tempfile
 import threading
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -66,14 +67,14 @@ class Hall:
     def __init__(self, port: int, seconds: float, workers: int) -> None:
         self.port = port
         self.deadline = time.monotonic() + seconds
-        self.heap: list[tuple[float, int, object]] = []
+        self.heap: list[tuple[float, int, Callable[[], None]]] = []
         self.order = 0
         self.lock = threading.Lock()
         self.times: dict[str, list[float]] = defaultdict(list)
         self.failures: list[str] = []
         self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=workers)
 
-    def at(self, when: float, job: object) -> None:
+    def at(self, when: float, job: Callable[[], None]) -> None:
         with self.lock:
             self.order += 1
             heapq.heappush(self.heap, (when, self.order, job))
@@ -110,7 +111,7 @@ class Hall:
                 due = self.heap[0][0] if self.heap else None
                 job = heapq.heappop(self.heap)[2] if due is not None and due <= now else None
             if job is not None:
-                pending.add(self.pool.submit(job))  # type: ignore[arg-type]
+                pending.add(self.pool.submit(job))
                 continue
             if now >= self.deadline:
                 break
@@ -201,7 +202,7 @@ def _load(
         ):
             hall.request(kind, phone, "GET", path)
 
-    def phone_job(phone: int) -> object:
+    def phone_job(phone: int) -> Callable[[], None]:
         def job() -> None:
             status, data = hall.request("poll", phone, "GET", f"/stamp.js?t={time.time()}")
             if status == 200:
@@ -214,7 +215,7 @@ def _load(
 
         return job
 
-    def first_job(phone: int) -> object:
+    def first_job(phone: int) -> Callable[[], None]:
         def job() -> None:
             open_pages(phone)
             phone_job(phone)()
@@ -231,7 +232,7 @@ def _load(
     plan = plan[: args.reports]
     answers: list[tuple[int, str]] = []
 
-    def report_job(n: int, board: dict, side: str, result: str) -> object:
+    def report_job(n: int, board: dict, side: str, result: str) -> Callable[[], None]:
         body = json.dumps(
             {"round": "3", "board": str(board["board"]), "code": board["code"]}
             | {"side": side, "result": result}
@@ -288,7 +289,7 @@ def _load(
                 f"{kind:<10}{len(ts):>7}{statistics.median(ts) * 1000:>9.1f}"
                 f"{percentile(ts, 95) * 1000:>9.1f}{max(ts) * 1000:>9.1f}"
             )
-    states = defaultdict(int)
+    states: defaultdict[str, int] = defaultdict(int)
     for status, state in answers:
         states[f"{status} {state}"] += 1
     print("report answers:", dict(sorted(states.items())))

@@ -226,8 +226,8 @@ def pairings_page(data: SiteData, number: int | None = None) -> str:
         if rec.outcome is Outcome.ABSENT:
             text = "Not paired in this round: please see the tournament director"
         detail = _game_line(data, rec, board_class="board-no")
-        board = _board(data, rec) if rec.opponent is not None else ""
-        key = find_key(data.name(pid), pid, *([int(board)] if board.isdigit() else []))
+        on = _board(data, rec) if rec.opponent is not None else ""
+        key = find_key(data.name(pid), pid, *([int(on)] if on.isdigit() else []))
         by_name.append(
             f'<li data-find="{key}"><span class="who">'
             f"{data.link(pid)}</span> ({esc(data.rank_club(pid))})"
