@@ -173,6 +173,8 @@ def test_a_wrong_code_tried_again_and_again_is_stopped(book: Path, served: Serve
     assert statuses[:5] == [403] * 5 and set(statuses[5:]) == {429}
     assert post(served.port, {**body, "code": first["code"]})[0] == 429, "right code too, now"
     assert not (phones_folder(book) / REPORTS_FILE).exists()
+    _, out, _ = stop(served)
+    assert "warning: 127.0.0.1 sent 5 wrong result codes" in out, "the TD hears of it"
 
 
 def test_disagreeing_reports_warn_the_td_at_the_server_and_at_accept_results(

@@ -274,6 +274,10 @@ class Limiter:
                 self.recent = {a: ts for a, ts in self.recent.items() if now - ts[-1] < 60}
             return True
 
-    def wrong_code(self, address: str) -> None:
+    def wrong_code(self, address: str) -> bool:
+        """Count a wrong code; True when it is the one that stops the address."""
+        now = time.monotonic()
         with self.lock:
-            self.failed.setdefault(address, []).append(time.monotonic())
+            failed = [t for t in self.failed.get(address, []) if now - t < 600]
+            self.failed[address] = [*failed, now]
+            return len(failed) + 1 == self.failures

@@ -125,12 +125,16 @@ class SiteHandler(SimpleHTTPRequestHandler):
             self._answer(413, "error", "That is far longer than a report.")
             return
         body = self.rfile.read(int(length))
+        fields: dict[str, str] = {}
         try:
             fields = _fields(body, self.headers.get("Content-Type", ""))
             state, message = self.box.submit(fields, address)
         except Refused as refused:
-            if refused.status == 403:
-                self.limiter.wrong_code(address)
+            if refused.status == 403 and self.limiter.wrong_code(address):
+                self.box.warn(
+                    f"warning: {address} sent {self.limiter.failures} wrong result codes "
+                    f"(the last for board {fields.get('board', '?')}): refused for ten minutes"
+                )
             self._answer(refused.status, "error", refused.message)
             return
         except OSError:
