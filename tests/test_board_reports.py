@@ -284,3 +284,23 @@ def test_a_damaged_reports_file_is_one_line_naming_it_and_nothing_is_written(boo
     assert "Traceback" not in done.stderr and digest(book) == before
     started = run("serve", book, "--port", "0", "--bind", "127.0.0.1", "--loopback")
     assert started.returncode == 1 and "reports.json" in started.stderr
+
+
+def test_reports_for_a_pairing_the_td_has_redone_are_not_taken(book: Path, served: Server) -> None:
+    first, second = desk_of(book)["boards"][:2]
+    for board in (first, second):
+        report = {"round": "3", "board": str(board["board"]), "code": board["code"]}
+        for side in ("white", "black"):
+            assert post(served.port, {**report, "side": side, "result": "white"})[0] == 200
+    stop(served)
+    swap = run("set-game", book, "--board", second["board"], "--swap-colours", "--yes")
+    assert swap.returncode == 0, swap.stderr
+    assert run("break-pair", book, "--board", first["board"], "--yes").returncode == 0
+    white, black = first["black"], first["white"]
+    assert run("make-pair", book, "--white", white, "--black", black, "--yes").returncode == 0
+    before = digest(book)
+    done = run("accept-results", book)
+    assert done.returncode == 3
+    assert f"board {second['board']}: reported for another pairing" in done.stderr
+    assert f"board {first['board']}: reported, but the round has no board" in done.stderr
+    assert digest(book) == before

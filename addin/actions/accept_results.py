@@ -53,6 +53,14 @@ def accept_results(session: Session, params: Mapping[str, object]) -> None:
         sides = reported.get(board)
         if not sides:
             continue
+        other = [r for r in sides.values() if (r.white, r.black) != (game.white, game.black)]
+        if other:
+            warnings.append(
+                f"round {rnd.number}, board {board}: reported for another pairing "
+                f"({names.get(other[0].white, other[0].white)} - "
+                f"{names.get(other[0].black, other[0].black)}), not for this game: not taken"
+            )
+            continue
         result = agreed(sides)
         if result is None and len(sides) == 2:
             said = ", ".join(f"{s} says {RESULTS[sides[s].result]}" for s in SIDES)
@@ -71,6 +79,12 @@ def accept_results(session: Session, params: Mapping[str, object]) -> None:
                 f"round {rnd.number}, board {board}: both players reported {wanted.value}, "
                 f"the Round sheet has {game.result.value} (kept)"
             )
+    present = {b for b, _ in boards(rnd)}
+    warnings += [
+        f"round {rnd.number}, board {b}: reported, but the round has no board {b} now "
+        "(paired again?): not taken"
+        for b in sorted(set(reported) - present)
+    ]
     if not ready and not warnings:
         session.say(f"No reported result of round {rnd.number} is ready to take in.")
         return

@@ -97,6 +97,9 @@ class Report:
     """A key of :data:`RESULTS`."""
     time: str
     address: str
+    white: int = 0
+    black: int = 0
+    """The board's players when it was reported (a board paired again is another game)."""
 
 
 def write_atomically(path: Path, text: str) -> None:
@@ -219,6 +222,8 @@ class ReportBox:
                 result,
                 datetime.now().replace(microsecond=0).isoformat(sep=" "),
                 address,
+                board.white,
+                board.black,
             )
             self._keep(report)
             sides = {**sides, side: report}
