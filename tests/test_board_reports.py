@@ -304,3 +304,13 @@ def test_reports_for_a_pairing_the_td_has_redone_are_not_taken(book: Path, serve
     assert f"board {second['board']}: reported for another pairing" in done.stderr
     assert f"board {first['board']}: reported, but the round has no board" in done.stderr
     assert digest(book) == before
+
+
+def test_a_pairing_card_names_the_code_of_the_game_in_play(book: Path, tmp_path: Path) -> None:
+    codes = codes_in_sheet(book, 3)
+    game = sheet_rows(book, "Round 3")[0]
+    out = tmp_path / "cards.txt"
+    assert run("report", book, "cards", "--out", out).returncode == 0
+    text = out.read_text(encoding="utf-8")
+    assert text.count(f"R3 code {codes[int(game['Board'])]}") == 2, "both players' cards"  # type: ignore[call-overload]
+    assert "R2 code" not in text, "a round played has no code"

@@ -163,7 +163,9 @@ def _table(report: Report) -> str:
 
 
 def _card(card: Card) -> str:
-    labels = "".join(f'<th colspan="2">R{n}</th>' for n in range(1, len(card.boxes) + 1))
+    labels = "".join(
+        f'<th colspan="2">{escape(b.label(n))}</th>' for n, b in enumerate(card.boxes, start=1)
+    )
     tops = "".join(
         f"<td>{escape(b.opponent)}</td><td>{escape(b.condition)}</td>" for b in card.boxes
     )
