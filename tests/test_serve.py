@@ -3,6 +3,7 @@ reads back (with zbar, as a phone's camera would) as the address it printed."""
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import os
 import queue
@@ -13,6 +14,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -25,7 +27,7 @@ from addin.actions.registry import load_all
 from addin.actions.session import Session
 from addin.publish import background
 from addin.publish.poster import MAX_EVENT_CHARS
-from addin.publish.serve import lan_address
+from addin.publish.serve import SiteServer, lan_address
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
 from tests.helpers import digest, log_messages, run
 
@@ -458,3 +460,31 @@ def test_the_poster_prints_the_address_the_td_gives(book: Path, tmp_path: Path) 
     assert done.returncode == 0, done.stderr
     (tmp_path / "again").mkdir()
     assert qr_codes(looped, tmp_path / "again") == ["http://127.0.0.1:8000/"], "when asked"
+
+
+def test_connections_past_the_limit_are_closed_and_phones_still_get_pages(site: Path) -> None:
+    """More silent connections than the server serves at once (here 3): the rest are closed
+    at once, and once they go a phone is answered as before."""
+    from addin.publish.serve import handler_for
+
+    server = SiteServer(("127.0.0.1", 0), handler_for(site, None))
+    server.most_connections = 3
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    flood = []
+    try:
+        flood = [socket.create_connection(("127.0.0.1", server.port), timeout=5) for _ in range(3)]
+        time.sleep(0.5)  # the three are being served (waiting for their request line)
+        extra = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+        started = time.monotonic()
+        with contextlib.suppress(ConnectionResetError):  # closed: an end, or a reset
+            assert extra.recv(1) == b""
+        assert time.monotonic() - started < 3, "closed at once, not after the idle timeout"
+        extra.close()
+        for s in flood:
+            s.close()
+        time.sleep(0.5)
+        assert get(server.port, "/")[0] == 200
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -260,6 +260,29 @@ class SiteServer(ThreadingHTTPServer):
     def port(self) -> int:
         return int(self.server_address[1])
 
+    most_connections = 512
+    """Connections served at once (a thread each); more are closed at once, so a flood of
+    them cannot use up the computer."""
+    _open = 0
+    _open_lock = threading.Lock()
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        with self._open_lock:
+            full = self._open >= self.most_connections
+            if not full:
+                self._open += 1
+        if full:
+            self.shutdown_request(request)
+            return
+        super().process_request(request, client_address)
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            with self._open_lock:
+                self._open -= 1
+
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A client's dropped connection is no news for the TD's console; anything else is
         one line, never a traceback."""
