@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import gzip
 import heapq
 import http.client
 import json
@@ -72,6 +73,8 @@ class Hall:
         self.lock = threading.Lock()
         self.times: dict[str, list[float]] = defaultdict(list)
         self.failures: list[str] = []
+        self.received = 0
+        """Bytes of the answers as sent (gzipped where the server gzips)."""
         self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=workers)
 
     def at(self, when: float, job: Callable[[], None]) -> None:
@@ -83,6 +86,7 @@ class Hall:
         self, kind: str, phone: int, method: str, path: str, body: bytes | None = None
     ) -> tuple[int, bytes]:
         headers = {"Content-Type": "application/json"} if body is not None else {}
+        headers["Accept-Encoding"] = "gzip"  # as every phone's browser asks
         started = time.monotonic()
         connection = http.client.HTTPConnection(
             "127.0.0.1", self.port, timeout=10, source_address=(source(phone), 0)
@@ -100,6 +104,9 @@ class Hall:
             connection.close()
         with self.lock:
             self.times[kind].append(time.monotonic() - started)
+            self.received += len(data)
+        if answer.getheader("Content-Encoding") == "gzip":
+            data = gzip.decompress(data)
         return status, data
 
     def run(self) -> None:
@@ -293,6 +300,7 @@ def _load(
     for status, state in answers:
         states[f"{status} {state}"] += 1
     print("report answers:", dict(sorted(states.items())))
+    print(f"bytes sent to the phones: {hall.received / 1e6:.1f} MB")
     print(f"reports kept: {len(kept)} of {len(plan)}, each exactly once: {exactly_once}")
     for name, code, seconds, err in td:
         print(f"TD: {name:<10} exit {code}  {seconds:.1f} s" + (f"  ({err})" if code else ""))
