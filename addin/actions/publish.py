@@ -3,7 +3,8 @@
 It only reads the workbook (no save, no Log line: like a report) and writes the site's
 folder (``addin.publish``): pairings by name and by board, standings, the cross table, a
 page per player and one for the event, each refreshing itself when a newer publication
-appears.
+appears. Beside it, ``BOOK.phones/desk.json`` tells ``serve`` the round in play and its
+result codes (``addin.publish.board_reports``).
 """
 
 from __future__ import annotations
