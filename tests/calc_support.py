@@ -125,8 +125,13 @@ def excel_formula(doc: Any, cell: Any) -> str:
 
 
 def without_clock(cells: Cells) -> Cells:
-    """The Log's timestamps aside (each side ran at its own time); the rest as it is."""
+    """The Log's timestamps aside (each side ran at its own time), and the Round sheets'
+    result codes (drawn at random by each side's ``pair``); the rest as it is."""
     out = dict(cells)
     if "Log" in out:
         out["Log"] = [row[1:] for row in out["Log"]]
+    for sheet, rows in out.items():
+        if sheet.startswith("Round ") and rows and "Result code" in rows[0]:
+            at = list(rows[0]).index("Result code")
+            out[sheet] = [rows[0]] + [[*r[:at], "", *r[at + 1 :]] for r in rows[1:]]
     return out

@@ -210,6 +210,8 @@ OUTPUT_CASES = [
     ),
     case("serve-poster-not-pdf", "serve {book} --poster-only --poster {tmp}/p.png", "end in .pdf"),
     case("serve-poster-only-any-port", "serve {book} --poster-only --port 0", "a fixed port"),
+    case("serve-bind-a-name", "serve {book} --bind hall-pc", "is not an IPv4 address"),
+    case("accept-results-a-board", "accept-results {book} --board 1", "unrecognized arguments", 2),
     case("check-aga-missing-book", "check-aga {tmp}/missing.xlsx", "missing.xlsx"),
     case("publish-no-folder", "publish {book} --to {tmp}/none/site", "there is no folder"),
     case("publish-to-a-file", "publish {book} --to {book}", "is a file, not a folder"),

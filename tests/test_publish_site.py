@@ -55,7 +55,8 @@ def test_publish_reads_the_workbook_only_and_writes_every_page(book: Path, tmp_p
     assert log_messages(book) == log, "nor writes the Log"
     players = [int(p["AGA #"]) for p in sheet_rows(book, "Players")]  # type: ignore[call-overload]
     expected = {"index.html", "standings.html", "crosstable.html", "event.html"}
-    expected |= {"site.css", "site.js", "stamp.js"} | {f"p{pid}.html" for pid in players}
+    expected |= {"report.html", "site.css", "site.js", "stamp.js", "round1.html", "round2.html"}
+    expected |= {f"p{pid}.html" for pid in players}
     assert set(site) == expected
     stamp = re.search(r'"([0-9a-f]+)"', site["stamp.js"])
     assert stamp is not None
@@ -211,3 +212,35 @@ def test_hostile_names_are_text_in_every_page() -> None:
     assert sorted(n for n in site.files if n.startswith("p")) == [
         f"p{pid}.html" for pid in sorted(HOSTILE)
     ]
+
+
+def test_a_publication_killed_before_its_stamp_is_taken_up_by_the_next(
+    book: Path, tmp_path: Path
+) -> None:
+    """``kill -9`` during the first publish: pages (and a temporary file) but no stamp."""
+    folder = tmp_path / "site"
+    published(book, folder)
+    (folder / "stamp.js").unlink()
+    (folder / "standings.html").unlink()
+    (folder / ".p123.abcd_xyz.html").write_text("half a page")
+    site = published(book, folder)
+    assert "stamp.js" in site and "standings.html" in site
+    assert not (folder / ".p123.abcd_xyz.html").exists(), "the cut-short run's leftovers go"
+
+
+def test_a_folder_of_pages_with_a_file_of_the_tds_is_still_refused(
+    book: Path, tmp_path: Path
+) -> None:
+    folder = tmp_path / "site"
+    published(book, folder)
+    (folder / "stamp.js").unlink()
+    (folder / "notes.txt").write_text("the TD's own")
+    done = run("publish", book, "--to", folder)
+    assert done.returncode == 1 and "not a site published by this program" in done.stderr
+    assert (folder / "notes.txt").read_text() == "the TD's own"
+    assert not (folder / "stamp.js").exists()
+    foreign = tmp_path / "foreign"
+    foreign.mkdir()
+    (foreign / "index.html").write_text("<p>a page someone else wrote</p>")
+    done = run("publish", book, "--to", foreign)
+    assert done.returncode == 1, "our file names, but not our pages"

@@ -3,6 +3,7 @@ reads back (with zbar, as a phone's camera would) as the address it printed."""
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import os
 import queue
@@ -13,6 +14,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -25,7 +27,7 @@ from addin.actions.registry import load_all
 from addin.actions.session import Session
 from addin.publish import background
 from addin.publish.poster import MAX_EVENT_CHARS
-from addin.publish.serve import lan_address
+from addin.publish.serve import SiteServer, lan_address
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
 from tests.helpers import digest, log_messages, run
 
@@ -235,6 +237,11 @@ def test_a_taken_port_gives_way_to_a_free_one_with_a_note(book: Path, site: Path
         (["--poster-only", "--port", "0"], 1, "needs a fixed port"),
         (["--poster-only", "--poster", "poster.png"], 1, "should end in .pdf"),
         (["--poster-only", "--poster", "no/such/folder/p.pdf"], 1, "there is no folder"),
+        (["--bind", "hall-pc"], 1, "--bind 'hall-pc' is not an IPv4 address"),
+        (["--bind", "203.0.113.9", "--port", "0"], 1, "not an address of this computer"),
+        (["--poster-only", "--bind", "127.0.0.1"], 1, "only this computer can open"),
+        (["--poster-only", "--address", "http://localhost:8000/"], 1, "--loopback"),
+        (["--poster-only", "--address", "http://a b/"], 1, "without spaces"),
     ],
 )
 def test_bad_options_are_one_line_and_change_nothing(
@@ -376,3 +383,108 @@ def test_calcs_button_serves_in_the_background_and_the_next_click_stops_it(
     finally:
         background.stop(site)
         offices.close()
+
+
+def raw_request(port: int, data: bytes) -> bytes:
+    """Bytes sent as they are (a malformed request no client library would send); the answer."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(data)
+        chunks = []
+        while chunk := s.recv(65536):
+            chunks.append(chunk)
+    return b"".join(chunks)
+
+
+MALFORMED = (
+    b"GET /index.html%00.txt HTTP/1.1\r\nHost: x\r\n\r\n",
+    b"GET /%ed%a0%80.html HTTP/1.1\r\nHost: x\r\n\r\n",
+    b"GET /" + b"a" * 70_000 + b" HTTP/1.1\r\n\r\n",
+    b"BREW /pot HTTP/1.1\r\n\r\n",
+    b"GET\r\n\r\n",
+    b"GET / HTTP/9.9\r\n\r\n",
+    b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n",
+)
+
+
+def test_every_malformed_request_gets_a_4xx_answer_and_no_traceback(served: Server) -> None:
+    for data in MALFORMED:
+        answer = raw_request(served.port, data)
+        status = answer.split(b"\r\n", 1)[0]
+        assert re.match(rb"HTTP/1\.[01] 4\d\d ", status), (data[:40], answer[:80])
+    status, _, body = get(served.port, "/")
+    assert status == 200 and body.decode("utf-8") == INDEX, "still serving"
+    code, _, err = stop(served)
+    assert code == 0
+    assert "Traceback" not in err and "Error" not in err, err
+
+
+def test_a_phone_dropping_the_connection_mid_page_prints_nothing(
+    served: Server, site: Path
+) -> None:
+    (site / "big.html").write_bytes(b"<p>" + b"x" * 8_000_000)
+    for _ in range(5):
+        with socket.create_connection(("127.0.0.1", served.port), timeout=10) as s:
+            s.sendall(b"GET /big.html HTTP/1.1\r\nHost: x\r\n\r\n")
+            s.recv(1000)  # the answer has begun
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+        # closed with a reset while the server is still writing
+    status, _, _ = get(served.port, "/")
+    assert status == 200, "still serving"
+    code, _, err = stop(served)
+    assert code == 0
+    assert err == "", err
+
+
+def test_bind_serves_on_that_address_only_and_says_it(book: Path, site: Path) -> None:
+    server = start_serve(book, "--port", "0", "--bind", "127.0.0.1")
+    try:
+        assert server.url == f"http://127.0.0.1:{server.port}/"
+        assert any("no poster written" in line and "--loopback" in line for line in server.lines)
+        assert not book.with_name("spring-poster.pdf").exists()
+        assert get(server.port, "/")[0] == 200
+        if lan_address() != "127.0.0.1":
+            with pytest.raises(OSError):
+                socket.create_connection((lan_address(), server.port), timeout=3).close()
+    finally:
+        stop(server)
+
+
+def test_the_poster_prints_the_address_the_td_gives(book: Path, tmp_path: Path) -> None:
+    poster = tmp_path / "poster.pdf"
+    done = run("serve", book, "--poster-only", "--poster", poster, "--address", "go-hall.lan:8000")
+    assert done.returncode == 0, done.stderr
+    assert qr_codes(poster, tmp_path) == ["http://go-hall.lan:8000/"]
+    looped = tmp_path / "looped.pdf"
+    done = run("serve", book, "--poster-only", "--poster", looped, "--bind", "127.0.0.1",
+               "--loopback")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    (tmp_path / "again").mkdir()
+    assert qr_codes(looped, tmp_path / "again") == ["http://127.0.0.1:8000/"], "when asked"
+
+
+def test_connections_past_the_limit_are_closed_and_phones_still_get_pages(site: Path) -> None:
+    """More silent connections than the server serves at once (here 3): the rest are closed
+    at once, and once they go a phone is answered as before."""
+    from addin.publish.serve import handler_for
+
+    server = SiteServer(("127.0.0.1", 0), handler_for(site, None))
+    server.most_connections = 3
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    flood = []
+    try:
+        flood = [socket.create_connection(("127.0.0.1", server.port), timeout=5) for _ in range(3)]
+        time.sleep(0.5)  # the three are being served (waiting for their request line)
+        extra = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+        started = time.monotonic()
+        with contextlib.suppress(ConnectionResetError):  # closed: an end, or a reset
+            assert extra.recv(1) == b""
+        assert time.monotonic() - started < 3, "closed at once, not after the idle timeout"
+        extra.close()
+        for s in flood:
+            s.close()
+        time.sleep(0.5)
+        assert get(server.port, "/")[0] == 200
+    finally:
+        server.shutdown()
+        server.server_close()

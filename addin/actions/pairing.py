@@ -18,6 +18,7 @@ from addin.core.model import Bye, ByeKind, Color, Player, PlayerId, Round, Statu
 from addin.core.pairing.engine import PairingInput, PairingResult, pair_round
 from addin.core.pairing.errors import PairingError
 from addin.core.scoring import mcmahon_scores
+from addin.publish.codes import write_codes
 from addin.workbook import book
 from addin.workbook.layout import round_sheet
 from addin.workbook.paired_rounds import paired_in_log
@@ -137,6 +138,7 @@ def pair(session: Session, params: Mapping[str, object]) -> None:
     elif (problem := ghost_problem(t, number)) and result.byes:
         session.say(f"No ghost game: {problem}; the odd player has a bye")
     book.write_round(session.gw, rnd, t.players)
+    write_codes(session.gw, rnd)
     director.stamp_pairings(session, [*t.rounds, rnd], log)
     s = result.stats
     session.done(

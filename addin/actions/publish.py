@@ -3,7 +3,8 @@
 It only reads the workbook (no save, no Log line: like a report) and writes the site's
 folder (``addin.publish``): pairings by name and by board, standings, the cross table, a
 page per player and one for the event, each refreshing itself when a newer publication
-appears.
+appears. Beside it, ``BOOK.phones/desk.json`` tells ``serve`` the round in play and its
+result codes (``addin.publish.board_reports``).
 """
 
 from __future__ import annotations
@@ -15,11 +16,17 @@ from pathlib import Path
 from addin.actions.director import log_lines
 from addin.actions.needs import NOTHING, read_for
 from addin.actions.registry import Param, action
+from addin.actions.serve import phones_folder
 from addin.actions.session import ActionError, Session
+from addin.core.model import Tournament
+from addin.publish.board_reports import DESK_FILE, Board, Desk, write_atomically
+from addin.publish.codes import read_codes
 from addin.publish.folder import default_site_folder
 from addin.publish.site import build_site
 from addin.publish.writing import FolderRefused, write_site
+from addin.reports.common import boards, paired_rounds
 from addin.reports.model import ReportError
+from addin.workbook.gateway import Gateway
 
 
 def site_folder(session: Session, asked: object) -> Path:
@@ -56,8 +63,49 @@ def publish(session: Session, params: Mapping[str, object]) -> None:
         raise ActionError(f"cannot publish: {err}") from err
     except OSError as err:
         raise ActionError(f"could not write the site in {folder}: {err.strerror or err}") from err
+    book_path = getattr(session.gw, "path", None)
+    if book_path is not None:
+        desk = report_desk(session.gw, book.tournament)
+        try:
+            write_atomically(phones_folder(Path(book_path)) / DESK_FILE, desk.to_json())
+        except OSError as err:
+            raise ActionError(
+                f"could not open results reporting in {phones_folder(Path(book_path))}: "
+                f"{err.strerror or err}"
+            ) from err
     where = f"round {site.round}" if site.round else "before round 1"
     session.say(
         f"Published {len(site.files) + 1} files ({where}, {site.players} players) to {folder}; "
         f"open {folder / 'index.html'}"
+    )
+
+
+def report_desk(gw: Gateway, t: Tournament) -> Desk:
+    """The round in play as the server checks reports against it: each board with a code,
+    its players, and the result already typed."""
+    done = paired_rounds(t)
+    rnd = t.round(done[-1]) if done else None
+    if rnd is None:
+        return Desk(0, {})
+    codes = read_codes(gw, rnd.number)
+
+    def name(pid: int) -> str:
+        p = t.players.get(pid)
+        return p.name if p is not None else f"AGA #{pid}"
+
+    return Desk(
+        rnd.number,
+        {
+            board: Board(
+                board,
+                g.white,
+                g.black,
+                name(g.white),
+                name(g.black),
+                codes[board],
+                g.result.value if g.result is not None else "",
+            )
+            for board, g in boards(rnd)
+            if board in codes
+        },
     )

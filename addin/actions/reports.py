@@ -9,6 +9,7 @@ from addin.actions.director.lookup import in_tournament
 from addin.actions.needs import NOTHING, read_for
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session
+from addin.publish.codes import read_codes
 from addin.reports.kinds import KINDS, SORTS, build_report
 from addin.reports.model import ReportError
 from addin.reports.output import render_bytes, renderer
@@ -53,6 +54,7 @@ def report(session: Session, params: Mapping[str, object]) -> None:
             str(params["kind"]),
             str(params["sort"]) if params.get("sort") else None,
             int(number) if number is not None else None,  # type: ignore[call-overload]
+            codes_of=lambda n: read_codes(session.gw, n),
         )
         data = render_bytes(rep, out) if out is not None else b""
     except ReportError as err:

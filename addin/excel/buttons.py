@@ -50,6 +50,7 @@ PLACES: dict[str, tuple[str, str, str]] = {
     "replace-id": ("desk", SMALL, "ReplaceDialog"),
     "pair": ("round", LARGE, "MacroPlay"),
     "result": ("round", LARGE, "ReviewAcceptOrRejectChangeDialog"),
+    "accept-results": ("round", SMALL, "RefreshAll"),
     "unpair": ("round", SMALL, "SheetDelete"),
     "break-pair": ("round", SMALL, "CellsDelete"),
     "make-pair": ("round", SMALL, "CellsInsertDialog"),
@@ -94,6 +95,8 @@ TIPS: dict[str, str] = {
     "player's real AGA number: every sheet follows.",
     "pair": "Pair the next round by the AGA Swiss McMahon rules and write its Round sheet.",
     "result": "Select board rows on a Round sheet, then click and type each result.",
+    "accept-results": "Take in the results both players of a board reported from their "
+    "phones (served site); a result you typed is never replaced.",
     "unpair": "Remove the pairing of the last round paired.",
     "break-pair": "Select board rows on a Round sheet, then click: both players become unpaired.",
     "make-pair": "Select two unpaired players' rows (White first), then click to pair them.",

@@ -20,7 +20,16 @@ STAMP_CALLBACK = "agaSiteStamp"
 
 CSS = """
 :root { --ink: #1d2430; --muted: #5b6576; --line: #d5dbe3; --head: #e8eef6; --zebra: #f7f9fc;
-  --win: #e3f4e1; --loss: #fbe5e3; --draw: #fff3cf; --bye: #eceff3; --accent: #1f5fbf; }
+  --win: #e3f4e1; --loss: #fbe5e3; --draw: #fff3cf; --bye: #eceff3; --accent: #1f5fbf;
+  --bg: #fff; color-scheme: light dark; }
+@media (prefers-color-scheme: dark) {
+  :root { --ink: #e6e9ee; --muted: #a5adba; --line: #3a4250; --head: #243041; --zebra: #1b2230;
+    --win: #17351c; --loss: #3d1a17; --draw: #3a3113; --bye: #262b33; --accent: #8ab4f8;
+    --bg: #12161d; }
+  .result.win, .state.final, #report-status.ok { color: #7fd18b; }
+  .result.loss, #report-status.bad { color: #f28b82; } .state.provisional { color: #f2c46d; }
+}
+body { background: var(--bg); }
 * { box-sizing: border-box; }
 html { -webkit-text-size-adjust: 100%; }
 body { margin: 0 auto; max-width: 60rem; padding: 0 .75rem 2rem; color: var(--ink);
@@ -29,8 +38,19 @@ body { margin: 0 auto; max-width: 60rem; padding: 0 .75rem 2rem; color: var(--in
 a { color: var(--accent); }
 header.site { border-bottom: 2px solid var(--ink); padding: .5rem 0 .4rem; margin-bottom: .6rem; }
 .event { font-weight: 700; font-size: 1.05rem; }
-nav { display: flex; flex-wrap: wrap; gap: .1rem .65rem; margin-top: .2rem; font-size: .92rem; }
-nav a { text-decoration: none; font-weight: 600; }
+nav { display: flex; flex-wrap: wrap; gap: 0 .2rem; margin-top: .2rem; font-size: .92rem; }
+nav a { text-decoration: none; font-weight: 600; display: inline-flex; align-items: center;
+  min-height: 44px; min-width: 44px; padding: 0 .45rem; }
+nav.rounds { align-items: center; margin: .2rem 0 .4rem; }
+.jump a, a.action { display: inline-flex; align-items: center; min-height: 44px; }
+.find { min-height: 44px; }
+.updated time { white-space: nowrap; }
+.state { font-weight: 600; margin: .2rem 0 .5rem; }
+.state.provisional { color: #8a5a00; } .state.final { color: #1b6e2a; }
+.tag { font-size: .8rem; font-weight: 600; color: var(--muted); border: 1px solid var(--line);
+  border-radius: 4px; padding: 0 .25rem; white-space: nowrap; }
+#stale { position: sticky; top: 0; z-index: 2; background: #8a1c12; color: #fff;
+  padding: .5rem .7rem; font-weight: 600; }
 nav a[aria-current] { color: var(--ink); text-decoration: underline; }
 .updated { color: var(--muted); font-size: .85rem; }
 h1 { font-size: 1.35rem; margin: .3rem 0 .5rem; }
@@ -60,7 +80,9 @@ table.grid tbody tr:nth-child(even) { background: var(--zebra); }
 table.grid td.num, table.grid th.num { text-align: right; white-space: nowrap; }
 table.grid th, table.grid td { white-space: nowrap; overflow-wrap: normal; word-break: normal; }
 table.grid td.name { min-width: 8rem; max-width: 16rem; white-space: normal;
-  overflow-wrap: anywhere; }
+  overflow-wrap: anywhere; position: sticky; left: 0; z-index: 1; background: var(--bg);
+  box-shadow: 1px 0 0 var(--line); }
+table.grid tbody tr:nth-child(even) td.name { background: var(--zebra); }
 td.game { text-align: center; white-space: nowrap; }
 td.win { background: var(--win); } td.loss { background: var(--loss); }
 td.draw { background: var(--draw); } td.bye { background: var(--bye); }
@@ -72,6 +94,15 @@ dl.facts dd { margin: 0; }
 .empty { color: var(--muted); font-style: italic; }
 .sum { font-size: .9rem; color: var(--muted); }
 [hidden] { display: none !important; }
+form.report label { display: block; margin: .3rem 0; }
+form.report .field { display: block; width: 100%; min-height: 44px; font: inherit;
+  padding: .4rem .6rem; border: 1px solid var(--line); border-radius: 6px; }
+form.report fieldset { border: 1px solid var(--line); border-radius: 6px; margin: .5rem 0; }
+form.report label.choice { display: flex; align-items: center; gap: .5rem; min-height: 44px; }
+form.report input[type=radio] { width: 1.3rem; height: 1.3rem; }
+button.send { min-height: 44px; width: 100%; font: inherit; font-weight: 700; border: 0;
+  border-radius: 6px; background: var(--accent); color: #fff; }
+#report-status.ok { color: #1b6e2a; font-weight: 600; } #report-status.bad { color: #a3261b; }
 @media (min-width: 40rem) { .vs { grid-template-columns: 1fr 1fr; } }
 @media print { nav, .find, .jump { display: none; } .scroll { overflow: visible; } }
 """
@@ -82,7 +113,25 @@ SCRIPT = """
   var root = document.documentElement;
   var mine = root.getAttribute("data-stamp");
   var every = REFRESH * 1000;
+  var heard = Date.now();
+  var banner = null;
+  function stale(on) {
+    if (on && !banner) {
+      banner = document.createElement("div");
+      banner.id = "stale";
+      banner.setAttribute("role", "status");
+      document.body.insertBefore(banner, document.body.firstChild);
+    }
+    if (banner) {
+      banner.hidden = !on;
+      var t = new Date(heard);
+      banner.textContent = "No connection: this page may be out of date (last checked " +
+        ("0" + t.getHours()).slice(-2) + ":" + ("0" + t.getMinutes()).slice(-2) + ").";
+    }
+  }
   window.CALLBACK = function (stamp) {
+    heard = Date.now();
+    stale(false);
     if (typeof stamp === "string" && mine && stamp !== mine) { location.reload(); }
   };
   function poll() {
@@ -90,19 +139,70 @@ SCRIPT = """
     s.src = "stamp.js?t=" + Date.now();
     s.onload = s.onerror = function () { if (s.parentNode) { s.parentNode.removeChild(s); } };
     document.head.appendChild(s);
+    if (Date.now() - heard > 2.5 * every || navigator.onLine === false) { stale(true); }
   }
+  window.addEventListener("offline", function () { stale(true); });
   setInterval(poll, every);
+
+  var form = document.getElementById("report");
+  if (form) {
+    var said = document.getElementById("report-status");
+    var given = new URLSearchParams(location.hash.slice(1));
+    ["board", "side"].forEach(function (k) {
+      var v = given.get(k);
+      if (v && form.elements[k]) { form.elements[k].value = v; }
+    });
+    if (location.protocol === "file:") {
+      said.textContent = "Reporting works on the served site only (the poster's address).";
+    }
+    form.addEventListener("submit", function (e) {
+      e.preventDefault();
+      var data = {};
+      new FormData(form).forEach(function (v, k) { data[k] = String(v); });
+      said.textContent = "Sending...";
+      said.className = "";
+      fetch("report", { method: "POST", headers: { "Content-Type": "application/json" },
+                        body: JSON.stringify(data) })
+        .then(function (r) { return r.json().then(function (j) { return [r.status, j]; }); })
+        .then(function (x) {
+          said.textContent = x[1].message;
+          said.className = x[0] === 200 ? "ok" : "bad";
+        })
+        .catch(function () {
+          said.textContent = "No answer from the server: are you on the hall's Wi-Fi?";
+          said.className = "bad";
+        });
+    });
+  }
 
   var box = document.getElementById("find");
   if (!box) { return; }
   var items = document.querySelectorAll("[data-find]");
+  function fold(text) {
+    return text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
+      .replace(/['\u2019\u02bc`\u2018]/g, "").replace(/[^0-9a-z\u00c0-\uffff]+/g, " ").trim();
+  }
+  function shows(key, words, number) {
+    if (number) { return (" " + key + " ").indexOf(" #" + number + " ") >= 0; }
+    var have = key.split(" ");
+    return words.every(function (w) {
+      return have.some(function (h) { return h.lastIndexOf(w, 0) === 0; });
+    });
+  }
   function filter() {
-    var q = box.value.trim().toLowerCase();
+    var q = fold(box.value);
+    var number = /^[0-9]+$/.test(q) ? q : "";
+    var words = q === "" ? [] : q.split(" ");
     for (var i = 0; i < items.length; i++) {
-      items[i].hidden = q !== "" && items[i].getAttribute("data-find").indexOf(q) < 0;
+      items[i].hidden = q !== "" && !shows(items[i].getAttribute("data-find"), words, number);
     }
     try { sessionStorage.setItem("aga-find", box.value); } catch (e) { /* storage off */ }
   }
+  document.addEventListener("click", function (e) {
+    var a = e.target.closest ? e.target.closest("a[href^='#']") : null;
+    var to = a && document.getElementById(a.getAttribute("href").slice(1));
+    if (to && to.hidden) { box.value = ""; filter(); }  /* a link to a row the find hid */
+  });
   try { box.value = sessionStorage.getItem("aga-find") || ""; } catch (e) { /* storage off */ }
   box.addEventListener("input", filter);
   filter();

@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from addin.publish.serve import ServeError, SiteHandler, lan_address, open_server, site_url
+from addin.publish.serve import ServeError, SiteHandler, open_server, shown_host, site_url
 
 START_SECONDS = 15.0
 LOG = Path(tempfile.gettempdir()) / "aga-mcmahon-serve.log"
@@ -33,6 +33,8 @@ class Running:
     pid: int
     port: int
     url: str
+    host: str = "127.0.0.1"
+    """Where this machine reaches it (the address it is bound to, if one)."""
 
 
 def state_file(folder: Path) -> Path:
@@ -40,9 +42,9 @@ def state_file(folder: Path) -> Path:
     return Path(tempfile.gettempdir()) / f"aga-mcmahon-serve-{key[:16]}.json"
 
 
-def answers(port: int, timeout: float = 1.0) -> bool:
+def answers(port: int, timeout: float = 1.0, host: str = "127.0.0.1") -> bool:
     """Whether this program's server answers on ``port`` of this machine."""
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    connection = http.client.HTTPConnection(host, port, timeout=timeout)
     try:
         connection.request("HEAD", "/")
         server = connection.getresponse().getheader("Server") or ""
@@ -57,19 +59,31 @@ def running(folder: Path) -> Running | None:
     """The background server of ``folder``, when it is still serving."""
     try:
         data = json.loads(state_file(folder).read_text(encoding="utf-8"))
-        found = Running(int(data["pid"]), int(data["port"]), str(data["url"]))
-    except (OSError, ValueError, KeyError, TypeError):
+        found = Running(
+            int(data["pid"]),
+            int(data["port"]),
+            str(data["url"]),
+            str(data.get("host", "127.0.0.1")),
+        )
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
-    return found if answers(found.port) else None
+    return found if answers(found.port, host=found.host) else None
 
 
-def start(folder: Path, port: int | None) -> tuple[Running, str | None]:
+def start(
+    folder: Path, port: int | None, bind: str = "", reports: Path | None = None
+) -> tuple[Running, str | None]:
     """Start serving ``folder`` in the background; its address, and a note if the port
     asked for was taken. Raises ``ServeError`` with the server's own reason if it fails."""
-    probe, note = open_server(folder, port)
+    probe, note = open_server(folder, port, bind, reports)
     chosen = probe.port
     probe.server_close()
     command = [_python(), "-m", "addin.publish.serve", str(folder.resolve()), "--port", str(chosen)]
+    if bind:
+        command += ["--bind", bind]
+    if reports is not None:
+        command += ["--reports", str(reports.resolve())]
+    host = bind if bind and bind != "0.0.0.0" else "127.0.0.1"
     flags = 0
     if os.name == "nt":
         flags = subprocess.CREATE_NO_WINDOW | subprocess.CREATE_NEW_PROCESS_GROUP  # type: ignore[attr-defined]
@@ -85,13 +99,13 @@ def start(folder: Path, port: int | None) -> tuple[Running, str | None]:
             creationflags=flags,
         )
     deadline = time.monotonic() + START_SECONDS
-    while not answers(chosen, timeout=0.5):
+    while not answers(chosen, timeout=0.5, host=host):
         if process.poll() is not None or time.monotonic() > deadline:
             with contextlib.suppress(Exception):
                 process.kill()
             raise ServeError(f"the server did not start: {_last_line(LOG) or 'no answer'}")
         time.sleep(0.2)
-    found = Running(process.pid, chosen, site_url(lan_address(), chosen))
+    found = Running(process.pid, chosen, site_url(shown_host(bind), chosen), host)
     with contextlib.suppress(OSError):
         state_file(folder).write_text(json.dumps(found.__dict__), encoding="utf-8")
     return found, note
@@ -104,7 +118,7 @@ def stop(folder: Path) -> Running | None:
         with contextlib.suppress(OSError):
             os.kill(found.pid, signal.SIGTERM)
         deadline = time.monotonic() + 5
-        while answers(found.port, timeout=0.3) and time.monotonic() < deadline:
+        while answers(found.port, timeout=0.3, host=found.host) and time.monotonic() < deadline:
             time.sleep(0.2)
     with contextlib.suppress(OSError):
         state_file(folder).unlink()

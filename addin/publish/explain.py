@@ -64,6 +64,11 @@ def _score(value: float) -> str:
     return show_score(value) or "0"
 
 
+def _points(value: float) -> str:
+    """``1 McMahon point``, ``2 McMahon points``, ``1.5 McMahon points``."""
+    return f"{_score(value)} McMahon point{'' if value == 1 else 's'}"
+
+
 def why_opponent(
     t: Tournament,
     rec: RoundRecord,
@@ -88,15 +93,15 @@ def why_opponent(
     if any(n.startswith("Forced pair") for n in notes):
         lines.append("The tournament director paired you by hand (a forced pair).")
     elif theirs is None or theirs == mine:
-        lines.append(f"Same score group: you both had {_score(mine)} McMahon points.")
+        lines.append(f"Same score group: you both had {_points(mine)}.")
     elif mine > theirs:
         lines.append(
-            f"Float down: you had {_score(mine)} McMahon points, your opponent {_score(theirs)} "
+            f"Float down: you had {_points(mine)}, your opponent {_score(theirs)} "
             "(your score group could not be paired within itself)."
         )
     else:
         lines.append(
-            f"Float up: you had {_score(mine)} McMahon points, your opponent {_score(theirs)} "
+            f"Float up: you had {_points(mine)}, your opponent {_score(theirs)} "
             "(your score group could not be paired within itself)."
         )
     handicap_noted = False

@@ -15,15 +15,27 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
+import gzip
+import io
+import json
 import os
 import socket
+import stat
 import sys
+import threading
 from collections.abc import Sequence
 from functools import partial
 from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, TextIO
+from urllib.parse import parse_qsl, urlsplit
+
+from addin.publish.board_reports import MAX_BODY, Limiter, Refused, ReportBox
+
+REPORT_PATH = "/report"
+"""Where a phone posts a result; the only address that takes a POST."""
 
 DEFAULT_PORT = 8000
 HIGHEST_PORT = 65535
@@ -75,18 +87,107 @@ class SiteHandler(SimpleHTTPRequestHandler):
     server_version = "AGA-McMahon"
     sys_version = ""
 
-    def __init__(self, *args: Any, directory: str, **kwargs: Any) -> None:
+    timeout = 20
+    """Seconds a connection may stay silent: a slow or stalled phone frees its thread."""
+
+    def __init__(
+        self,
+        *args: Any,
+        directory: str,
+        box: ReportBox | None = None,
+        limiter: Limiter | None = None,
+        **kwargs: Any,
+    ) -> None:
         self.root = os.path.realpath(directory)
+        self.box = box
+        self.limiter = limiter or Limiter()
         super().__init__(*args, directory=directory, **kwargs)
+
+    def do_POST(self) -> None:
+        """A result reported from the board (``board_reports``); anything else is refused
+        before its body is read."""
+        if urlsplit(self.path).path != REPORT_PATH:
+            self.send_error(HTTPStatus.METHOD_NOT_ALLOWED, "Only results are posted, to /report")
+            return
+        if self.box is None:
+            self._answer(503, "error", "Reporting is not open: this server has no workbook.")
+            return
+        address = str(self.client_address[0])
+        if not self.limiter.allow(address):
+            self._answer(429, "error", "Too many attempts: wait a few minutes, or see the TD.")
+            return
+        length = self.headers.get("Content-Length", "")
+        if not length.isdigit():
+            self._answer(411, "error", "A report says how long it is.")
+            return
+        if int(length) > MAX_BODY:
+            self.close_connection = True  # the body is never read
+            self._answer(413, "error", "That is far longer than a report.")
+            return
+        body = self.rfile.read(int(length))
+        fields: dict[str, str] = {}
+        try:
+            fields = _fields(body, self.headers.get("Content-Type", ""))
+            state, message = self.box.submit(fields, address)
+        except Refused as refused:
+            if refused.status == 403 and self.limiter.wrong_code(address):
+                self.box.warn(
+                    f"warning: {address} sent {self.limiter.failures} wrong result codes "
+                    f"(the last for board {fields.get('board', '?')}): refused for ten minutes"
+                )
+            self._answer(refused.status, "error", refused.message)
+            return
+        except OSError:
+            self._answer(503, "error", "The report could not be kept: please see the TD.")
+            return
+        self._answer(200, state, message)
+
+    def _answer(self, status: int, state: str, message: str) -> None:
+        data = json.dumps({"state": state, "message": message}).encode("utf-8")
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
 
     def send_head(self) -> Any:
         """404 for anything outside the folder (``..`` is already dropped by the base class;
         this also refuses a symbolic link that points out of it)."""
-        local = os.path.realpath(self.translate_path(self.path))
+        try:
+            local = os.path.realpath(self.translate_path(self.path))
+            os.stat(local)
+        except ValueError:  # a NUL byte, or a path the system cannot name
+            self.send_error(HTTPStatus.BAD_REQUEST, "Not a path of this site")
+            return None
+        except OSError:
+            pass  # missing: the base class answers 404
         if local != self.root and not local.startswith(self.root + os.sep):
             self.send_error(HTTPStatus.NOT_FOUND, "Not in the published site")
             return None
+        if "gzip" in self.headers.get("Accept-Encoding", "") and local.endswith(COMPRESSED):
+            found = _gzipped(local)
+            if found is not None:
+                data, modified = found
+                self.send_response(HTTPStatus.OK)
+                self.send_header("Content-Type", self.guess_type(local))
+                self.send_header("Content-Encoding", "gzip")
+                self.send_header("Vary", "Accept-Encoding")
+                self.send_header("Content-Length", str(len(data)))
+                self.send_header("Last-Modified", self.date_time_string(modified))
+                self.end_headers()
+                return io.BytesIO(data)
         return super().send_head()
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """A client's mistake is a 4xx: an unknown method is 405 (not 501), an unknown
+        protocol version 400 (not 505)."""
+        if code == HTTPStatus.NOT_IMPLEMENTED:
+            code, message = HTTPStatus.METHOD_NOT_ALLOWED, "Only GET and HEAD are answered"
+        elif code == HTTPStatus.HTTP_VERSION_NOT_SUPPORTED:
+            code = HTTPStatus.BAD_REQUEST
+        if self.request_version == "HTTP/0.9":  # no status line in 0.9: no client uses it
+            self.request_version = "HTTP/1.0"
+        super().send_error(code, message, explain)
 
     def list_directory(self, path: str | os.PathLike[str]) -> None:  # type: ignore[override]
         self.send_error(HTTPStatus.NOT_FOUND, "No page here (folders are not listed)")
@@ -98,6 +199,51 @@ class SiteHandler(SimpleHTTPRequestHandler):
 
     def log_message(self, format: str, *args: Any) -> None:
         """Quiet: a hall of phones refreshing would bury the address the TD needs to see."""
+
+
+DROPPED = (BrokenPipeError, ConnectionResetError, ConnectionAbortedError, TimeoutError)
+"""A phone that closed the connection mid-page: nothing to answer, nothing to print."""
+
+
+def _fields(body: bytes, content_type: str) -> dict[str, str]:
+    """A report's fields from a JSON object or a form; ``Refused`` (400) if neither."""
+    try:
+        text = body.decode("utf-8")
+        if "json" in content_type:
+            data = json.loads(text)
+            if not isinstance(data, dict):
+                raise ValueError("not an object")
+            return {str(k): str(v) for k, v in data.items()}
+        return dict(parse_qsl(text, max_num_fields=10))
+    except (ValueError, RecursionError) as err:
+        raise Refused(400, "That is not a report.") from err
+
+
+COMPRESSED = (".html", ".css", ".js")
+"""Sent gzipped to a phone that accepts it: a 400-player pairings page is 200 KB, 28 KB so."""
+_GZIP_CACHE: dict[str, tuple[int, int, bytes]] = {}
+_GZIP_LOCK = threading.Lock()
+
+
+def _gzipped(path: str) -> tuple[bytes, float] | None:
+    """``path`` gzipped (once per version of the file), and its time; None if no file."""
+    try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode) or st.st_size < 1024:
+            return None
+        with _GZIP_LOCK:
+            cached = _GZIP_CACHE.get(path)
+        if cached is not None and cached[:2] == (st.st_mtime_ns, st.st_size):
+            return cached[2], st.st_mtime
+        with open(path, "rb") as f:
+            data = gzip.compress(f.read(), compresslevel=6, mtime=0)
+    except OSError:
+        return None
+    with _GZIP_LOCK:
+        if len(_GZIP_CACHE) > 5000:
+            _GZIP_CACHE.clear()
+        _GZIP_CACHE[path] = (st.st_mtime_ns, st.st_size, data)
+    return data, st.st_mtime
 
 
 class SiteServer(ThreadingHTTPServer):
@@ -114,25 +260,97 @@ class SiteServer(ThreadingHTTPServer):
     def port(self) -> int:
         return int(self.server_address[1])
 
+    most_connections = 512
+    """Connections served at once (a thread each); more are closed at once, so a flood of
+    them cannot use up the computer."""
+    _open = 0
+    _open_lock = threading.Lock()
 
-def open_server(folder: Path, port: int | None) -> tuple[SiteServer, str | None]:
-    """A server for ``folder`` listening on every interface, and a note when the port asked
-    for (default 8000) was taken and another free one is used instead."""
+    def process_request(self, request: Any, client_address: Any) -> None:
+        with self._open_lock:
+            full = self._open >= self.most_connections
+            if not full:
+                self._open += 1
+        if full:
+            self.shutdown_request(request)
+            return
+        super().process_request(request, client_address)
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            with self._open_lock:
+                self._open -= 1
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client's dropped connection is no news for the TD's console; anything else is
+        one line, never a traceback."""
+        error = sys.exc_info()[1]
+        if isinstance(error, DROPPED):
+            return
+        print(f"note: a request from {client_address[0]} failed: {error!r}", file=sys.stderr)
+
+
+def handler_for(folder: Path, reports: Path | None) -> Any:
+    """The request handler of ``folder``; results reported from the board are kept in
+    ``reports`` (None: this server takes no reports)."""
+    box = None
+    if reports is not None:
+        try:
+            box = ReportBox(reports, warn=lambda line: print(line, flush=True))
+        except ValueError as err:
+            raise ServeError(str(err)) from err
+    return partial(SiteHandler, directory=str(folder), box=box, limiter=Limiter())
+
+
+def check_bind(bind: str) -> None:
+    """An address of this machine to listen on: an IPv4 address, or "" for every one."""
+    if bind and not _is_ipv4(bind):
+        raise ServeError(
+            f"--bind {bind!r} is not an IPv4 address of this computer (e.g. 192.168.1.20, "
+            "or 127.0.0.1 for this computer only)"
+        )
+
+
+def _is_ipv4(text: str) -> bool:
+    try:
+        socket.inet_aton(text)
+    except OSError:
+        return False
+    return text.count(".") == 3
+
+
+def open_server(
+    folder: Path, port: int | None, bind: str = "", reports: Path | None = None
+) -> tuple[SiteServer, str | None]:
+    """A server for ``folder`` listening on ``bind`` (default: every interface), and a
+    note when the port asked for (default 8000) was taken and another free one is used."""
     check_folder(folder)
+    check_bind(bind)
     wanted = DEFAULT_PORT if port is None else port
     check_port(wanted)
-    handler = partial(SiteHandler, directory=str(folder))
+    handler = handler_for(folder, reports)
     try:
-        return SiteServer(("", wanted), handler), None
+        return SiteServer((bind, wanted), handler), None
     except OSError as err:
+        if err.errno == errno.EADDRNOTAVAIL:
+            raise ServeError(
+                f"cannot serve on {bind}: it is not an address of this computer"
+            ) from err
         if wanted == 0:
             raise ServeError(f"cannot open a port to serve on: {err.strerror or err}") from err
         reason = err.strerror or str(err)
     try:
-        server = SiteServer(("", 0), handler)
+        server = SiteServer((bind, 0), handler)
     except OSError as err:
         raise ServeError(f"cannot open a port to serve on: {err.strerror or err}") from err
     return server, f"port {wanted} is not available ({reason}); using port {server.port} instead"
+
+
+def shown_host(bind: str) -> str:
+    """The address a phone uses: the one bound to, else this machine's on the network."""
+    return bind if bind and bind != "0.0.0.0" else lan_address()
 
 
 def serve_until_stopped(server: SiteServer, out: TextIO | None = None) -> int:
@@ -171,18 +389,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("folder", type=Path)
     parser.add_argument("--port", type=int, default=DEFAULT_PORT)
+    parser.add_argument("--bind", default="", help="the address to listen on (default: all)")
+    parser.add_argument("--reports", type=Path, help="the folder results reported are kept in")
     args = parser.parse_args(argv)
     try:
         check_port(args.port)
         check_folder(args.folder)
-        server = SiteServer(("", args.port), partial(SiteHandler, directory=str(args.folder)))
+        check_bind(args.bind)
+        server = SiteServer((args.bind, args.port), handler_for(args.folder, args.reports))
     except ServeError as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
     except OSError as err:
         print(f"error: cannot serve on port {args.port}: {err.strerror or err}", file=sys.stderr)
         return 1
-    url = site_url(lan_address(), server.port)
+    url = site_url(shown_host(args.bind), server.port)
     print(f"Serving {args.folder} at {url} (Ctrl-C to stop)", flush=True)
     return serve_until_stopped(server)
 

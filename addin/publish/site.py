@@ -58,7 +58,10 @@ def build_site(t: Tournament, published: datetime, log: Sequence[tuple[str, str]
         "standings.html": pages.standings_page(data),
         "crosstable.html": pages.crosstable_page(data),
         "event.html": pages.event_page(data),
+        "report.html": pages.report_page(data),
     }
+    for number in range(1, data.round):
+        html[pages.pairings_file(data, number)] = pages.pairings_page(data, number)
     for pid in sorted(data.records):
         html[pages.player_file(pid)] = pages.player_page(data, pid)
     digest = hashlib.sha256()

@@ -8,7 +8,9 @@ it open.) Player pages of players no longer in the tournament are removed afterw
 
 A folder is written only when it is new, empty, or a site this program published (its
 ``stamp.js`` starts with :data:`assets.STAMP_MARK`), so a mistyped ``--to`` never
-scatters pages among a TD's own files nor removes any of them.
+scatters pages among a TD's own files nor removes any of them. A first publication cut
+short (killed before its stamp) is recognised too: every file in it is one a site holds
+(or a temporary file of ours), and its pages carry :data:`pages.GENERATOR`.
 """
 
 from __future__ import annotations
@@ -18,11 +20,18 @@ import re
 import tempfile
 from pathlib import Path
 
-from addin.publish import assets
+from addin.publish import assets, pages
 from addin.publish.site import STAMP_FILE, Site
 from addin.workbook.saving import default_mode, save_atomically
 
-_PLAYER_PAGE = re.compile(r"p\d+\.html")
+_PLAYER_PAGE = re.compile(r"(?:p|round)\d+\.html")
+"""Pages of a player or a round: removed when no longer part of the site."""
+_OWN_FILE = re.compile(
+    r"(?:p\d+|index|standings|crosstable|event|report|registered|round\d+)\.html|site\.(?:css|js)"
+    r"|stamp\.js|[\w.-]+\.gz"
+)
+_OWN_TEMP = re.compile(r"\.[\w-]+\.[\w]{8}\.(?:html|css|js|gz)")
+"""``_replace``'s temporary file: ``.NAME.RANDOM.EXT`` (``tempfile``'s 8 random characters)."""
 
 
 class FolderRefused(ValueError):
@@ -38,6 +47,30 @@ def is_site_folder(folder: Path) -> bool:
         return False
 
 
+def is_interrupted_site(folder: Path) -> bool:
+    """A folder a cut-short ``publish`` left: only a site's files, no stamp, and at least
+    one page that says this program made it."""
+    try:
+        entries = list(folder.iterdir())
+    except OSError:
+        return False
+    marked = False
+    for entry in entries:
+        if not entry.is_file() or entry.is_symlink():
+            return False
+        if _OWN_TEMP.fullmatch(entry.name):
+            continue
+        if not _OWN_FILE.fullmatch(entry.name):
+            return False
+        if entry.suffix == ".html" and not marked:
+            try:
+                with open(entry, "rb") as f:
+                    marked = pages.GENERATOR.encode() in f.read(2048)
+            except OSError:
+                return False
+    return marked
+
+
 def check_folder(folder: Path) -> None:
     """Refuse a folder that is a file, has no parent, or holds someone else's files."""
     if folder.exists() and not folder.is_dir():
@@ -46,7 +79,7 @@ def check_folder(folder: Path) -> None:
         if not folder.parent.is_dir():
             raise FolderRefused(f"cannot publish to {folder}: there is no folder {folder.parent}")
         return
-    if any(folder.iterdir()) and not is_site_folder(folder):
+    if any(folder.iterdir()) and not is_site_folder(folder) and not is_interrupted_site(folder):
         raise FolderRefused(
             f"{folder} holds other files and is not a site published by this program; "
             "choose a new or empty folder"
@@ -85,6 +118,7 @@ def write_site(folder: Path, site: Site) -> Path:
         _replace(folder / name, data)
     _save(folder / STAMP_FILE, site.stamp_file)
     for old in folder.iterdir():
-        if _PLAYER_PAGE.fullmatch(old.name) and old.name not in site.files:
+        stale = _PLAYER_PAGE.fullmatch(old.name) and old.name not in site.files
+        if stale or _OWN_TEMP.fullmatch(old.name):
             old.unlink(missing_ok=True)
     return folder

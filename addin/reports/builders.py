@@ -8,6 +8,7 @@ the sort order and that the round is paired. Builders are pure: no file, no shee
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from addin.core.model import ByeKind, Color, PlayerId, Round, Status, Tournament
 from addin.core.scoring import Outcome, RoundRecord, initial_score, player_records, wins
@@ -443,11 +444,18 @@ def cards(t: Tournament, q: Query) -> Report:
     numbers = player_numbers(t, q.round)
     records = player_records(t, q.round)
     total = max(t.settings.rounds, q.round)
+    codes = dict(q.codes)
+    rnd = t.round(q.round) if q.round else None
+    board_of = {p: b for b, g in boards(rnd) for p in g.players} if rnd is not None else {}
     deck: list[Card] = []
     for pid in numbers:
         p = t.players.get(pid)
         rating = rating_of(p)
         boxes = [_box(rec, numbers) for rec in records[pid]]
+        if boxes and records[pid][-1].outcome is Outcome.PENDING:
+            board = board_of.get(pid)
+            if board is not None and board in codes:
+                boxes[-1] = replace(boxes[-1], code=codes[board])
         boxes += [CardBox()] * (total - len(boxes))
         deck.append(
             Card(
@@ -505,8 +513,17 @@ def slips(t: Tournament, q: Query) -> Report:
     def player(pid: PlayerId) -> SlipPlayer:
         return SlipPlayer(name_of(t, pid), pid, rank_label(t.players.get(pid)))
 
+    codes = dict(q.codes)
     deck = tuple(
-        Slip(q.round, board, player(g.white), player(g.black), g.handicap, g.komi)
+        Slip(
+            q.round,
+            board,
+            player(g.white),
+            player(g.black),
+            g.handicap,
+            g.komi,
+            codes.get(board, ""),
+        )
         for board, g in boards(rnd)
     )
     columns = (

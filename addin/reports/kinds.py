@@ -14,8 +14,8 @@ Without ``round`` a report is about the last round paired.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import Literal
 
@@ -164,8 +164,12 @@ def build_report(
     sort: str | None = None,
     round: int | None = None,
     printed: date | None = None,
+    codes_of: Callable[[int], Mapping[int, str]] | None = None,
 ) -> Report:
-    """The report ``name`` (see :data:`KINDS`); raises :class:`ReportError` when it cannot be."""
+    """The report ``name`` (see :data:`KINDS`); raises :class:`ReportError` when it cannot be.
+    ``codes_of``: a round's result codes by board, printed on its result slips."""
     k = kind(name)
     q = Query(k.name, sort_of(k, sort), round_of(t, k, round), printed or date.today())
+    if codes_of is not None and q.round:
+        q = replace(q, codes=tuple(sorted(codes_of(q.round).items())))
     return k.build(t, q)

@@ -48,6 +48,8 @@ class Query:
     sort: str
     round: int
     printed: date
+    codes: tuple[tuple[int, str], ...] = ()
+    """Result slips: each board's result code (the Round sheet's codes table)."""
 
 
 @dataclass(frozen=True)
@@ -85,6 +87,12 @@ class CardBox:
     """Handicap (+2 received, -2 given) or colour (W, B) of an even game."""
     score: str = ""
     """McMahon score at the end of the round."""
+    code: str = ""
+    """The result code of the board, for the round in play's game not played yet."""
+
+    def label(self, number: int) -> str:
+        """The box's heading: ``R3``, or ``R3 code 74HK`` while its result can be reported."""
+        return f"R{number} code {self.code}" if self.code else f"R{number}"
 
 
 @dataclass(frozen=True)
@@ -114,6 +122,8 @@ class Slip:
     black: SlipPlayer
     handicap: int
     komi: float
+    code: str = ""
+    """The board's result code, with which its players report the result from a phone."""
 
     @property
     def handicap_text(self) -> str:

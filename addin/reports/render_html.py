@@ -163,7 +163,9 @@ def _table(report: Report) -> str:
 
 
 def _card(card: Card) -> str:
-    labels = "".join(f'<th colspan="2">R{n}</th>' for n in range(1, len(card.boxes) + 1))
+    labels = "".join(
+        f'<th colspan="2">{escape(b.label(n))}</th>' for n, b in enumerate(card.boxes, start=1)
+    )
     tops = "".join(
         f"<td>{escape(b.opponent)}</td><td>{escape(b.condition)}</td>" for b in card.boxes
     )
@@ -194,7 +196,13 @@ def _slip(slip: Slip, tournament: str) -> str:
         f"<table>{who('White', slip.white)}{who('Black', slip.black)}</table>"
         f'<div class="terms">Handicap: {escape(slip.handicap_text)} &middot; Komi: {slip.komi:g}'
         " &middot; Mark the winner&rsquo;s box</div>"
-        '<div class="sign"><span>White</span><span>Black</span></div></div>'
+        + (
+            f'<div class="terms">Result code: <strong>{escape(slip.code)}</strong> '
+            "(to report the result on the tournament&rsquo;s site)</div>"
+            if slip.code
+            else ""
+        )
+        + '<div class="sign"><span>White</span><span>Black</span></div></div>'
     )
 
 

@@ -281,7 +281,7 @@ def _card(card: Card, width: float, per_line: int) -> Table:
         line: list[CardBox | None] = [*chunk, *[None] * (per_line - len(chunk))]
         base = len(rows)
         first = index * per_line + 1
-        rows.append([x for n, b in enumerate(line) for x in (f"R{first + n}" if b else "", "")])
+        rows.append([x for n, b in enumerate(line) for x in (b.label(first + n) if b else "", "")])
         rows.append([x for b in line for x in ((b.opponent, b.condition) if b else ("", ""))])
         rows.append([x for b in line for x in ((b.score, "") if b else ("", ""))])
         heights += [11, 17, 17]
@@ -353,6 +353,8 @@ def _slip(slip: Slip, tournament: str, width: float) -> Table:
         ]
 
     terms = f"Handicap: {slip.handicap_text}   \u00b7   Komi: {slip.komi:g}"
+    if slip.code:
+        terms += f"   \u00b7   Result code: {_esc(slip.code)}"
     signatures = Table(
         [[_p("White ________________", muted), _p("Black ________________", muted)]],
         colWidths=[inner / 2, inner / 2],

@@ -44,7 +44,8 @@ def _card(card: Card, per_line: int = 6) -> list[str]:
         chunk = boxes[start : start + per_line]
         numbers = range(start + 1, start + len(chunk) + 1)
         edge = "+" + "+".join("-----------" for _ in chunk) + "+"
-        lines.append(" " + "".join(f"R{n}".center(12) for n in numbers))
+        labels = (b.label(n).center(12) for n, b in zip(numbers, chunk, strict=True))
+        lines.append(" " + "".join(labels))
         lines.append(edge)
         lines.append("|" + "|".join(f"{b.opponent:^5}|{b.condition:^5}" for b in chunk) + "|")
         lines.append("|" + "|".join(f"{b.score:^11}" for b in chunk) + "|")
@@ -58,7 +59,8 @@ def _slip(slip: Slip, tournament: str) -> list[str]:
 
     return [
         f"{tournament}    Round {slip.round}    Board {slip.board}",
-        f"  Handicap: {slip.handicap_text}    Komi: {slip.komi:g}",
+        f"  Handicap: {slip.handicap_text}    Komi: {slip.komi:g}"
+        + (f"    Result code: {slip.code}" if slip.code else ""),
         "  Mark the winner:",
         who("White", slip.white),
         who("Black", slip.black),

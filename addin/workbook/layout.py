@@ -610,6 +610,25 @@ def byes_table(number: int) -> Table:
     )
 
 
+def codes_table(number: int) -> Table:
+    """Each board's result code, right of the byes: the TD's copy of the code printed on the
+    board's pairing card and result slip, with which its players report the result from the
+    served site (``addin.publish.board_reports``). A table of its own, so that a workbook
+    made before it keeps its games and byes where they were."""
+    byes = byes_table(number)
+    p = Owner.PAIR
+    return Table(
+        sheet=round_sheet(number),
+        name=f"Round{number}Codes",
+        anchor_column=byes.anchor_column + len(byes.columns) + 1,
+        columns=(
+            Column("board", "Code board", Kind.INT, p, width=7),
+            Column("code", "Result code", owner=p, width=9),
+        ),
+        unique="board",
+    )
+
+
 # --- Requests -------------------------------------------------------------------------
 
 REQUESTS = Table(

@@ -8,6 +8,7 @@ from dataclasses import replace
 from addin.actions.director.desk import Desk
 from addin.actions.session import Session
 from addin.core.model import PlayerId, Round, Tournament
+from addin.publish.codes import write_codes
 from addin.workbook import book
 from addin.workbook.gateway import Row, TableData
 from addin.workbook.layout import byes_table, games_table, players_table
@@ -38,6 +39,7 @@ def write_round(session: Session, desk: Desk, rnd: Round) -> None:
 
     session.gw.write_table(games_t, _keep_extras(games, desk.b.tables.get(games_t.name), pair_key))
     session.gw.write_table(byes_t, _keep_extras(byes, desk.b.tables.get(byes_t.name), bye_key))
+    write_codes(session.gw, rnd, new_round=False)
 
 
 def write_players(session: Session, desk: Desk, updates: Mapping[PlayerId, dict]) -> None:

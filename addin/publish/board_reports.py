@@ -1,0 +1,288 @@
+"""Results reported from the board: players' reports, kept beside the workbook, never in it.
+
+Two small files live in a folder beside the workbook (``NAME.phones/``), which the server
+never serves:
+
+* ``desk.json``, written by ``publish``: the round in play, its boards with their players,
+  result codes, and the results the TD has already typed;
+* ``reports.json``, written by the server alone: every report kept, at most one per board
+  and colour, with who reported (the colour), from which address and when.
+
+A report names the round, the board, its code, the reporter's colour and the result. Both
+players' agreeing reports make a board *ready*; ``accept-results`` takes the ready boards
+into the Round sheet through the normal result path. A report never goes over a result the
+TD typed. This module imports only the standard library (the server runs on any Python).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hmac
+import json
+import os
+import secrets
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass
+from datetime import datetime
+from pathlib import Path
+
+FORMAT = 1
+DESK_FILE = "desk.json"
+REPORTS_FILE = "reports.json"
+CODE_ALPHABET = "ACEFHJKMNPRTWXY3479"
+"""No letter or digit a slip can be misread as another (0/O, 1/I/L, 5/S, 2/Z, 8/B, 6/G)."""
+CODE_LENGTH = 4
+MAX_BODY = 512
+"""Bytes of a report's body; a report is some forty."""
+RESULTS = {"white": "White wins", "black": "Black wins", "jigo": "Jigo"}
+"""What a player may report (forfeits and the like are the TD's)."""
+SIDES = ("white", "black")
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normal_code(value: object) -> str:
+    """A code as typed, compared without case or spaces."""
+    return "".join(str(value or "").split()).upper()
+
+
+class Refused(Exception):
+    """A report not kept: the HTTP status and one line for the player."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Board:
+    board: int
+    white: int
+    black: int
+    white_name: str
+    black_name: str
+    code: str
+    result: str = ""
+    """The result already in the Round sheet ("": none yet)."""
+
+
+@dataclass(frozen=True)
+class Desk:
+    round: int
+    boards: dict[int, Board]
+
+    def to_json(self) -> str:
+        boards = [asdict(b) for _, b in sorted(self.boards.items())]
+        return json.dumps({"format": FORMAT, "round": self.round, "boards": boards}, indent=1)
+
+    @staticmethod
+    def from_json(text: str) -> Desk:
+        data = json.loads(text)
+        boards = [Board(**b) for b in data["boards"]]
+        return Desk(int(data["round"]), {b.board: b for b in boards})
+
+
+@dataclass(frozen=True)
+class Report:
+    round: int
+    board: int
+    side: str
+    result: str
+    """A key of :data:`RESULTS`."""
+    time: str
+    address: str
+    white: int = 0
+    black: int = 0
+    """The board's players when it was reported (a board paired again is another game)."""
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write beside ``path``, flush to disk, rename over it: a reader sees old or new."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, name = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(name, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(name)
+        raise
+
+
+def read_reports(folder: Path) -> list[Report]:
+    """Every report kept in ``folder`` ([] when none). Raises ``ValueError`` naming the file
+    when it cannot be read."""
+    path = folder / REPORTS_FILE
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return []
+    except OSError as err:
+        raise ValueError(f"cannot read {path}: {err.strerror or err}") from err
+    try:
+        data = json.loads(text)
+        return [Report(**r) for r in data["reports"]]
+    except (ValueError, KeyError, TypeError) as err:
+        raise ValueError(f"{path} is not a reports file this program wrote: {err}") from err
+
+
+def by_board(reports: list[Report], number: int) -> dict[int, dict[str, Report]]:
+    """Round ``number``'s reports: board -> colour -> report."""
+    found: dict[int, dict[str, Report]] = {}
+    for r in reports:
+        if r.round == number:
+            found.setdefault(r.board, {})[r.side] = r
+    return found
+
+
+def agreed(sides: Mapping[str, Report]) -> str | None:
+    """The result both players reported, or None (one report, or two that differ)."""
+    if set(sides) != set(SIDES):
+        return None
+    white, black = sides["white"].result, sides["black"].result
+    return white if white == black else None
+
+
+class ReportBox:
+    """The server's side: a report checked against the desk and kept once, atomically."""
+
+    def __init__(self, folder: Path, warn: Callable[[str], None] = lambda _: None) -> None:
+        self.folder = folder
+        self.warn = warn
+        self.lock = threading.Lock()
+        self.reports = read_reports(folder)
+        self._desk: Desk | None = None
+        self._desk_seen: tuple[int, int] | None = None
+
+    def desk(self) -> Desk | None:
+        """The desk ``publish`` wrote last (read again when the file changes)."""
+        path = self.folder / DESK_FILE
+        try:
+            st = path.stat()
+        except OSError:
+            return None
+        seen = (st.st_mtime_ns, st.st_size)
+        if seen != self._desk_seen:
+            try:
+                self._desk = Desk.from_json(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError, KeyError, TypeError):
+                self._desk = None
+            self._desk_seen = seen
+        return self._desk
+
+    def submit(self, fields: Mapping[str, str], address: str) -> tuple[str, str]:
+        """Keep one report; (state, message). State: ``kept``, ``ready``, ``disagree`` or
+        ``again`` (the same report sent twice: kept once). Raises :class:`Refused`."""
+        with self.lock:
+            desk = self.desk()
+            if desk is None:
+                raise Refused(503, "Reporting is not open: the TD has not published the round.")
+            number = _number(fields, "round")
+            board_no = _number(fields, "board")
+            side = fields.get("side", "")
+            result = fields.get("result", "")
+            if side not in SIDES:
+                raise Refused(400, "Say which colour you played: white or black.")
+            if result not in RESULTS:
+                raise Refused(400, "The result is white, black or jigo.")
+            if number != desk.round:
+                raise Refused(409, f"Round {number} is not the round in play (round {desk.round}).")
+            board = desk.boards.get(board_no)
+            if board is None:
+                raise Refused(404, f"Round {desk.round} has no board {board_no}.")
+            if not hmac.compare_digest(
+                normal_code(fields.get("code", "")).encode(), board.code.encode()
+            ):
+                raise Refused(403, f"That is not board {board_no}'s code: see your pairing slip.")
+            if board.result:
+                raise Refused(409, f"Board {board_no} already has its result: {board.result}.")
+            sides = by_board(self.reports, desk.round).get(board_no, {})
+            mine = sides.get(side)
+            if mine is not None:
+                if mine.result == result:
+                    return "again", f"Board {board_no}: your report was already kept."
+                raise Refused(
+                    409,
+                    f"Board {board_no}: you already reported {RESULTS[mine.result]}; "
+                    "tell the TD if it was wrong.",
+                )
+            report = Report(
+                desk.round,
+                board_no,
+                side,
+                result,
+                datetime.now().replace(microsecond=0).isoformat(sep=" "),
+                address,
+                board.white,
+                board.black,
+            )
+            self._keep(report)
+            sides = {**sides, side: report}
+        said = f"Board {board_no}: {RESULTS[result]} reported by {side.capitalize()}"
+        if len(sides) < len(SIDES):
+            return "kept", f"{said}. Waiting for your opponent's report."
+        if agreed(sides):
+            return "ready", f"{said}. Both players agree: the TD will take it in."
+        other = "black" if side == "white" else "white"
+        self.warn(
+            f"warning: round {desk.round}, board {board_no}: White and Black disagree "
+            f"({side}: {RESULTS[result]}, {other}: {RESULTS[sides[other].result]}); "
+            "see the players"
+        )
+        return "disagree", f"{said}. Your opponent reported otherwise: please see the TD."
+
+    def _keep(self, report: Report) -> None:
+        kept = [*self.reports, report]
+        text = json.dumps({"format": FORMAT, "reports": [asdict(r) for r in kept]}, indent=0)
+        write_atomically(self.folder / REPORTS_FILE, text)
+        self.reports = kept
+
+
+def _number(fields: Mapping[str, str], key: str) -> int:
+    value = fields.get(key, "").strip()
+    if not value.isdigit() or len(value) > 6:
+        raise Refused(400, f"The {key} is a number.")
+    return int(value)
+
+
+class Limiter:
+    """Attempts per address: at most ``per_minute`` reports a minute, and after
+    ``failures`` wrong codes in ten minutes nothing more from that address for ten."""
+
+    def __init__(self, per_minute: int = 30, failures: int = 5) -> None:
+        self.per_minute = per_minute
+        self.failures = failures
+        self.lock = threading.Lock()
+        self.recent: dict[str, list[float]] = {}
+        self.failed: dict[str, list[float]] = {}
+
+    def allow(self, address: str) -> bool:
+        now = time.monotonic()
+        with self.lock:
+            failed = [t for t in self.failed.get(address, []) if now - t < 600]
+            self.failed[address] = failed
+            recent = [t for t in self.recent.get(address, []) if now - t < 60]
+            if len(failed) >= self.failures or len(recent) >= self.per_minute:
+                self.recent[address] = recent
+                return False
+            self.recent[address] = [*recent, now]
+            if len(self.recent) > 10_000:  # bounded: forget the addresses quiet for a minute
+                self.recent = {a: ts for a, ts in self.recent.items() if now - ts[-1] < 60}
+            return True
+
+    def wrong_code(self, address: str) -> bool:
+        """Count a wrong code; True when it is the one that stops the address."""
+        now = time.monotonic()
+        with self.lock:
+            failed = [t for t in self.failed.get(address, []) if now - t < 600]
+            self.failed[address] = [*failed, now]
+            return len(failed) + 1 == self.failures

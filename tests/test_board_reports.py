@@ -1,0 +1,316 @@
+"""Results reported from the board: the real ``serve`` keeps players' reports beside the
+workbook (never in it), refuses hostile ones with nothing written, and ``accept-results``
+takes the agreed ones in through the normal result path (Round sheet, Log, undo).
+
+The browser flow is in ``test_report_browser.py``; the load test in
+``benchmarks/bench_phones.py`` (and its short run in ``test_phones_load.py``).
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from addin.actions.serve import phones_folder
+from addin.publish.board_reports import DESK_FILE, MAX_BODY, REPORTS_FILE, read_reports
+from tests.helpers import digest, log_messages, run, sheet_rows
+from tests.test_publish_site import played_book
+from tests.test_serve import Server, start_serve, stop
+
+
+def post(
+    port: int, body: bytes | dict[str, object], path: str = "/report", headers: dict | None = None
+) -> tuple[int, dict[str, str]]:
+    data = json.dumps(body).encode() if isinstance(body, dict) else body
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        connection.request(
+            "POST", path, data, {"Content-Type": "application/json", **(headers or {})}
+        )
+        answer = connection.getresponse()
+        raw = answer.read()
+        try:
+            said = json.loads(raw)
+        except ValueError:
+            said = {"state": "html", "message": raw.decode("utf-8", "replace")}
+        return answer.status, said
+    finally:
+        connection.close()
+
+
+def desk_of(book: Path) -> dict:
+    return json.loads((phones_folder(book) / DESK_FILE).read_text(encoding="utf-8"))
+
+
+def codes_in_sheet(book: Path, number: int) -> dict[int, str]:
+    """The Round sheet's codes table, read as a TD sees it (columns Code board, Result code)."""
+    import openpyxl
+
+    ws = openpyxl.load_workbook(book)[f"Round {number}"]
+    rows = list(ws.iter_rows(values_only=True))
+    head = list(rows[0])
+    b, c = head.index("Code board"), head.index("Result code")
+    return {int(r[b]): str(r[c]) for r in rows[1:] if r[b] is not None}
+
+
+@pytest.fixture
+def book(tmp_path: Path) -> Path:
+    book = played_book(tmp_path)
+    done = run("publish", book)
+    assert done.returncode == 0, done.stderr
+    return book
+
+
+@pytest.fixture
+def served(book: Path) -> Iterator[Server]:
+    server = start_serve(book, "--port", "0", "--bind", "127.0.0.1", "--loopback")
+    yield server
+    if server.process.poll() is None:
+        server.process.kill()
+        server.process.wait()
+
+
+def test_each_board_has_a_code_in_its_round_sheet_row_and_publish_hands_it_to_the_server(
+    book: Path,
+) -> None:
+    games = sheet_rows(book, "Round 3")
+    codes = codes_in_sheet(book, 3)
+    assert sorted(codes) == sorted(int(g["Board"]) for g in games)  # type: ignore[call-overload]
+    assert all(len(c) == 4 and c.isalnum() and c.isupper() for c in codes.values())
+    assert len(set(codes.values())) > len(codes) // 2, "codes are drawn, not one for all"
+    desk = desk_of(book)
+    assert desk["round"] == 3
+    assert {b["board"]: b["code"] for b in desk["boards"]} == codes
+    site = book.with_name("open-site")
+    assert all(c not in p.read_text() for p in site.iterdir() for c in codes.values()), (
+        "no code is in the published site"
+    )
+    assert not (site / DESK_FILE).exists()
+
+
+def test_both_players_agreeing_make_the_result_ready_and_accept_results_writes_it(
+    book: Path, served: Server
+) -> None:
+    before = digest(book)
+    board = desk_of(book)["boards"][0]
+    report = {"round": "3", "board": str(board["board"]), "code": board["code"].lower()}
+    status, said = post(served.port, {**report, "side": "white", "result": "black"})
+    assert status == 200 and said["state"] == "kept", said
+    status, said = post(served.port, {**report, "side": "black", "result": "black"})
+    assert status == 200 and said["state"] == "ready", said
+    assert digest(book) == before, "the server never writes the workbook"
+    kept = read_reports(phones_folder(book))
+    assert [(r.board, r.side, r.result, r.address) for r in kept] == [
+        (board["board"], "white", "black", "127.0.0.1"),
+        (board["board"], "black", "black", "127.0.0.1"),
+    ]
+
+    done = run("accept-results", book)
+    assert done.returncode == 0, done.stderr
+    row = next(g for g in sheet_rows(book, "Round 3") if g["Board"] == board["board"])
+    assert row["Result"] == "Black wins"
+    assert any(
+        a == "accept-results" and f"board {board['board']}" in m and "Black wins" in m
+        for _, a, m in log_messages(book)
+    )
+    again = run("accept-results", book)
+    assert again.returncode == 0 and "No reported result" in again.stdout
+    assert run("undo", book, "--yes").returncode == 0
+    row = next(g for g in sheet_rows(book, "Round 3") if g["Board"] == board["board"])
+    assert row["Result"] is None
+    stop(served)
+
+
+def test_hostile_reports_are_refused_with_nothing_written(book: Path, served: Server) -> None:
+    before = digest(book)
+    boards = desk_of(book)["boards"]
+    first, second = boards[0], boards[1]
+    good = {"round": "3", "board": str(first["board"]), "code": first["code"]}
+    wrong = "".join("A" if ch != "A" else "C" for ch in first["code"])
+    refused = [
+        ({**good, "code": wrong, "side": "white", "result": "white"}, "/report", 403),
+        ({**good, "code": second["code"], "side": "white", "result": "white"}, "/report", 403),
+        ({**good, "round": "2", "side": "white", "result": "white"}, "/report", 409),
+        ({**good, "round": "4", "side": "white", "result": "white"}, "/report", 409),
+        ({**good, "board": "999", "side": "white", "result": "white"}, "/report", 404),
+        ({**good, "side": "referee", "result": "white"}, "/report", 400),
+        ({**good, "side": "white", "result": "W+R; DROP TABLE"}, "/report", 400),
+        ({**good, "side": "white", "result": "white"}, "/../open.history/phones/x", 405),
+        ({**good, "side": "white", "result": "white"}, "/report/../index.html", 405),
+        ({**good, "side": "white", "result": "white"}, "/index.html", 405),
+    ]
+    for body, path, status in refused:
+        got, said = post(served.port, body, path)
+        assert got == status, (body, path, said)
+    assert post(served.port, b"x" * (MAX_BODY + 1))[0] == 413
+    assert post(served.port, b"[1, 2]")[0] == 400
+    assert post(served.port, b"\xff\xfe")[0] == 400
+    assert post(served.port, b"{" * 400)[0] == 400
+    assert not (phones_folder(book) / REPORTS_FILE).exists(), "nothing kept"
+
+    assert post(served.port, {**good, "side": "white", "result": "white"})[0] == 200
+    kept = (phones_folder(book) / REPORTS_FILE).read_bytes()
+    assert post(served.port, {**good, "side": "white", "result": "white"})[0] == 200, "replayed"
+    assert post(served.port, {**good, "side": "white", "result": "black"})[0] == 409
+    assert (phones_folder(book) / REPORTS_FILE).read_bytes() == kept, "kept once"
+    for path in ("/../open.xlsx", "/%2e%2e/open.history/phones/desk.json", "/desk.json"):
+        connection = http.client.HTTPConnection("127.0.0.1", served.port, timeout=10)
+        connection.request("GET", path)
+        answer = connection.getresponse()
+        assert answer.status == 404 and first["code"].encode() not in answer.read(), path
+        connection.close()
+    assert digest(book) == before
+
+
+def test_a_wrong_code_tried_again_and_again_is_stopped(book: Path, served: Server) -> None:
+    first = desk_of(book)["boards"][0]
+    body = {"round": "3", "board": str(first["board"]), "side": "white", "result": "white"}
+    statuses = [post(served.port, {**body, "code": f"{n:04d}"})[0] for n in range(8)]
+    assert statuses[:5] == [403] * 5 and set(statuses[5:]) == {429}
+    assert post(served.port, {**body, "code": first["code"]})[0] == 429, "right code too, now"
+    assert not (phones_folder(book) / REPORTS_FILE).exists()
+    _, out, _ = stop(served)
+    assert "warning: 127.0.0.1 sent 5 wrong result codes" in out, "the TD hears of it"
+
+
+def test_disagreeing_reports_warn_the_td_at_the_server_and_at_accept_results(
+    book: Path, served: Server
+) -> None:
+    board = desk_of(book)["boards"][1]
+    report = {"round": "3", "board": str(board["board"]), "code": board["code"]}
+    assert post(served.port, {**report, "side": "white", "result": "white"})[0] == 200
+    status, said = post(served.port, {**report, "side": "black", "result": "black"})
+    assert status == 200 and said["state"] == "disagree"
+    _, out, _ = stop(served)
+    assert f"board {board['board']}: White and Black disagree" in out
+    before = digest(book)
+    done = run("accept-results", book)
+    assert done.returncode == 3, "an active warning"
+    assert f"board {board['board']}: the players disagree" in done.stderr
+    assert digest(book) == before, "nothing written"
+
+
+def test_a_report_never_goes_over_a_result_the_td_typed(book: Path, served: Server) -> None:
+    board = desk_of(book)["boards"][2]
+    report = {"round": "3", "board": str(board["board"]), "code": board["code"]}
+    for side in ("white", "black"):
+        assert post(served.port, {**report, "side": side, "result": "white"})[0] == 200
+    assert run("result", book, "--board", board["board"], "--result", "B").returncode == 0
+    before = digest(book)
+    done = run("accept-results", book)
+    assert done.returncode == 3
+    assert "the Round sheet has Black wins (kept)" in done.stderr
+    assert digest(book) == before
+    assert run("publish", book).returncode == 0
+    status, said = post(served.port, {**report, "side": "white", "result": "black"})
+    assert status == 409 and "already has its result" in said["message"]
+
+
+def test_a_report_for_a_finished_round_is_refused_once_the_next_is_published(
+    tmp_path: Path,
+) -> None:
+    book = tmp_path / "short.xlsx"
+    assert run("demo", book, "--players", "8", "--rounds", "2", "--seed", "3").returncode == 0
+    assert run("unpair", book, "--yes").returncode == 0
+    assert run("unpair", book, "--yes").returncode == 0
+    assert run("pair", book, "--yes").returncode == 0
+    assert run("publish", book).returncode == 0
+    first = desk_of(book)["boards"][0]
+    for board in desk_of(book)["boards"]:
+        assert run("result", book, "--board", board["board"], "--result", "W").returncode == 0
+    assert run("pair", book, "--yes").returncode == 0
+    assert run("publish", book).returncode == 0
+    assert desk_of(book)["round"] == 2
+    server = start_serve(book, "--port", "0", "--bind", "127.0.0.1", "--loopback")
+    try:
+        before = digest(book)
+        report = {"round": "1", "board": str(first["board"]), "code": first["code"]}
+        status, said = post(server.port, {**report, "side": "white", "result": "white"})
+        assert status == 409 and "not the round in play (round 2)" in said["message"]
+        assert not (phones_folder(book) / REPORTS_FILE).exists()
+        assert digest(book) == before
+    finally:
+        stop(server)
+
+
+def test_each_result_slip_prints_its_boards_code(book: Path, tmp_path: Path) -> None:
+    codes = codes_in_sheet(book, 3)
+    out = tmp_path / "slips.txt"
+    assert run("report", book, "slips", "--out", out).returncode == 0
+    text = out.read_text(encoding="utf-8")
+    for board, code in codes.items():
+        block = text.split(f"Board {board}\n", 1)[1].split("Signatures", 1)[0]
+        assert f"Result code: {code}" in block, board
+
+
+def test_pair_through_excel_writes_the_codes_table_too(tmp_path: Path) -> None:
+    """The Excel door's gateway (xlwings' real remote engine) writes the codes as openpyxl
+    reads them back."""
+    from addin.actions.registry import load_all
+    from addin.actions.session import Session
+    from addin.publish.codes import read_codes
+    from addin.workbook.openpyxl_gateway import OpenpyxlGateway
+    from addin.workbook.xlwings_gateway import XlwingsGateway
+    from tests.helpers import licensed_remote_engine
+    from tests.test_excel_remote import open_remote, replay, tournament_file
+
+    class Yes(XlwingsGateway):
+        def confirm(self, message: str) -> bool:
+            return True  # the TD accepts the warnings, as --yes
+
+    with licensed_remote_engine():
+        path = tournament_file(tmp_path, 20, played=2, rounds=3)
+        assert run("bands", path, "--yes").returncode == 0
+        remote = open_remote(path)
+        gw = Yes(remote)
+        load_all()["pair"].run(Session(gw, "pair"), {})
+        gw.commit()
+        replayed = replay(remote, path, tmp_path / "replayed.xlsx")
+    codes = read_codes(OpenpyxlGateway.open(replayed, force=True), 3)
+    assert sorted(codes) == list(range(1, 11)) and all(len(c) == 4 for c in codes.values())
+
+
+def test_a_damaged_reports_file_is_one_line_naming_it_and_nothing_is_written(book: Path) -> None:
+    folder = phones_folder(book)
+    (folder / REPORTS_FILE).write_text('{"reports": [{"board": "x"}', encoding="utf-8")
+    before = digest(book)
+    done = run("accept-results", book)
+    assert done.returncode == 1
+    assert "reports.json is not a reports file this program wrote" in done.stderr
+    assert "Traceback" not in done.stderr and digest(book) == before
+    started = run("serve", book, "--port", "0", "--bind", "127.0.0.1", "--loopback")
+    assert started.returncode == 1 and "reports.json" in started.stderr
+
+
+def test_reports_for_a_pairing_the_td_has_redone_are_not_taken(book: Path, served: Server) -> None:
+    first, second = desk_of(book)["boards"][:2]
+    for board in (first, second):
+        report = {"round": "3", "board": str(board["board"]), "code": board["code"]}
+        for side in ("white", "black"):
+            assert post(served.port, {**report, "side": side, "result": "white"})[0] == 200
+    stop(served)
+    swap = run("set-game", book, "--board", second["board"], "--swap-colours", "--yes")
+    assert swap.returncode == 0, swap.stderr
+    assert run("break-pair", book, "--board", first["board"], "--yes").returncode == 0
+    white, black = first["black"], first["white"]
+    assert run("make-pair", book, "--white", white, "--black", black, "--yes").returncode == 0
+    before = digest(book)
+    done = run("accept-results", book)
+    assert done.returncode == 3
+    assert f"board {second['board']}: reported for another pairing" in done.stderr
+    assert f"board {first['board']}: reported, but the round has no board" in done.stderr
+    assert digest(book) == before
+
+
+def test_a_pairing_card_names_the_code_of_the_game_in_play(book: Path, tmp_path: Path) -> None:
+    codes = codes_in_sheet(book, 3)
+    game = sheet_rows(book, "Round 3")[0]
+    out = tmp_path / "cards.txt"
+    assert run("report", book, "cards", "--out", out).returncode == 0
+    text = out.read_text(encoding="utf-8")
+    assert text.count(f"R3 code {codes[int(game['Board'])]}") == 2, "both players' cards"  # type: ignore[call-overload]
+    assert "R2 code" not in text, "a round played has no code"
