@@ -260,14 +260,14 @@ def _add_registered(sub: argparse._SubParsersAction, spec: Action) -> None:
         if param.choices:
             kwargs["choices"] = param.choices
         if param.positional:
-            p.add_argument(param.name, **kwargs)  # type: ignore[arg-type]
+            p.add_argument(param.name, **kwargs)
         else:
             p.add_argument(
                 f"--{param.name.replace('_', '-')}",
                 dest=param.name,
                 required=param.required,
                 **kwargs,
-            )  # type: ignore[arg-type]
+            )
     p.add_argument("--yes", action="store_true", help="accept the warnings and go ahead")
     p.add_argument(
         "--force",

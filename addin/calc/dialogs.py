@@ -30,7 +30,7 @@ class CalcDialogs:
         return self.ctx.ServiceManager.createInstanceWithContext(name, self.ctx)
 
     def _box(self, kind: str, buttons: int, message: str, title: str) -> int:
-        import uno  # type: ignore[import-not-found]
+        import uno
 
         window = self.doc.CurrentController.Frame.ContainerWindow
         box_type = uno.Enum("com.sun.star.awt.MessageBoxType", kind)
@@ -75,7 +75,7 @@ class CalcDialogs:
             dialog.dispose()
 
     def _pick(self, template: int, prompt: str, title: str, default: str = "") -> str | None:
-        import uno  # type: ignore[import-not-found]
+        import uno
 
         picker = self._service("com.sun.star.ui.dialogs.FilePicker")
         picker.initialize((template,))

@@ -31,7 +31,7 @@ class _Books:
 
     def open(self, path: str) -> Any:
         """Open a workbook in a new Calc window (``New tournament`` does)."""
-        import uno  # type: ignore[import-not-found]
+        import uno
 
         desktop = self.ctx.ServiceManager.createInstanceWithContext(
             "com.sun.star.frame.Desktop", self.ctx
@@ -57,7 +57,7 @@ class CalcBook:
     def fullname(self) -> str:
         if not self.doc.hasLocation():
             return str(self.doc.Title)
-        import uno  # type: ignore[import-not-found]
+        import uno
 
         return str(uno.fileUrlToSystemPath(self.doc.Location))
 

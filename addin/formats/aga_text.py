@@ -119,8 +119,8 @@ _READ_CODES: dict[str, Result | None] = {
     "?": None,
 }
 _READ_COMMENT_CODES = {code: result for result, code in _COMMENT_CODES.items()}
-_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August")
-_MONTHS += ("September", "October", "November", "December")
+_MONTHS: tuple[str, ...] = ("January", "February", "March", "April", "May", "June", "July")
+_MONTHS += ("August", "September", "October", "November", "December")
 
 
 class AGAReportError(ValueError):

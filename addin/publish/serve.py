@@ -88,7 +88,7 @@ class SiteHandler(SimpleHTTPRequestHandler):
             return None
         return super().send_head()
 
-    def list_directory(self, path: str | os.PathLike[str]) -> None:  # type: ignore[override]
+    def list_directory(self, path: str | os.PathLike[str]) -> None:
         self.send_error(HTTPStatus.NOT_FOUND, "No page here (folders are not listed)")
         return None
 

@@ -130,8 +130,10 @@ def selected_rows(address: str) -> tuple[int, ...]:
 
 
 class Gateway(Protocol):
-    source: str
-    """The workbook's name, for messages."""
+    @property
+    def source(self) -> str:
+        """The workbook's name, for messages."""
+        ...
 
     def sheet_names(self) -> list[str]: ...
 
@@ -152,3 +154,8 @@ class Gateway(Protocol):
     def alert(self, message: str) -> None: ...
 
     def confirm(self, message: str) -> bool: ...
+
+    def commit(self) -> None:
+        """Send the queued writes to the workbook (an open window's gateways queue them;
+        a file's gateway changes it in memory, and saving writes the file)."""
+        ...

@@ -159,8 +159,9 @@ class OpenpyxlGateway:
         )
         for r, values in enumerate(rows, start=header_row + 1):
             if any(isinstance(v, str) and v.startswith("=") for v in values):
-                values = tuple(self._formula(ws, r, c, v) for c, v in enumerate(values, first))
-            yield values
+                yield tuple(self._formula(ws, r, c, v) for c, v in enumerate(values, first))
+            else:
+                yield values
 
     @staticmethod
     def _formula(ws: Worksheet, r: int, c: int, value: object) -> object:
@@ -278,6 +279,9 @@ class OpenpyxlGateway:
 
     def confirm(self, message: str) -> bool:
         return self._confirm(message)
+
+    def commit(self) -> None:
+        """Nothing is queued: every write already changed the workbook in memory."""
 
     # --- saving -------------------------------------------------------------------------
 

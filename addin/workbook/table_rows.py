@@ -213,10 +213,10 @@ def render_row(
         line[col - first] = gate(cell_value(table, row, key), where)
     if isinstance(row, Row):
         for header, value in row.extra.items():
-            col = layout.extra_cols.get(header)
-            if col is not None:
-                where = f"{table.sheet}!{get_column_letter(col)}{number} ({header})"
-                line[col - first] = gate(value, where)
+            at = layout.extra_cols.get(header)
+            if at is not None:
+                where = f"{table.sheet}!{get_column_letter(at)}{number} ({header})"
+                line[at - first] = gate(value, where)
     return line
 
 
