@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from addin.excel.dialogs import TITLE
+from addin.door.dialogs import TITLE
 
 OK, CANCEL = 1, 0
 """What ``execute()`` returns (com.sun.star.awt.MessageBoxResults)."""
@@ -20,7 +20,7 @@ OPEN, SAVE = 0, 10
 
 
 class CalcDialogs:
-    """The ``Dialogs`` of ``addin.excel.dialogs``, in the Calc window that runs ``doc``."""
+    """The ``Dialogs`` of ``addin.door.dialogs``, in the Calc window that runs ``doc``."""
 
     def __init__(self, ctx: Any, doc: Any) -> None:
         self.ctx = ctx
@@ -108,7 +108,7 @@ class AcceptAll:
         return self.answer
 
     def ask_text(self, prompt: str, default: str = "", *, title: str = TITLE) -> str | None:
-        from addin.excel.dialogs import CannotAsk
+        from addin.door.dialogs import CannotAsk
 
         raise CannotAsk(prompt)
 

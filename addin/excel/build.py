@@ -4,7 +4,7 @@ The template (``quickstart_addin_ribbon.xlam`` in the installed xlwings package,
 file ``xlwings quickstart NAME --addin --ribbon`` copies) carries xlwings' VBA:
 ``RunPython``, configuration, the Mac and Windows plumbing. Three parts are changed:
 
-- ``customUI/customUI.xml``: one tab, one button per ``addin.excel.buttons.buttons()``,
+- ``customUI/customUI.xml``: one tab, one button per ``addin.door.buttons.buttons()``,
   every button's ``onAction`` the same VBA sub;
 - the ``RibbonMyAddin`` VBA module: that one sub, which hands the button's id to
   ``addin.excel.entry.dispatch`` (see ``addin.excel.vba`` for how it is replaced);
@@ -26,8 +26,8 @@ from xml.sax.saxutils import quoteattr
 
 from lxml import etree
 
+from addin.door.buttons import GROUPS, Button, buttons, report_items
 from addin.excel import vba
-from addin.excel.buttons import GROUPS, Button, buttons, report_items
 
 ADDIN_FILE = "aga_mcmahon.xlam"
 TITLE = "AGA Swiss McMahon"

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from addin.core.model import Game, Player, Round, Tournament
-from addin.excel.dialogs import CannotAsk, Dialogs
+from addin.door.dialogs import CannotAsk, Dialogs
 from addin.workbook.book import Book, read_book
 from addin.workbook.gateway import Gateway, Selection
 from addin.workbook.layout import (
