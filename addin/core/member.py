@@ -1,0 +1,40 @@
+"""A member of the AGA, as the membership list (TDListA) gives one: plain data that the
+registration, the look-up and the member refresh compute on (read by ``addin.formats.tdlista``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+__all__ = ["Member", "split_name"]
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """One line of the membership list, typed."""
+
+    name: str
+    """The name as the list gives it, stripped ("Family, Given")."""
+    family_name: str
+    given_name: str
+    aga_id: int
+    membership_type: str
+    """Kept as given: Full, Youth, Non, Forgn, Life, Spons, ..."""
+    rating: float | None = None
+    expiry: date | None = None
+    chapter: str = ""
+    state: str = ""
+    sigma: float | None = None
+    rating_date: date | None = None
+
+
+def split_name(name: str) -> tuple[str, str]:
+    """("Family", "Given") from "Family, Given"; a name without a comma is all family.
+
+    Splits at the first comma only, so "Adamson, Charles Edwin, Jr" keeps its suffix
+    with the given name, and an empty family name (", Eric Yang") stays empty.
+    """
+    family, comma, given = name.partition(",")
+    if not comma:
+        return name.strip(), ""
+    return family.strip(), given.strip()
