@@ -15,22 +15,18 @@ import sys
 from collections.abc import Callable, Sequence
 from datetime import date
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from addin import __version__
-from addin.actions import basic
-from addin.actions.failure import describe
 from addin.actions.registry import Action, ParamKind, load_all
-from addin.actions.session import ActionError, Cancelled, Session
 from addin.core.limits import MAX_ROUNDS, shown
-from addin.journal import commands as journal_commands
-from addin.journal.recorder import record
-from addin.journal.store import JournalError
-from addin.workbook import collector, template
-from addin.workbook.cell_gate import RefusedValue
-from addin.workbook.open_elsewhere import WorkbookBusy, WorkbookLocked, one_at_a_time
-from addin.workbook.openpyxl_gateway import OpenpyxlGateway, WorkbookError
-from addin.workbook.saving import SaveRefused, target_of
+from addin.workbook import collector
+
+if TYPE_CHECKING:
+    from addin.actions.session import Session
+
+# Start-up costs little more than Python itself: ``--version`` imports nothing more, and a
+# command imports the workbook code (openpyxl, the journal) only when it runs.
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_CONFIRM = 0, 1, 2, 3
 
@@ -38,7 +34,7 @@ MAX_DEMO_PLAYERS = 2000
 """The demo draws its players from the sample list's current members (the README and the
 benchmarks run it at 2,000)."""
 
-FileAction = Callable[[Session, argparse.Namespace], None]
+FileAction = Callable[["Session", argparse.Namespace], None]
 
 
 def run_on_file(path: Path, name: str, action: FileAction, args: argparse.Namespace) -> int:
@@ -46,6 +42,9 @@ def run_on_file(path: Path, name: str, action: FileAction, args: argparse.Namesp
 
     One command at a time per workbook: a second waits for the first, then reads afresh.
     """
+    from addin.workbook.open_elsewhere import WorkbookBusy, one_at_a_time
+    from addin.workbook.saving import target_of
+
     started: list[Session] = []
     try:
         with one_at_a_time(target_of(path)):
@@ -60,6 +59,14 @@ def run_on_file(path: Path, name: str, action: FileAction, args: argparse.Namesp
 def _run_on_file(
     path: Path, name: str, action: FileAction, args: argparse.Namespace, started: list[Session]
 ) -> int:
+    from addin.actions.session import ActionError, Cancelled, Session
+    from addin.journal.recorder import record
+    from addin.journal.store import JournalError
+    from addin.workbook.cell_gate import RefusedValue
+    from addin.workbook.open_elsewhere import WorkbookLocked
+    from addin.workbook.openpyxl_gateway import OpenpyxlGateway, WorkbookError
+    from addin.workbook.saving import SaveRefused
+
     yes = getattr(args, "yes", False)
     try:
         gw = OpenpyxlGateway.open(path, force=getattr(args, "force", False), confirm=lambda m: yes)
@@ -122,6 +129,12 @@ def _arguments(args: argparse.Namespace) -> dict[str, object]:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
+    from addin.actions import basic
+    from addin.actions.session import ActionError
+    from addin.journal.recorder import record
+    from addin.journal.store import JournalError
+    from addin.workbook.saving import SaveRefused
+
     values: dict[str, object] = {}
     if args.name:
         values["name"] = args.name
@@ -148,6 +161,7 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    from addin.actions.session import ActionError
     from addin.demo import run_demo
 
     if args.book.exists() and not args.force:
@@ -196,6 +210,9 @@ def cmd_build_calc(args: argparse.Namespace) -> int:
 
 
 def cmd_template(args: argparse.Namespace) -> int:
+    from addin.workbook import template
+    from addin.workbook.saving import SaveRefused
+
     try:
         template.write_template(args.out, force=args.force)
     except (SaveRefused, OSError) as err:
@@ -206,6 +223,8 @@ def cmd_template(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    from addin.actions import basic
+
     found: list[int] = []
 
     def action(session: Session, _: argparse.Namespace) -> None:
@@ -313,6 +332,8 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from addin.journal import commands as journal_commands
+
     parser = OneLineParser(
         prog=_program_name(),
         description="AGA Swiss McMahon tournaments in an Excel workbook.",
@@ -390,6 +411,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     collector.relax()
     debug = "--debug" in argv
     argv = [a for a in argv if a != "--debug"]
+    if argv[:1] == ["--version"]:  # before the parser, which loads every action
+        print(f"{_program_name()} {__version__}")
+        return EXIT_OK
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -408,6 +432,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as err:
         if debug:
             raise
+        from addin.actions.failure import describe
+
         state = _unchanged(args, before)
         print(
             f"error: {args.command}: {describe(err)} "

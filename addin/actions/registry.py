@@ -11,8 +11,10 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from addin.actions.session import Session
+if TYPE_CHECKING:  # a session (and the workbook code it brings) only when an action runs
+    from addin.actions.session import Session
 
 
 class ParamKind(enum.Enum):
@@ -38,7 +40,7 @@ class Param:
     serves the button, e.g. ``publish`` writes beside the workbook)."""
 
 
-Run = Callable[[Session, Mapping[str, object]], None]
+Run = Callable[["Session", Mapping[str, object]], None]
 
 
 @dataclass(frozen=True)
