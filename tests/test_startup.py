@@ -35,3 +35,20 @@ def test_python_m_addin_version_is_the_same_line() -> None:
         [sys.executable, "-m", "addin", "--version"], capture_output=True, text=True, cwd=ROOT
     )
     assert done.returncode == 0 and done.stdout == f"python -m addin {addin.__version__}\n"
+
+
+def test_each_command_imports_only_the_module_that_declares_it() -> None:
+    from addin.actions.registry import MODULES, load_all
+
+    declared = {spec.id: spec.run.__module__ for spec in load_all().values()}
+    assert declared == MODULES, "update addin.actions.registry.MODULES"
+
+
+def test_a_desk_command_loads_no_other_action() -> None:
+    _, loaded = _loaded_after(
+        "from addin.cli import _parser_for\n"
+        "_parser_for(['lookup', 'book.xlsx', 'smith'])\n"
+        "from addin.actions.registry import ACTIONS\n"
+        "assert set(ACTIONS) == {'lookup'}, sorted(ACTIONS)"
+    )
+    assert loaded == ["addin.actions.session"]  # lookup's own: no spreadsheet or PDF library

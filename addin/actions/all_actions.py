@@ -5,6 +5,7 @@ from addin.actions import (  # noqa: F401
     aga_reports,
     bands,
     director,
+    member_lookup,
     pairing,
     publish,
     registration,

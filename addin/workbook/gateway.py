@@ -16,6 +16,10 @@ from typing import Protocol
 from addin.workbook.layout import Table
 
 
+class WorkbookError(RuntimeError):
+    """The file cannot be used as a tournament workbook at all."""
+
+
 @dataclass(frozen=True)
 class Part:
     """The part of the tournament a cell feeds, so an action can tell whether it needs it.

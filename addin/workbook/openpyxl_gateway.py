@@ -23,14 +23,20 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from addin.workbook import bulk_sheet, cells, extent, styling, table_rows
 from addin.workbook.cell_gate import Formula, RefusedValue, Text, gate
-from addin.workbook.gateway import LogEntry, Problem, Row, Selection, TableData, WriteRow
+from addin.workbook.gateway import (
+    LogEntry,
+    Problem,
+    Row,
+    Selection,
+    TableData,
+    WorkbookError,
+    WriteRow,
+)
 from addin.workbook.layout import LOG, TDLISTA, Table
 from addin.workbook.open_elsewhere import check_not_open, held_by
 from addin.workbook.saving import save_atomically, target_of
 
-
-class WorkbookError(RuntimeError):
-    """The file cannot be used as a tournament workbook at all."""
+__all__ = ["OpenpyxlGateway", "WorkbookError"]
 
 
 class OpenpyxlGateway:

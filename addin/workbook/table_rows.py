@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-
-from openpyxl.utils import get_column_letter
+from functools import cache
 
 from addin.workbook import cells
 from addin.workbook.cell_gate import gate
@@ -23,6 +22,17 @@ from addin.workbook.layout import SHEET_ORDER, Table, round_number_of
 def norm(header: object) -> str:
     """Header text as compared: case and spacing ignored."""
     return " ".join(str(header).split()).casefold() if header is not None else ""
+
+
+@cache
+def get_column_letter(index: int) -> str:
+    """Column ``index`` (1-based) as Excel names it: 1 -> A, 27 -> AA (openpyxl's, without
+    importing openpyxl: a reading action can do without it)."""
+    letters = ""
+    while index:
+        index, rem = divmod(index - 1, 26)
+        letters = chr(65 + rem) + letters
+    return letters
 
 
 def declared_last(table: Table) -> int:

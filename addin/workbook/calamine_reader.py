@@ -1,0 +1,210 @@
+"""Read a few tables of an .xlsx file fast, with python-calamine, and nothing else.
+
+An action that only reads, and names the sheets it reads (``lookup``: the TDListA), needs
+neither openpyxl nor the rest of the workbook: python-calamine (Rust) reads the one sheet
+in about the time it takes to unzip it. Rows become typed rows through the same
+``table_rows`` as the other gateways, so values, problems and notices are theirs.
+
+Only a plain table is read this way: one whose sheet has no merged cells, no value past a
+gap of ``extent.GAP_ROWS`` blank rows or ``extent.GAP_COLUMNS`` blank columns, and whose
+rows read without a problem. Anything else is read again by the openpyxl gateway, so
+every message about a bad cell is that gateway's, word for word.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from addin.workbook import table_rows
+from addin.workbook.gateway import (
+    LogEntry,
+    Problem,
+    Selection,
+    TableData,
+    WorkbookError,
+    WriteRow,
+)
+from addin.workbook.layout import Table
+
+if TYPE_CHECKING:
+    from addin.workbook.openpyxl_gateway import OpenpyxlGateway
+
+GAP_ROWS = 1000
+GAP_COLUMNS = 100
+"""As ``addin.workbook.extent`` (not imported: it brings openpyxl)."""
+
+
+class ReadOnly(RuntimeError):
+    """The action declared what it reads, and then wrote or read something else (a bug)."""
+
+
+class CalamineReader:
+    """A read-only ``Gateway`` over a file on disk (the command line's reading actions)."""
+
+    def __init__(
+        self,
+        path: Path,
+        sheets: Sequence[str],
+        *,
+        force: bool = False,
+        confirm: Callable[[str], bool] | None = None,
+    ) -> None:
+        from python_calamine import CalamineWorkbook
+
+        self.sheets = tuple(sheets)
+        """The sheets the action declared it reads: no other is read."""
+        self.path = path
+        self.source = path.name
+        self.force = force
+        self.changed = False
+        self._confirm = confirm or (lambda message: False)
+        self._book = CalamineWorkbook.from_path(str(path))
+        self._fallback: OpenpyxlGateway | None = None
+
+    @classmethod
+    def open(
+        cls, path: Path | str, sheets: Sequence[str], *, force: bool = False, **kwargs: Any
+    ) -> CalamineReader:
+        """Raises ``WorkbookError`` as the openpyxl gateway does for a file that is not one."""
+        path = Path(path)
+        if not path.exists():
+            raise WorkbookError(f"{path}: no such file")
+        try:
+            return cls(path, sheets, force=force, **kwargs)
+        except Exception:  # not a workbook calamine reads: the openpyxl gateway says why
+            from addin.workbook.openpyxl_gateway import OpenpyxlGateway
+
+            OpenpyxlGateway.open(path)  # raises the one-line WorkbookError
+            raise
+
+    # --- reading ------------------------------------------------------------------------
+
+    def sheet_names(self) -> list[str]:
+        return list(self._book.sheet_names)
+
+    def selection(self) -> Selection | None:
+        return None
+
+    def read_table(self, table: Table) -> TableData:
+        if table.sheet not in self.sheets:
+            raise ReadOnly(f"the action reads {table.sheet}, not among {self.sheets}")
+        if table.sheet not in self._book.sheet_names:
+            return TableData(table, [], [Problem(table.sheet, "sheet is missing")], present=False)
+        data = self._plain(table)
+        return data if data is not None else self._openpyxl().read_table(table)
+
+    def _plain(self, table: Table) -> TableData | None:
+        """The table read by calamine; None when it is not plain (see the module)."""
+        sheet = self._book.get_sheet_by_name(table.sheet)
+        if sheet.merged_cell_ranges:
+            return None
+        header_row = _header_row(self.path, table)
+        if header_row is None:
+            return None
+        grid = sheet.to_python(skip_empty_area=False)
+        if _strays(grid):
+            return None
+        header = grid[header_row - 1] if header_row <= len(grid) else []
+        headers = table_rows.header_map(header, table, table_rows.declared_last(table))
+        if headers:
+            first, last = min(headers), max(headers)
+            raw: list[Sequence[object]] = [
+                [None if v == "" else v for v in _span(row, first, last)]
+                for row in grid[header_row:]
+            ]
+        else:
+            raw = []
+        data = table_rows.rows_from_block(table, header_row, headers, raw)
+        return None if data.problems else data
+
+    def _openpyxl(self) -> OpenpyxlGateway:
+        if self._fallback is None:
+            from addin.workbook.openpyxl_gateway import OpenpyxlGateway
+
+            self._fallback = OpenpyxlGateway.open(self.path, force=self.force)
+        return self._fallback
+
+    # --- a reading action writes nothing ------------------------------------------------
+
+    def write_table(self, table: Table, rows: Sequence[WriteRow]) -> None:
+        raise ReadOnly(f"{self.source}: opened for reading only; {table.sheet} not written")
+
+    def remove_sheet(self, sheet: str) -> None:
+        raise ReadOnly(f"{self.source}: opened for reading only; {sheet} not removed")
+
+    def append_log(self, entries: Sequence[LogEntry]) -> None:
+        if entries:
+            raise ReadOnly(f"{self.source}: opened for reading only; the Log not written")
+
+    def alert(self, message: str) -> None:
+        """A file on disk shows nothing; the action's messages are printed."""
+
+    def confirm(self, message: str) -> bool:
+        return self._confirm(message)
+
+    def commit(self) -> None:
+        """Nothing is ever queued."""
+
+    def held_by(self) -> str | None:
+        return None
+
+
+def _header_row(path: Path, table: Table) -> int | None:
+    """The header row of ``table``'s Excel Table on its sheet (1 without one), as the openpyxl
+    gateway finds it; None when the package cannot say (the openpyxl gateway reads it)."""
+    import posixpath
+    import re
+    import zipfile
+
+    from lxml import etree
+
+    from addin.workbook.bulk_sheet import sheet_part
+
+    try:
+        with zipfile.ZipFile(path) as package:
+            part = sheet_part(package, table.sheet)
+            if part is None:
+                return None
+            folder, name = posixpath.split(part)
+            rels_name = posixpath.join(folder, "_rels", name + ".rels")
+            if rels_name not in package.namelist():
+                return 1
+            for rel in etree.fromstring(package.read(rels_name)):
+                if not rel.get("Type", "").endswith("/table"):
+                    continue
+                target = rel.get("Target", "")
+                target = (
+                    target.lstrip("/")
+                    if target.startswith("/")
+                    else posixpath.normpath(posixpath.join(folder, target))
+                )
+                head = package.read(target)[:2000].decode("utf-8", "replace")
+                names = re.findall(r'\b(?:name|displayName)="([^"]*)"', head)
+                ref = re.search(r'\bref="[A-Z]+(\d+):', head)
+                if table.name in names and ref:
+                    return int(ref.group(1))
+            return 1
+    except Exception:  # anything odd: the openpyxl gateway reads it and says what is wrong
+        return None
+
+
+def _span(row: Sequence[object], first: int, last: int) -> list[object]:
+    part = list(row[first - 1 : last])
+    return part + [None] * (last - first + 1 - len(part))
+
+
+def _strays(grid: Sequence[Sequence[object]]) -> bool:
+    """Whether a value lies past a blank gap (the openpyxl gateway names such strays)."""
+    if grid and len(grid[0]) > GAP_COLUMNS:
+        return True
+    blank_run = 0
+    for row in grid:
+        if any(v != "" and v is not None for v in row):
+            if blank_run > GAP_ROWS:
+                return True
+            blank_run = 0
+        else:
+            blank_run += 1
+    return False

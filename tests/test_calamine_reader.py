@@ -1,0 +1,96 @@
+"""A reading action reads only the sheets it declares, with python-calamine: the same typed
+rows as the openpyxl gateway, and on anything but a plain table that gateway's own words."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from addin.workbook.calamine_reader import CalamineReader, ReadOnly
+from addin.workbook.gateway import TableData
+from addin.workbook.layout import SETTINGS_TABLE, TDLISTA
+from addin.workbook.openpyxl_gateway import OpenpyxlGateway
+from tests.helpers import DATA, run
+
+ROOT = Path(__file__).resolve().parents[1]
+SHORT = DATA / "tdlista" / "tdlista-short.txt"
+
+
+@pytest.fixture
+def book(tmp_path: Path) -> Path:
+    path = tmp_path / "desk.xlsx"
+    assert run("new", path).returncode == 0
+    imported = run("import-tdlista", path, SHORT, "--yes")
+    assert imported.returncode == 0, imported.stderr
+    return path
+
+
+def _same(fast: TableData, slow: TableData) -> None:
+    assert [r.values for r in fast.rows] == [r.values for r in slow.rows]
+    assert [(r.number, r.cells, r.extra) for r in fast.rows] == [
+        (r.number, r.cells, r.extra) for r in slow.rows
+    ]
+    assert [str(p) for p in fast.problems] == [str(p) for p in slow.problems]
+
+
+def test_the_tdlista_reads_as_the_openpyxl_gateway_reads_it(book: Path) -> None:
+    fast = CalamineReader.open(book, [TDLISTA.sheet]).read_table(TDLISTA)
+    slow = OpenpyxlGateway.open(book).read_table(TDLISTA)
+    assert len(fast.rows) == len(SHORT.read_text().splitlines())
+    _same(fast, slow)
+
+
+def _type_into(book: Path, sheet: str, cell: str, value: object) -> None:
+    wb = openpyxl.load_workbook(book)
+    wb[sheet][cell] = value
+    wb.save(book)
+
+
+@pytest.mark.parametrize(
+    ("cell", "value"),
+    [("B3", "not a number"), ("B4", 1310), ("B30000", 12345)],
+    ids=["a bad AGA number", "a repeated AGA number", "a stray far below"],
+)
+def test_a_table_that_is_not_plain_is_read_by_the_openpyxl_gateway(
+    book: Path, cell: str, value: object
+) -> None:
+    _type_into(book, TDLISTA.sheet, cell, value)
+    fast = CalamineReader.open(book, [TDLISTA.sheet]).read_table(TDLISTA)
+    slow = OpenpyxlGateway.open(book).read_table(TDLISTA)
+    assert slow.problems or cell == "B30000"
+    _same(fast, slow)
+
+
+def test_a_sheet_not_declared_is_never_read(book: Path) -> None:
+    reader = CalamineReader.open(book, [TDLISTA.sheet])
+    with pytest.raises(ReadOnly):
+        reader.read_table(SETTINGS_TABLE)
+    with pytest.raises(ReadOnly):
+        reader.write_table(TDLISTA, [])
+
+
+def test_lookup_reads_without_openpyxl_and_leaves_the_file_as_it_was(book: Path) -> None:
+    before = book.read_bytes()
+    probe = (
+        "import sys\nfrom addin.cli import main\n"
+        f"code = main(['lookup', {str(book)!r}, 'cornell'])\n"
+        "print(code, 'openpyxl' in sys.modules)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True
+    )
+    assert "AGA 1310 Cornell, Dewey G." in done.stdout
+    assert done.stdout.splitlines()[-1] == "0 False"
+    assert book.read_bytes() == before
+
+
+def test_lookup_on_a_file_that_is_no_workbook_is_one_line(tmp_path: Path) -> None:
+    fake = tmp_path / "fake.xlsx"
+    fake.write_text("not a workbook")
+    done = run("lookup", fake, "x")
+    assert done.returncode == 1 and "not an Excel .xlsx workbook" in done.stderr
+    assert "Traceback" not in done.stderr
