@@ -47,6 +47,7 @@ from addin.door.window_journal import (
 from addin.journal.store import JournalError
 from addin.workbook.cell_gate import RefusedValue
 from addin.workbook.layout import TDLISTA
+from addin.workbook.open_elsewhere import try_turn
 from addin.workbook.saving import SaveRefused
 from addin.workbook.xlwings_gateway import XlwingsGateway, local_file
 
@@ -61,7 +62,8 @@ class Outcome:
 
     status: str
     """``done``; ``cancelled`` (the TD said no); ``error`` (the action refused, with a
-    reason for the TD); ``failed`` (an unexpected exception: a bug)."""
+    reason for the TD); ``failed`` (an unexpected exception: a bug); ``busy`` (another
+    action was running on the same workbook: nothing was done)."""
     messages: list[str] = field(default_factory=list)
     document: Any = None
     """The document the window shows now, when the button replaced it (Undo, Redo)."""
@@ -91,6 +93,37 @@ def dispatch(
     (:mod:`addin.door.window_journal`).
     """
     button = resolve(control_id)
+    label = button.label if button else control_id
+    with try_turn(_full_name(book)) as mine:
+        if not mine:
+            message = (
+                f"An action is already running on {Path(str(book.name)).name}: nothing was done. "
+                "Click again when it has finished."
+            )
+            dialogs.alert(message, title=label)
+            return Outcome("busy", [message])
+        return _dispatch(control_id, book, params, dialogs, yes, gateway, window, button)
+
+
+def _full_name(book: Any) -> str:
+    """The open workbook's full name (its file, or its window's name when unsaved)."""
+    try:
+        return str(book.fullname)
+    except Exception:  # the remote engine and some unsaved books have no full name
+        return str(book.name)
+
+
+def _dispatch(
+    control_id: str,
+    book: Any,
+    params: Mapping[str, object] | None,
+    dialogs: Dialogs,
+    yes: bool,
+    gateway: Callable[..., XlwingsGateway],
+    window: Callable[[Any], Window],
+    button: Button | None,
+) -> Outcome:
+    """The press itself, while it holds the workbook's turn."""
     label = button.label if button else control_id
     written = False
     try:
