@@ -16,32 +16,25 @@ from tests.helpers import DATA, run, sheet_rows
 SNAPSHOT = DATA / "tdlista" / "tdlista-snapshot.txt"
 
 
-def _part(path: Path) -> tuple[zipfile.ZipInfo, bytes]:
+def _part(path: Path) -> zipfile.ZipInfo:
     with zipfile.ZipFile(path) as package:
         part = sheet_part(package, TDLISTA.sheet)
         assert part is not None
-        item = package.getinfo(part)
-        with path.open("rb") as f:
-            f.seek(item.header_offset)
-            return item, f.read(30 + len(part) + item.compress_size + 200)
+        return package.getinfo(part)
 
 
 def test_a_drop_copies_the_tdlista_as_stored_and_the_package_stays_whole(tmp_path: Path) -> None:
     t = simple_tournament(12, 1, seed=12)
     book = write_workbook(tmp_path / "desk.xlsx", t, 3)
     assert run("import-tdlista", book, SNAPSHOT, "--yes").returncode == 0
-    before, stored_before = _part(book)
+    before = _part(book)
     dropped = run("drop", book, "--player", min(t.players), "--yes")
     assert dropped.returncode == 0, dropped.stderr
-    after, stored_after = _part(book)
+    after = _part(book)
     assert (after.CRC, after.compress_size, after.file_size) == (
         before.CRC,
         before.compress_size,
         before.file_size,
-    )
-    assert (
-        stored_after[30 + len(after.filename) :][: after.compress_size]
-        == stored_before[30 + len(before.filename) :][: before.compress_size]
     )
     with zipfile.ZipFile(book) as package:
         assert package.testzip() is None
@@ -55,9 +48,9 @@ def test_a_new_list_is_written_compressed_anew(tmp_path: Path) -> None:
     assert (
         run("import-tdlista", book, DATA / "tdlista" / "tdlista-short.txt", "--yes").returncode == 0
     )
-    first, _ = _part(book)
+    first = _part(book)
     assert run("import-tdlista", book, SNAPSHOT, "--yes").returncode == 0
-    second, _ = _part(book)
+    second = _part(book)
     assert second.CRC != first.CRC and len(sheet_rows(book, TDLISTA.sheet)) == 22410
     with zipfile.ZipFile(book) as package:
         assert package.testzip() is None
