@@ -94,3 +94,38 @@ def test_lookup_on_a_file_that_is_no_workbook_is_one_line(tmp_path: Path) -> Non
     done = run("lookup", fake, "x")
     assert done.returncode == 1 and "not an Excel .xlsx workbook" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_lookup_keeps_the_index_until_the_list_changes(
+    book: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    first = run("lookup", book, "cornell")
+    kept = list((tmp_path / "cache" / "aga-mcmahon").glob("*.pickle"))
+    assert first.returncode == 0 and len(kept) == 1
+    assert run("lookup", book, "cornell").stdout == first.stdout
+    row = next(
+        r for r in OpenpyxlGateway.open(book).read_table(TDLISTA).rows if r["aga_id"] == 1310
+    )
+    _type_into(book, TDLISTA.sheet, f"A{row.number}", "Cornell, Dewey Junior")
+    changed = run("lookup", book, "cornell")
+    assert "AGA 1310 Cornell, Dewey Junior" in changed.stdout
+    assert "Dewey G." not in changed.stdout
+
+
+def test_a_kept_index_others_could_have_written_is_not_read(
+    book: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from addin.workbook import read_cache
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert run("lookup", book, "cornell").returncode == 0
+    (entry,) = read_cache.folder().glob("*.pickle")
+    key = entry.stem
+    assert read_cache.load(key) is not None
+    read_cache.folder().chmod(0o777)
+    assert read_cache.load(key) is None
+    read_cache.folder().chmod(0o700)
+    entry.write_bytes(b"damaged")
+    assert read_cache.load(key) is None
+    assert "Cornell, Dewey G." in run("lookup", book, "cornell").stdout

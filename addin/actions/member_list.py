@@ -44,7 +44,22 @@ def member_from_row(row: Row) -> Member | None:
 
 
 def read_members(gw: Gateway) -> MemberIndex:
+    """The TDListA indexed; a gateway that can name its content (a file read for a
+    look-up) keeps the index for the next look-up in the same list (``read_cache``)."""
+    key_of = getattr(gw, "content_key", None)
+    key = key_of(TDLISTA) if key_of is not None else None
+    if key is not None:
+        from addin.workbook import read_cache
+
+        kept = read_cache.load(key)
+        if isinstance(kept, MemberIndex):
+            return kept
     data = gw.read_table(TDLISTA)
     if data.problems and data.present:
         raise ActionError(f"{gw.source}: the TDListA sheet has problems", data.problems)
-    return MemberIndex(m for m in map(member_from_row, data.rows) if m is not None)
+    index = MemberIndex(m for m in map(member_from_row, data.rows) if m is not None)
+    if key is not None and not data.problems:
+        from addin.workbook import read_cache
+
+        read_cache.store(key, index)
+    return index

@@ -26,7 +26,6 @@ import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from xml.sax.saxutils import escape, unescape
 
 from lxml import etree
 
@@ -40,6 +39,16 @@ _ROW = re.compile(rb"<row\b[^>]*?\br=\"(\d+)\"[^>]*?(?:/>|>.*?</row>)", re.S)
 _DIMENSION = re.compile(rb"<dimension ref=\"[^\"]*\"\s*/>")
 _LEAN_MARK = b'<row r="2" customFormat="0">'
 """Our own plain rows start with this; anything else is re-read and rewritten."""
+
+
+def escape(text: str) -> str:
+    """``xml.sax.saxutils.escape`` (that module imports urllib: 60 ms on every command)."""
+    return text.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
+
+
+def unescape(text: str) -> str:
+    """``xml.sax.saxutils.unescape``."""
+    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
 
 
 def _column_letter(index: int) -> str:

@@ -119,6 +119,23 @@ class CalamineReader:
         data = table_rows.rows_from_block(table, header_row, headers, raw)
         return None if data.problems else data
 
+    def content_key(self, table: Table) -> str | None:
+        """A key that changes whenever what ``read_table(table)`` gives could (see
+        ``read_cache``); None when there is none."""
+        import zipfile
+
+        from addin.workbook import read_cache
+        from addin.workbook.bulk_sheet import sheet_part
+
+        if table.sheet not in self.sheets:
+            raise ReadOnly(f"the action reads {table.sheet}, not among {self.sheets}")
+        try:
+            with zipfile.ZipFile(self.path) as package:
+                part = sheet_part(package, table.sheet)
+        except Exception:
+            return None
+        return None if part is None else read_cache.sheet_key(self.path, part, repr(table))
+
     def _openpyxl(self) -> OpenpyxlGateway:
         if self._fallback is None:
             from addin.workbook.openpyxl_gateway import OpenpyxlGateway
