@@ -129,3 +129,23 @@ def test_a_kept_index_others_could_have_written_is_not_read(
     entry.write_bytes(b"damaged")
     assert read_cache.load(key) is None
     assert "Cornell, Dewey G." in run("lookup", book, "cornell").stdout
+
+
+@pytest.mark.parametrize("cell", ["AD1048576", "XFD5"], ids=["far below", "far right"])
+def test_a_stray_far_away_costs_no_more_than_the_openpyxl_gateway_pays(
+    book: Path, cell: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """calamine makes the whole rectangle up to the farthest cell: such a sheet is not
+    handed to it (it took 1.3 GB and 6 s for a stray in AD1048576)."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    _type_into(book, TDLISTA.sheet, cell, "stray")
+    probe = (
+        "import resource, sys\nfrom addin.cli import main\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (600 * 2**20, 600 * 2**20))\n"
+        f"sys.exit(main(['lookup', {str(book)!r}, 'cornell']))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert "AGA 1310 Cornell, Dewey G." in done.stdout

@@ -13,6 +13,7 @@ every message about a bad cell is that gateway's, word for word.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -34,6 +35,11 @@ if TYPE_CHECKING:
 GAP_ROWS = 1000
 GAP_COLUMNS = 100
 """As ``addin.workbook.extent`` (not imported: it brings openpyxl)."""
+
+
+_FAR_COLUMN = re.compile(rb'<c r="(?:[A-Z]{3}|[D-Z][A-Z]|C[W-Z])[0-9]')
+"""A cell reference past column CV (``GAP_COLUMNS``)."""
+_ROW_NUMBER = re.compile(rb'<row [^>]*?\br="([0-9]+)"')
 
 
 class ReadOnly(RuntimeError):
@@ -60,8 +66,12 @@ class CalamineReader:
         self.force = force
         self.changed = False
         self._confirm = confirm or (lambda message: False)
-        self._book = CalamineWorkbook.from_path(str(path))
         self._fallback: OpenpyxlGateway | None = None
+        try:
+            self._book: Any = CalamineWorkbook.from_path(str(path))
+        except Exception:  # a package calamine cannot read: the openpyxl gateway reads it all
+            self._book = None
+            self._openpyxl()  # raises the one-line WorkbookError for a file that is no workbook
 
     @classmethod
     def open(
@@ -71,17 +81,13 @@ class CalamineReader:
         path = Path(path)
         if not path.exists():
             raise WorkbookError(f"{path}: no such file")
-        try:
-            return cls(path, sheets, force=force, **kwargs)
-        except Exception:  # not a workbook calamine reads: the openpyxl gateway says why
-            from addin.workbook.openpyxl_gateway import OpenpyxlGateway
-
-            OpenpyxlGateway.open(path)  # raises the one-line WorkbookError
-            raise
+        return cls(path, sheets, force=force, **kwargs)
 
     # --- reading ------------------------------------------------------------------------
 
     def sheet_names(self) -> list[str]:
+        if self._book is None:
+            return self._openpyxl().sheet_names()
         return list(self._book.sheet_names)
 
     def selection(self) -> Selection | None:
@@ -90,6 +96,8 @@ class CalamineReader:
     def read_table(self, table: Table) -> TableData:
         if table.sheet not in self.sheets:
             raise ReadOnly(f"the action reads {table.sheet}, not among {self.sheets}")
+        if self._book is None:
+            return self._openpyxl().read_table(table)
         if table.sheet not in self._book.sheet_names:
             return TableData(table, [], [Problem(table.sheet, "sheet is missing")], present=False)
         data = self._plain(table)
@@ -97,6 +105,8 @@ class CalamineReader:
 
     def _plain(self, table: Table) -> TableData | None:
         """The table read by calamine; None when it is not plain (see the module)."""
+        if not self._compact(table.sheet):
+            return None
         sheet = self._book.get_sheet_by_name(table.sheet)
         if sheet.merged_cell_ranges:
             return None
@@ -129,12 +139,37 @@ class CalamineReader:
 
         if table.sheet not in self.sheets:
             raise ReadOnly(f"the action reads {table.sheet}, not among {self.sheets}")
+        if self._book is None:
+            return None
         try:
             with zipfile.ZipFile(self.path) as package:
                 part = sheet_part(package, table.sheet)
         except Exception:
             return None
         return None if part is None else read_cache.sheet_key(self.path, part, repr(table))
+
+    def _compact(self, sheet: str) -> bool:
+        """Whether the sheet's cells lie in a block calamine can hold: it makes the whole
+        rectangle up to the farthest cell, so a stray in ``AD1048576`` would cost gigabytes
+        (the openpyxl gateway reads such a sheet in its own way and names the stray)."""
+        import zipfile
+
+        from addin.workbook.bulk_sheet import sheet_part
+
+        try:
+            with zipfile.ZipFile(self.path) as package:
+                part = sheet_part(package, sheet)
+                xml = package.read(part) if part else b""
+        except Exception:
+            return False
+        if _FAR_COLUMN.search(xml) or b"<c>" in xml or b"<row>" in xml:
+            return False  # a cell past column CV, or cells placed without their reference
+        rows = xml.count(b"<row ")
+        last = xml.rfind(b"<row ")
+        found = _ROW_NUMBER.match(xml, last) if last >= 0 else None
+        if last >= 0 and found is None:
+            return False
+        return found is None or int(found.group(1)) - rows <= GAP_ROWS
 
     def _openpyxl(self) -> OpenpyxlGateway:
         if self._fallback is None:
