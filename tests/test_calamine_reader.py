@@ -149,3 +149,20 @@ def test_a_stray_far_away_costs_no_more_than_the_openpyxl_gateway_pays(
     )
     assert done.returncode == 0, done.stderr
     assert "AGA 1310 Cornell, Dewey G." in done.stdout
+
+
+def test_the_kept_index_outlives_a_registration_but_not_a_new_list(
+    book: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The desk: look up, register, look up again; the list itself did not change."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    kept = tmp_path / "cache" / "aga-mcmahon"
+    first = run("lookup", book, "adam")
+    assert first.returncode == 0 and "AGA 8217 Adam, Kurt" in first.stdout
+    assert run("register", book, "--aga", 8217, "--yes").returncode == 0
+    assert run("lookup", book, "adam").stdout == first.stdout
+    assert len(list(kept.glob("*.pickle"))) == 1
+    snapshot = DATA / "tdlista" / "tdlista-snapshot.txt"
+    assert run("import-tdlista", book, snapshot, "--yes").returncode == 0
+    assert run("lookup", book, "adam").stdout != first.stdout
+    assert len(list(kept.glob("*.pickle"))) == 2

@@ -131,7 +131,14 @@ class CalamineReader:
 
     def content_key(self, table: Table) -> str | None:
         """A key that changes whenever what ``read_table(table)`` gives could (see
-        ``read_cache``); None when there is none."""
+        ``read_cache``); None when there is none.
+
+        Our own plain rows (inline strings, no styles: ``bulk_sheet``) depend on nothing
+        but themselves, so for them the key is made of those rows, the header's texts, the
+        rest of the sheet's XML and the default cell format: a save that adds a player
+        (and renumbers the shared strings) keeps the key. Other rows: every stored byte
+        the reading depends on.
+        """
         import zipfile
 
         from addin.workbook import read_cache
@@ -144,9 +151,14 @@ class CalamineReader:
         try:
             with zipfile.ZipFile(self.path) as package:
                 part = sheet_part(package, table.sheet)
+                if part is None:
+                    return None
+                plain = _plain_key(package, part, table)
         except Exception:
             return None
-        return None if part is None else read_cache.sheet_key(self.path, part, repr(table))
+        if plain is not None:
+            return read_cache.digest(plain)
+        return read_cache.sheet_key(self.path, part, repr(table))
 
     def _compact(self, sheet: str) -> bool:
         """Whether the sheet's cells lie in a block calamine can hold: it makes the whole
@@ -201,6 +213,69 @@ class CalamineReader:
 
     def held_by(self) -> str | None:
         return None
+
+
+def _plain_key(package: Any, part: str, table: Table) -> bytes | None:
+    """What a reading of our own plain rows depends on, or None for other rows."""
+    from addin.workbook.bulk_sheet import (
+        _LEAN_MARK,
+        _ROW,
+        _SHEET_DATA,
+        _parse_rows,
+        _shared_strings,
+    )
+
+    xml = package.read(part)
+    match = _SHEET_DATA.search(xml)
+    if match is None or not match.group(1):
+        return None
+    rows = match.group(1)
+    header_end = 0
+    for row in _ROW.finditer(rows):
+        if int(row.group(1)) > 1:
+            break
+        header_end = row.end()
+    data = rows[header_end:]
+    if not data.startswith(_LEAN_MARK) or b' t="s"' in data or b' s="' in data:
+        return None
+    names = set(package.namelist())
+    shared = (
+        _shared_strings(package.read("xl/sharedStrings.xml"))
+        if "xl/sharedStrings.xml" in names
+        else []
+    )
+    header = repr(_parse_rows(rows[:header_end], shared)).encode()
+    styles = package.read("xl/styles.xml") if "xl/styles.xml" in names else b""
+    first = re.search(rb"<cellXfs\b[^>]*>\s*(<xf\b[^>]*>)", styles)
+    default = first.group(1) if first else b""  # the format of a cell without a style
+    number = re.search(rb'numFmtId="([0-9]+)"', default)
+    custom = (
+        re.search(rb'<numFmt\b[^>]*numFmtId="' + number.group(1) + rb'"[^>]*>', styles)
+        if number and int(number.group(1)) >= 164
+        else None
+    )
+    folder, name = part.rsplit("/", 1)
+    rels = f"{folder}/_rels/{name}.rels"
+    own = f'name="{table.name}"'.encode()
+    tables = b"".join(
+        content
+        for n in sorted(names)
+        if n.startswith("xl/tables/") and own in (content := package.read(n))
+    )
+    return b"\0".join(
+        [
+            b"plain rows",
+            repr(table).encode(),
+            header,
+            xml[: match.start()],
+            xml[match.end() :],
+            default,
+            custom.group(0) if custom else b"",
+            tables,
+            package.read(rels) if rels in names else b"",
+            data,
+        ]
+    )
 
 
 def _header_row(path: Path, table: Table) -> int | None:

@@ -42,17 +42,31 @@ def folder() -> Path:
     return base / "aga-mcmahon"
 
 
-def sheet_key(path: Path, sheet_part: str, what: str) -> str | None:
-    """The key of ``what`` read from the package's ``sheet_part``; None when it cannot be made."""
+def _versions() -> str | None:
     from importlib.metadata import PackageNotFoundError, version
 
     from addin import __version__
 
     try:
-        calamine_version = version("python-calamine")
+        return f"{__version__}\0{version('python-calamine')}\0"
     except PackageNotFoundError:
         return None
-    digest = hashlib.sha256(f"{__version__}\0{calamine_version}\0{what}\0".encode())
+
+
+def digest(content: bytes) -> str | None:
+    """The key of ``content`` (everything a reading depended on), with the versions."""
+    versions = _versions()
+    if versions is None:
+        return None
+    return hashlib.sha256(versions.encode() + content).hexdigest()
+
+
+def sheet_key(path: Path, sheet_part: str, what: str) -> str | None:
+    """The key of ``what`` read from the package's ``sheet_part``; None when it cannot be made."""
+    versions = _versions()
+    if versions is None:
+        return None
+    hashed = hashlib.sha256(f"{versions}{what}\0".encode())
     folder_name, name = sheet_part.rsplit("/", 1)
     rels = f"{folder_name}/_rels/{name}.rels"
     try:
@@ -61,14 +75,14 @@ def sheet_key(path: Path, sheet_part: str, what: str) -> str | None:
             parts = [sheet_part, rels, *_PARTS_ALWAYS, "xl/styles.xml"]
             parts += sorted(n for n in names if n.startswith("xl/tables/"))
             for part in parts:
-                digest.update(part.encode() + b"\0")
+                hashed.update(part.encode() + b"\0")
                 if part in names:
                     item = package.getinfo(part)
-                    digest.update(f"{item.CRC}:{item.file_size}:".encode())
-                    digest.update(_stored_bytes(raw, item))
+                    hashed.update(f"{item.CRC}:{item.file_size}:".encode())
+                    hashed.update(_stored_bytes(raw, item))
     except (OSError, zipfile.BadZipFile, ValueError):
         return None
-    return digest.hexdigest()
+    return hashed.hexdigest()
 
 
 def _stored_bytes(raw: BinaryIO, item: zipfile.ZipInfo) -> bytes:
