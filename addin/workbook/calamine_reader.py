@@ -215,28 +215,45 @@ class CalamineReader:
         return None
 
 
+def plain_rows_key(source: Path | bytes, table: Table) -> str | None:
+    """The key of ``table`` when its sheet holds our own plain rows (see
+    ``CalamineReader.content_key``), read from a file or a package's bytes; else None.
+    Both gateways read such rows to the same typed rows, so both may share what is kept."""
+    import io
+    import zipfile
+
+    from addin.workbook import read_cache
+    from addin.workbook.bulk_sheet import sheet_part
+
+    try:
+        opened = io.BytesIO(source) if isinstance(source, bytes) else source
+        with zipfile.ZipFile(opened) as package:
+            part = sheet_part(package, table.sheet)
+            plain = None if part is None else _plain_key(package, part, table)
+    except Exception:
+        return None
+    return None if plain is None else read_cache.digest(plain)
+
+
 def _plain_key(package: Any, part: str, table: Table) -> bytes | None:
     """What a reading of our own plain rows depends on, or None for other rows."""
     from addin.workbook.bulk_sheet import (
         _LEAN_MARK,
         _ROW,
-        _SHEET_DATA,
         _parse_rows,
         _shared_strings,
     )
 
     xml = package.read(part)
-    match = _SHEET_DATA.search(xml)
-    if match is None or not match.group(1):
+    start, end = xml.find(b"<sheetData>"), xml.rfind(b"</sheetData>")
+    lean = xml.find(_LEAN_MARK, start)
+    if start < 0 or end < lean or lean < 0 or xml.find(b"<sheetData", start + 1) >= 0:
+        return None  # a search over megabytes: plain finds, never a regular expression
+    header_xml = xml[start + len(b"<sheetData>") : lean]
+    if any(int(row.group(1)) != 1 for row in _ROW.finditer(header_xml)):
         return None
-    rows = match.group(1)
-    header_end = 0
-    for row in _ROW.finditer(rows):
-        if int(row.group(1)) > 1:
-            break
-        header_end = row.end()
-    data = rows[header_end:]
-    if not data.startswith(_LEAN_MARK) or b' t="s"' in data or b' s="' in data:
+    data = xml[lean:end]
+    if b' t="s"' in data or b' s="' in data or b"<sheetData" in data:
         return None
     names = set(package.namelist())
     shared = (
@@ -244,7 +261,7 @@ def _plain_key(package: Any, part: str, table: Table) -> bytes | None:
         if "xl/sharedStrings.xml" in names
         else []
     )
-    header = repr(_parse_rows(rows[:header_end], shared)).encode()
+    header = repr(_parse_rows(header_xml, shared)).encode()
     styles = package.read("xl/styles.xml") if "xl/styles.xml" in names else b""
     first = re.search(rb"<cellXfs\b[^>]*>\s*(<xf\b[^>]*>)", styles)
     default = first.group(1) if first else b""  # the format of a cell without a style
@@ -267,8 +284,8 @@ def _plain_key(package: Any, part: str, table: Table) -> bytes | None:
             b"plain rows",
             repr(table).encode(),
             header,
-            xml[: match.start()],
-            xml[match.end() :],
+            xml[:start],
+            xml[end:],
             default,
             custom.group(0) if custom else b"",
             tables,

@@ -289,6 +289,17 @@ class OpenpyxlGateway:
     def commit(self) -> None:
         """Nothing is queued: every write already changed the workbook in memory."""
 
+    def content_key(self, table: Table) -> str | None:
+        """The key under which what ``read_table(table)`` gives may be kept (``read_cache``):
+        only for a bulk sheet of our own plain rows, as the file was read and not written
+        since; None otherwise."""
+        bulk = self.bulk.get(table.sheet)
+        if self.changed or bulk is None or bulk.changed or bulk.original is None:
+            return None
+        from addin.workbook.calamine_reader import plain_rows_key
+
+        return plain_rows_key(bulk.original, table)
+
     # --- saving -------------------------------------------------------------------------
 
     def save(self, path: Path | None = None, **kwargs: object) -> None:

@@ -43,14 +43,21 @@ def folder() -> Path:
 
 
 def _versions() -> str | None:
+    """This program's version and code (every module's size and time: a kept object made
+    by other code is never read), and python-calamine's version."""
     from importlib.metadata import PackageNotFoundError, version
 
-    from addin import __version__
+    import addin
 
     try:
-        return f"{__version__}\0{version('python-calamine')}\0"
+        calamine = version("python-calamine")
     except PackageNotFoundError:
         return None
+    code = hashlib.sha256()
+    for module in sorted(Path(addin.__file__).parent.rglob("*.py")):
+        info = module.stat()
+        code.update(f"{module.name}:{info.st_size}:{info.st_mtime_ns}\0".encode())
+    return f"{addin.__version__}\0{code.hexdigest()}\0{calamine}\0"
 
 
 def digest(content: bytes) -> str | None:
