@@ -46,20 +46,22 @@ def member_from_row(row: Row) -> Member | None:
 def read_members(gw: Gateway) -> MemberIndex:
     """The TDListA indexed; a gateway that can name its content (a file read for a
     look-up) keeps the index for the next look-up in the same list (``read_cache``)."""
-    key_of = getattr(gw, "content_key", None)
-    key = key_of(TDLISTA) if key_of is not None else None
-    if key is not None:
-        from addin.workbook import read_cache
+    from addin.workbook import read_cache
 
+    keys_of = getattr(gw, "content_keys", None)
+    tried: list[str] = []
+    for key in keys_of(TDLISTA) if keys_of is not None else ():
         kept = read_cache.load(key)
         if isinstance(kept, MemberIndex):
+            if tried:  # kept again under the cheaper key, for the next look-up
+                read_cache.store(tried[0], kept)
             return kept
+        tried.append(key)
     data = gw.read_table(TDLISTA)
     if data.problems and data.present:
         raise ActionError(f"{gw.source}: the TDListA sheet has problems", data.problems)
     index = MemberIndex(m for m in map(member_from_row, data.rows) if m is not None)
-    if key is not None and not data.problems:
-        from addin.workbook import read_cache
-
-        read_cache.store(key, index)
+    if not data.problems:
+        for key in tried:
+            read_cache.store(key, index)
     return index

@@ -14,7 +14,7 @@ every message about a bad cell is that gateway's, word for word.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -129,15 +129,16 @@ class CalamineReader:
         data = table_rows.rows_from_block(table, header_row, headers, raw)
         return None if data.problems else data
 
-    def content_key(self, table: Table) -> str | None:
-        """A key that changes whenever what ``read_table(table)`` gives could (see
-        ``read_cache``); None when there is none.
+    def content_keys(self, table: Table) -> Iterator[str]:
+        """Keys under which what ``read_table(table)`` gives may be kept (``read_cache``),
+        the cheapest first (each is computed only when the one before found nothing):
 
-        Our own plain rows (inline strings, no styles: ``bulk_sheet``) depend on nothing
-        but themselves, so for them the key is made of those rows, the header's texts, the
-        rest of the sheet's XML and the default cell format: a save that adds a player
-        (and renumbers the shared strings) keeps the key. Other rows: every stored byte
-        the reading depends on.
+        - every stored byte the reading depends on (no inflating: a hash of the stored
+          bytes), which holds until the next save;
+        - for our own plain rows (inline strings, no styles: ``bulk_sheet``), what they
+          depend on: themselves, the header's texts, the rest of the sheet's XML, the
+          TDListA's Excel Table and the default cell format. A save that adds a player
+          (and renumbers the shared strings) keeps this one.
         """
         import zipfile
 
@@ -147,18 +148,20 @@ class CalamineReader:
         if table.sheet not in self.sheets:
             raise ReadOnly(f"the action reads {table.sheet}, not among {self.sheets}")
         if self._book is None:
-            return None
+            return
         try:
             with zipfile.ZipFile(self.path) as package:
                 part = sheet_part(package, table.sheet)
-                if part is None:
-                    return None
-                plain = _plain_key(package, part, table)
         except Exception:
-            return None
+            return
+        if part is None:
+            return
+        whole = read_cache.sheet_key(self.path, part, repr(table))
+        if whole is not None:
+            yield whole
+        plain = plain_rows_key(self.path, table)
         if plain is not None:
-            return read_cache.digest(plain)
-        return read_cache.sheet_key(self.path, part, repr(table))
+            yield plain
 
     def _compact(self, sheet: str) -> bool:
         """Whether the sheet's cells lie in a block calamine can hold: it makes the whole
@@ -217,7 +220,7 @@ class CalamineReader:
 
 def plain_rows_key(source: Path | bytes, table: Table) -> str | None:
     """The key of ``table`` when its sheet holds our own plain rows (see
-    ``CalamineReader.content_key``), read from a file or a package's bytes; else None.
+    ``CalamineReader.content_keys``), read from a file or a package's bytes; else None.
     Both gateways read such rows to the same typed rows, so both may share what is kept."""
     import io
     import zipfile

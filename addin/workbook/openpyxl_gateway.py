@@ -10,7 +10,7 @@ from __future__ import annotations
 import errno
 import io
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -289,16 +289,18 @@ class OpenpyxlGateway:
     def commit(self) -> None:
         """Nothing is queued: every write already changed the workbook in memory."""
 
-    def content_key(self, table: Table) -> str | None:
-        """The key under which what ``read_table(table)`` gives may be kept (``read_cache``):
+    def content_keys(self, table: Table) -> Iterator[str]:
+        """Keys under which what ``read_table(table)`` gives may be kept (``read_cache``):
         only for a bulk sheet of our own plain rows, as the file was read and not written
-        since; None otherwise."""
+        since (``calamine_reader.plain_rows_key``)."""
         bulk = self.bulk.get(table.sheet)
         if self.changed or bulk is None or bulk.changed or bulk.original is None:
-            return None
+            return
         from addin.workbook.calamine_reader import plain_rows_key
 
-        return plain_rows_key(bulk.original, table)
+        key = plain_rows_key(bulk.original, table)
+        if key is not None:
+            yield key
 
     # --- saving -------------------------------------------------------------------------
 
