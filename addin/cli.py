@@ -15,22 +15,18 @@ import sys
 from collections.abc import Callable, Sequence
 from datetime import date
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from addin import __version__
-from addin.actions import basic
-from addin.actions.failure import describe
-from addin.actions.registry import Action, ParamKind, load_all
-from addin.actions.session import ActionError, Cancelled, Session
+from addin.actions.registry import ACTIONS, Action, ParamKind, load_all, load_one
 from addin.core.limits import MAX_ROUNDS, shown
-from addin.journal import commands as journal_commands
-from addin.journal.recorder import record
-from addin.journal.store import JournalError
-from addin.workbook import collector, template
-from addin.workbook.cell_gate import RefusedValue
-from addin.workbook.open_elsewhere import WorkbookBusy, WorkbookLocked, one_at_a_time
-from addin.workbook.openpyxl_gateway import OpenpyxlGateway, WorkbookError
-from addin.workbook.saving import SaveRefused, target_of
+from addin.workbook import collector
+
+if TYPE_CHECKING:
+    from addin.actions.session import Session
+
+# Start-up costs little more than Python itself: ``--version`` imports nothing more, and a
+# command imports the workbook code (openpyxl, the journal) only when it runs.
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_CONFIRM = 0, 1, 2, 3
 
@@ -38,18 +34,28 @@ MAX_DEMO_PLAYERS = 2000
 """The demo draws its players from the sample list's current members (the README and the
 benchmarks run it at 2,000)."""
 
-FileAction = Callable[[Session, argparse.Namespace], None]
+FileAction = Callable[["Session", argparse.Namespace], None]
 
 
-def run_on_file(path: Path, name: str, action: FileAction, args: argparse.Namespace) -> int:
+def run_on_file(
+    path: Path,
+    name: str,
+    action: FileAction,
+    args: argparse.Namespace,
+    reads_only: Sequence[str] | None = None,
+) -> int:
     """Open the workbook, run ``action``, and save only if it succeeded.
 
     One command at a time per workbook: a second waits for the first, then reads afresh.
+    ``reads_only``: the sheets an action that writes nothing reads (only those are read).
     """
+    from addin.workbook.open_elsewhere import WorkbookBusy, one_at_a_time
+    from addin.workbook.saving import target_of
+
     started: list[Session] = []
     try:
         with one_at_a_time(target_of(path)):
-            code = _run_on_file(path, name, action, args, started)
+            code = _run_on_file(path, name, action, args, started, reads_only)
     except WorkbookBusy as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_ERROR
@@ -58,11 +64,29 @@ def run_on_file(path: Path, name: str, action: FileAction, args: argparse.Namesp
 
 
 def _run_on_file(
-    path: Path, name: str, action: FileAction, args: argparse.Namespace, started: list[Session]
+    path: Path,
+    name: str,
+    action: FileAction,
+    args: argparse.Namespace,
+    started: list[Session],
+    reads_only: Sequence[str] | None = None,
 ) -> int:
+    from addin.actions.session import ActionError, Cancelled, Session
+    from addin.workbook.cell_gate import RefusedValue
+    from addin.workbook.gateway import WorkbookError
+    from addin.workbook.saving import SaveRefused
+
     yes = getattr(args, "yes", False)
+    force = getattr(args, "force", False)
     try:
-        gw = OpenpyxlGateway.open(path, force=getattr(args, "force", False), confirm=lambda m: yes)
+        if reads_only is not None:
+            from addin.workbook.calamine_reader import CalamineReader
+
+            gw: Any = CalamineReader.open(path, reads_only, force=force, confirm=lambda m: yes)
+        else:
+            from addin.workbook.openpyxl_gateway import OpenpyxlGateway
+
+            gw = OpenpyxlGateway.open(path, force=force, confirm=lambda m: yes)
     except WorkbookError as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_ERROR
@@ -86,6 +110,10 @@ def _run_on_file(
         if holder and not gw.changed:  # only the Log would change: the output is what counts
             notes.append(f"note: not noted in the Log, {path.name} is open in {holder}")
         else:
+            from addin.journal.recorder import record
+            from addin.journal.store import JournalError
+            from addin.workbook.open_elsewhere import WorkbookLocked
+
             gw.append_log(session.log)
             try:
                 if session.log:  # the tournament changed: the journal keeps the state before
@@ -122,6 +150,12 @@ def _arguments(args: argparse.Namespace) -> dict[str, object]:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
+    from addin.actions import basic
+    from addin.actions.session import ActionError
+    from addin.journal.recorder import record
+    from addin.journal.store import JournalError
+    from addin.workbook.saving import SaveRefused
+
     values: dict[str, object] = {}
     if args.name:
         values["name"] = args.name
@@ -148,6 +182,7 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    from addin.actions.session import ActionError
     from addin.demo import run_demo
 
     if args.book.exists() and not args.force:
@@ -199,6 +234,9 @@ def cmd_build_calc(args: argparse.Namespace) -> int:
 
 
 def cmd_template(args: argparse.Namespace) -> int:
+    from addin.workbook import template
+    from addin.workbook.saving import SaveRefused
+
     try:
         template.write_template(args.out, force=args.force)
     except (SaveRefused, OSError) as err:
@@ -209,6 +247,8 @@ def cmd_template(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    from addin.actions import basic
+
     found: list[int] = []
 
     def action(session: Session, _: argparse.Namespace) -> None:
@@ -232,7 +272,9 @@ def cmd_check(args: argparse.Namespace) -> int:
 def _registered(spec: Action) -> Callable[[argparse.Namespace], int]:
     def handler(args: argparse.Namespace) -> int:
         params = {p.name: getattr(args, p.name) for p in spec.params}
-        return run_on_file(args.book, spec.id, lambda s, _: spec.run(s, params), args)
+        return run_on_file(
+            args.book, spec.id, lambda s, _: spec.run(s, params), args, spec.reads_only
+        )
 
     return handler
 
@@ -264,14 +306,14 @@ def _add_registered(sub: argparse._SubParsersAction, spec: Action) -> None:
             kwargs["choices"] = param.choices
             kwargs["type"] = _choice(param.choices)
         if param.positional:
-            p.add_argument(param.name, **kwargs)  # type: ignore[arg-type]
+            p.add_argument(param.name, **kwargs)
         else:
             p.add_argument(
                 f"--{param.name.replace('_', '-')}",
                 dest=param.name,
                 required=param.required,
                 **kwargs,
-            )  # type: ignore[arg-type]
+            )
     p.add_argument("--yes", action="store_true", help="accept the warnings and go ahead")
     p.add_argument(
         "--force",
@@ -328,7 +370,12 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(
+    only: Action | None = None, *, built_in_only: bool = False
+) -> argparse.ArgumentParser:
+    """The whole command line; with ``only``, the built-in commands and that action alone,
+    with ``built_in_only`` the built-in commands alone (nothing else is imported: a desk
+    command starts in little more than Python's time)."""
     parser = OneLineParser(
         prog=_program_name(),
         description="AGA Swiss McMahon tournaments in an Excel workbook.",
@@ -400,6 +447,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("check", cmd_check, "check every sheet; list each problem with its cell")
     p.add_argument("book", type=Path)
     p.add_argument("--force", action="store_true", help="(no effect: check only reads)")
+    if only is not None:
+        _add_registered(sub, only)
+    if only is not None or built_in_only:
+        return parser
+    from addin.journal import commands as journal_commands
+
     for spec in load_all().values():
         _add_registered(sub, spec)
     journal_commands.add_commands(command)
@@ -412,7 +465,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     collector.relax()
     debug = "--debug" in argv
     argv = [a for a in argv if a != "--debug"]
-    parser = build_parser()
+    if argv[:1] == ["--version"]:  # before the parser, which loads every action
+        print(f"{_program_name()} {__version__}")
+        return EXIT_OK
+    parser = _parser_for(argv)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exit_:
@@ -430,6 +486,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as err:
         if debug:
             raise
+        from addin.actions.failure import describe
+
         state = _unchanged(args, before)
         print(
             f"error: {args.command}: {describe(err)} "
@@ -437,6 +495,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return EXIT_ERROR
+
+
+def _parser_for(argv: list[str]) -> argparse.ArgumentParser:
+    """The parser a command needs: its own action's, else the whole one (help, a journal
+    command, a mistyped name)."""
+    named = next((a for a in argv if not a.startswith("-")), None)
+    if named is None or {"-h", "--help"} & set(argv[: argv.index(named)]):
+        return build_parser()
+    spec = load_one(named)
+    if spec is not None:
+        return build_parser(spec)
+    built_in = build_parser(built_in_only=True)
+    commands = next(a for a in built_in._actions if isinstance(a, argparse._SubParsersAction))
+    return built_in if named in commands.choices else build_parser()
 
 
 def _stamp(args: argparse.Namespace) -> tuple[int, int, int] | None:
@@ -488,7 +560,7 @@ _OUTPUTS: dict[str, tuple[str, ...]] = {
 
 
 def _file_outputs(command: str) -> tuple[str, ...]:
-    spec = load_all().get(command)
+    spec = ACTIONS.get(command)  # the command's action is loaded by now
     if spec is None:
         return ()
     return tuple(p.name for p in spec.params if p.kind is ParamKind.FILE_OUT)

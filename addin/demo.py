@@ -268,9 +268,8 @@ class Demo:
         data = self.gw.read_table(table)
         for row in data.rows:
             white, black = int(row["white"]), int(row["black"])  # type: ignore[call-overload]
-            p = win_probability(
-                self.strength[white], self.strength[black], int(row.get("handicap", 0))
-            )  # type: ignore[call-overload]
+            stones = int(row.get("handicap", 0))  # type: ignore[call-overload]
+            p = win_probability(self.strength[white], self.strength[black], stones)
             row.values["result"] = Result.WHITE_WINS if self.rng.random() < p else Result.BLACK_WINS
         self.gw.write_table(table, data.rows)
 

@@ -34,6 +34,11 @@ BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
             ["--players", "30", "--rounds", "3"],
             "round 3 / round 2",
         ),
+        (
+            "bench_desk.py",
+            ["--players", "30", "--members", "500", "--runs", "1"],
+            "x floor (cpu)",
+        ),
     ],
 )
 def test_a_benchmark_prints_its_table(script: str, arguments: list[str], printed: str) -> None:

@@ -19,7 +19,7 @@ from addin.actions.registry import load_all
 from addin.calc import install
 from addin.calc.extension import IDENTIFIER, PROTOCOL, TOOLBAR
 from addin.calc.office import Office, properties
-from addin.excel.buttons import BUILTIN, buttons, report_items
+from addin.door.buttons import BUILTIN, buttons, report_items
 from tests.calc_support import cli, file_cells, live_cells, require_office, without_clock
 from tests.helpers import run
 from tests.workbook_fixtures import simple_tournament, write_workbook

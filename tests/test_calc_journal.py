@@ -18,7 +18,7 @@ import pytest
 from addin.calc.dialogs import AcceptAll
 from addin.calc.entry import dispatch
 from addin.calc.office import Office, properties
-from addin.excel.entry import Outcome
+from addin.door.dispatch import Outcome
 from addin.journal.store import folder_of
 from tests.calc_support import live_cells, office_or_skip
 from tests.helpers import run

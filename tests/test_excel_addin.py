@@ -24,8 +24,8 @@ from lxml import etree
 from oletools.olevba import VBA_Parser, decompress_stream
 
 from addin.actions.registry import ACTIONS, load_all
+from addin.door.buttons import BUILTIN, CONTROL_PREFIX, buttons, buttons_table, resolve
 from addin.excel import build, install, vba
-from addin.excel.buttons import BUILTIN, CONTROL_PREFIX, buttons, buttons_table, resolve
 
 CUSTOM_UI = "{http://schemas.microsoft.com/office/2006/01/customui}"
 ISSUE_BUTTONS = {
@@ -604,6 +604,6 @@ def test_the_install_guide_lists_every_button_as_the_ribbon_has_it() -> None:
     text = (DOCS / "excel-install.md").read_text(encoding="utf-8")
     begin, end = text.index("<!-- buttons:begin"), text.index("<!-- buttons:end -->")
     table = text[text.index("\n", begin) + 1 : end].strip()
-    assert table == buttons_table(), "regenerate it: python -m addin.excel.buttons"
+    assert table == buttons_table(), "regenerate it: python -m addin.door.buttons"
     for command in ("install-excel", "build-excel", "Windows", "macOS"):
         assert command in text

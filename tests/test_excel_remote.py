@@ -27,8 +27,8 @@ from addin.actions.registry import ParamKind, load_all
 from addin.actions.session import Session
 from addin.cli import run_on_file
 from addin.core.model import Tournament
-from addin.excel.buttons import BUILTIN
-from addin.excel.dialogs import TITLE
+from addin.door.buttons import BUILTIN
+from addin.door.dialogs import TITLE
 from addin.excel.entry import SAVE_AS, Outcome, dispatch
 from addin.excel.remote_json import book_json
 from addin.workbook import book
@@ -564,7 +564,7 @@ def test_nothing_reaches_excel_before_commit(tmp_path: Path) -> None:
 def test_an_unexpected_failure_is_a_short_dialog_and_the_details_go_to_a_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from addin.excel import entry
+    from addin.door import dispatch as entry
 
     def excel_refuses(self: XlwingsGateway) -> None:
         raise RuntimeError("Excel refused the write")

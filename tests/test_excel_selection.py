@@ -26,7 +26,7 @@ from test_excel_remote import (  # noqa: F401  (remote_engine: the module's auto
     writes,
 )
 
-from addin.excel import selected
+from addin.door import selected
 from addin.excel.entry import dispatch
 from addin.excel.remote_json import book_json
 from addin.workbook.gateway import selected_rows
@@ -211,8 +211,8 @@ def test_only_typed_value_buttons_open_an_input_box(action: str, tmp_path: Path)
 def test_a_reports_menu_item_writes_its_sheet_and_pdf_and_no_log(tmp_path: Path) -> None:
     import subprocess
 
-    from addin.excel.buttons import report_items
-    from addin.excel.report_menu import report_file
+    from addin.door.buttons import report_items
+    from addin.door.report_menu import report_file
 
     path = prepared_file(tmp_path, 20)
     wall = report_items()[0]
@@ -271,7 +271,7 @@ def test_a_look_ups_rows_become_one_address_of_runs_within_excels_limit() -> Non
 
 def test_the_buttons_that_are_not_selection_driven_ask_only_files_or_typed_values() -> None:
     from addin.actions.registry import ParamKind
-    from addin.excel.buttons import buttons
+    from addin.door.buttons import buttons
 
     typed_kinds = {ParamKind.TEXT, ParamKind.INT, ParamKind.CHOICE}
     asks_text = {

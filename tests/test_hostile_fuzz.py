@@ -16,10 +16,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from addin.core.registration import PreRegistrationError, parse_preregistration_csv
+from addin.core.text_input import control_characters
 from addin.formats.aga_text import AGAReportError, read_aga_text_file
 from addin.formats.aga_xml import read_aga_xml
 from addin.formats.tdlista import MAX_LINE, ParseReport, TDListAError, parse_tdlista
-from addin.formats.text_input import control_characters
 from tests.helpers import DATA
 
 SOURCE = "fuzz.dat"

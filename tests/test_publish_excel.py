@@ -15,7 +15,7 @@ from test_excel_remote import (  # noqa: F401  (remote_engine: the module's auto
     remote_engine,
 )
 
-from addin.excel.buttons import buttons
+from addin.door.buttons import buttons
 from addin.excel.entry import dispatch
 
 

@@ -1,8 +1,12 @@
-"""The pure core never imports a spreadsheet library (data flows one way)."""
+"""The pure core never imports a spreadsheet library (data flows one way), and the layers
+are checked rules: every package of ``addin`` imports only the packages below it (the
+table), no door imports another, and no module imports itself round a cycle (type-only
+imports included). A wrong-way import fails here, naming the file and the import."""
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -28,3 +32,186 @@ def test_pure_modules_import_no_spreadsheet_code(path: Path) -> None:
         m for m in imported_modules(path) if any(m == f or m.startswith(f + ".") for f in FORBIDDEN)
     }
     assert not bad, f"{path.name} imports {sorted(bad)}"
+
+
+LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
+    # (part, the parts it may import), lowest first: a part names only parts above it here.
+    ("data", frozenset()),  # files shipped with the package (the sample TDListA)
+    ("core", frozenset()),  # the pure model and computations; Member, PairingInput
+    ("formats", frozenset({"core"})),  # file formats: TDListA, AGA text and XML, eggplant
+    ("reports", frozenset({"core"})),  # reports as data, and renderers that take that data
+    ("workbook", frozenset({"core", "reports"})),  # the only code that knows sheets
+    ("journal", frozenset({"core", "workbook"})),
+    ("publish", frozenset({"core", "reports", "workbook"})),
+    (
+        "actions",
+        frozenset({"core", "formats", "reports", "workbook", "journal", "publish"}),
+    ),
+    ("demo", frozenset({"core", "formats", "workbook", "actions"})),
+    ("door", frozenset({"core", "reports", "workbook", "journal", "actions"})),  # windows' share
+    # The doors, side by side: none imports another.
+    ("excel", frozenset({"core", "workbook", "actions", "door"})),
+    ("calc", frozenset({"core", "workbook", "actions", "door"})),
+    (
+        "cli",
+        frozenset({"core", "formats", "reports", "workbook", "journal", "actions", "demo"}),
+    ),
+    ("__main__", frozenset({"cli"})),
+)
+"""Every part of ``addin``: a subpackage, or a top-level module (``cli``, ``demo``)."""
+
+DOORS = ("cli", "excel", "calc")
+INSTALLERS = frozenset(
+    {"addin.excel.install", "addin.excel.build", "addin.calc.install", "addin.calc.extension"}
+)
+"""The command line installs the window doors (``install-excel``, ``build-calc``, ...): it
+may import their installers, and nothing else of them."""
+
+PURE = ("core", "formats", "reports")
+SPREADSHEET_LIBRARIES = ("openpyxl", "xlwings", "uno", "python_calamine")
+
+
+def part_of(module: str) -> str | None:
+    """The part a module of ``addin`` belongs to; None for ``addin`` itself (its version)."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else None
+
+
+def module_name(path: Path) -> str:
+    rel = path.relative_to(PACKAGE.parent).with_suffix("")
+    parts = rel.parts[:-1] if rel.name == "__init__" else rel.parts
+    return ".".join(parts)
+
+
+def sources() -> list[Path]:
+    return sorted(p for p in PACKAGE.rglob("*.py") if "oxt" not in p.parts)
+
+
+def imports(path: Path, *, top_level_only: bool = False) -> Iterator[tuple[int, str]]:
+    """(line, module) of each import; with ``top_level_only`` those run on import (and
+    those under ``if TYPE_CHECKING``), not those inside functions."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    if top_level_only:
+        nodes: list[ast.AST] = []
+        for node in tree.body:
+            nodes += [node, *(ast.walk(node) if isinstance(node, ast.If | ast.Try) else ())]
+    else:
+        nodes = list(ast.walk(tree))
+    package = module_name(path).split(".")
+    if path.name != "__init__.py":
+        package = package[:-1]
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join([*package[: len(package) - node.level + 1], base]).rstrip(".")
+            for alias in node.names:  # ``from addin.excel import install``: the module
+                name = f"{base}.{alias.name}"
+                yield node.lineno, name if _is_module(name) else base
+
+
+def _is_module(name: str) -> bool:
+    path = PACKAGE.parent.joinpath(*name.split("."))
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
+
+
+def test_the_table_goes_one_way() -> None:
+    seen: set[str] = set()
+    for part, allowed in LAYERS:
+        assert allowed <= seen, f"{part} may import {sorted(allowed - seen)}, not below it"
+        seen.add(part)
+
+
+def test_every_part_is_in_the_table() -> None:
+    parts = {part_of(module_name(p)) for p in sources()} - {None}
+    assert parts == {part for part, _ in LAYERS}, parts ^ {part for part, _ in LAYERS}
+
+
+@pytest.mark.parametrize("path", sources(), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_imports_point_down(path: Path) -> None:
+    table = dict(LAYERS)
+    me = part_of(module_name(path))
+    if me is None:
+        return
+    wrong = []
+    for line, module in imports(path):
+        if module != "addin" and not module.startswith("addin."):
+            continue
+        other = part_of(module)
+        if other in (None, me) or other in table[me]:
+            continue
+        if me == "cli" and any(module.startswith(i) for i in INSTALLERS):
+            continue
+        wrong.append(f"line {line}: {module} ({me} may import {sorted(table[me]) or 'none'})")
+    assert not wrong, f"{path.relative_to(PACKAGE)}: " + "; ".join(wrong)
+
+
+def test_no_door_imports_another() -> None:
+    table = dict(LAYERS)
+    for door in DOORS:
+        assert not (table[door] & set(DOORS)), door
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for p in sources() if part_of(module_name(p)) in PURE],
+    ids=lambda p: str(p.relative_to(PACKAGE)),
+)
+def test_pure_parts_import_no_spreadsheet_library(path: Path) -> None:
+    bad = [m for _, m in imports(path) if m.split(".")[0] in SPREADSHEET_LIBRARIES]
+    assert not bad, f"{path.relative_to(PACKAGE)} imports {bad}"
+
+
+def test_no_module_imports_itself_round_a_cycle() -> None:
+    """Type-only imports count: a cycle hidden under ``if TYPE_CHECKING`` is still a cycle
+    in the design (the pairing input sits below the engine, not inside it)."""
+    names = {module_name(p): p for p in sources()}
+    graph: dict[str, set[str]] = {}
+    for name, path in names.items():
+        targets = set()
+        for _, module in imports(path, top_level_only=True):
+            while module and module not in names:
+                module = module.rpartition(".")[0]
+            if module and module != name and not name.startswith(module + "."):
+                targets.add(module)
+        graph[name] = targets
+    cycles = _cycles(graph)
+    assert not cycles, "; ".join(" -> ".join(c) for c in cycles)
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found

@@ -14,14 +14,21 @@ from lxml import html as lxml_html
 from addin.core.model import Tournament
 from addin.reports import build_report
 from addin.reports.model import Report
-from addin.reports.output import write_report
+from addin.reports.output import render_bytes
 from addin.reports.render_html import render as render_html
 from addin.reports.render_text import render as render_text
-from addin.reports.to_sheet import sheet_name, write_sheet
 from addin.workbook import template
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
+from addin.workbook.report_sheet import sheet_name, write_sheet
 from tests.test_reports_data import sixty
 from tests.workbook_fixtures import simple_tournament
+
+
+def write_report(report: Report, path: Path) -> Path:
+    """The report's file as the ``report`` action makes it."""
+    path.write_bytes(render_bytes(report, path))
+    return path
+
 
 PRINTED = date(2025, 10, 5)
 needs_poppler = pytest.mark.skipif(

@@ -107,7 +107,9 @@ def _result_cells(b: book.Book) -> dict[tuple[int, PlayerId, PlayerId], Cell]:
     cells = {}
     for rnd in b.tournament.rounds:
         data = b.tables.get(games_table(rnd.number).name)
-        for row in data.rows if data else ():
+        if data is None:
+            continue
+        for row in data.rows:
             white, black = row.get("white"), row.get("black")
             if isinstance(white, int) and isinstance(black, int) and row.cells.get("result"):
                 cells[(rnd.number, white, black)] = Cell(

@@ -173,7 +173,7 @@ def fill_workbook(
         )
         session.say(note)
         session.log.append(LogEntry("Note", session.action, note))
-    rounds = int(values["rounds"])
+    rounds = int(values["rounds"])  # type: ignore[call-overload]
     if rounds > MAX_ROUNDS:
         raise ActionError(f"the report has {rounds} rounds; a tournament has at most {MAX_ROUNDS}")
     try:

@@ -46,10 +46,27 @@ def member_from_row(row: Row) -> Member | None:
 
 
 def read_members(gw: Gateway) -> MemberIndex:
+    """The TDListA indexed; a gateway that can name its content (a file read for a
+    look-up) keeps the index for the next look-up in the same list (``read_cache``)."""
+    from addin.workbook import read_cache
+
+    keys_of = getattr(gw, "content_keys", None)
+    tried: list[str] = []
+    for key in keys_of(TDLISTA) if keys_of is not None else ():
+        kept = read_cache.load(key)
+        if isinstance(kept, MemberIndex):
+            if tried:  # kept again under the cheaper key, for the next look-up
+                read_cache.store(tried[0], kept)
+            return kept
+        tried.append(key)
     data = gw.read_table(TDLISTA)
     if data.problems and data.present:
         raise ActionError(f"{gw.source}: the TDListA sheet has problems", data.problems)
-    return MemberIndex(m for m in map(member_from_row, data.rows) if m is not None)
+    index = MemberIndex(m for m in map(member_from_row, data.rows) if m is not None)
+    if not data.problems:
+        for key in tried:
+            read_cache.store(key, index)
+    return index
 
 
 def previous_members(gw: Gateway, wanted: Collection[int]) -> dict[int, Member]:

@@ -16,7 +16,6 @@ from addin.core.ratings import RatingError, parse_rating
 from addin.core.registration import (
     PreRegistrationError,
     check_registration,
-    describe,
     member_to_player,
     next_temporary_id,
     parse_preregistration_csv,
@@ -72,29 +71,6 @@ def import_tdlista(session: Session, params: Mapping[str, object]) -> None:
         session.say(f"  skipped line {skipped.line}: {skipped.reason}")
     if len(report.skipped) > 20:
         session.say(f"  ... and {len(report.skipped) - 20} more skipped lines")
-
-
-@action(
-    "lookup",
-    "Look up player",
-    "search the TDListA sheet by family name (prefix, any case or accent) or AGA number",
-    Param(
-        "query",
-        "a family name prefix, 'Family, Given', or an AGA number",
-        required=True,
-        positional=True,
-    ),
-)
-def lookup(session: Session, params: Mapping[str, object]) -> None:
-    index = read_members(session.gw)
-    if not len(index):
-        raise ActionError(
-            f"{session.gw.source}: the TDListA sheet is empty; import a TDListA first"
-        )
-    matches = index.search(str(params["query"]))
-    for m in matches:
-        session.say(describe(m))
-    session.say(f"{len(matches)} match(es) for {params['query']!r}")
 
 
 @action(

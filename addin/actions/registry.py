@@ -11,8 +11,10 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from addin.actions.session import Session
+if TYPE_CHECKING:  # a session (and the workbook code it brings) only when an action runs
+    from addin.actions.session import Session
 
 
 class ParamKind(enum.Enum):
@@ -38,7 +40,7 @@ class Param:
     serves the button, e.g. ``publish`` writes beside the workbook)."""
 
 
-Run = Callable[[Session, Mapping[str, object]], None]
+Run = Callable[["Session", Mapping[str, object]], None]
 
 
 @dataclass(frozen=True)
@@ -52,23 +54,83 @@ class Action:
     params: tuple[Param, ...] = ()
     button: bool = True
     """Whether the ribbon shows it (lookup and check only read)."""
+    reads_only: tuple[str, ...] | None = None
+    """The sheets an action that never writes reads, and nothing else (``lookup``: the
+    TDListA); the command line then reads just those, with python-calamine. None: the
+    action may read and write anything (the whole workbook is opened)."""
 
 
 ACTIONS: dict[str, Action] = {}
 
 
 def action(
-    id: str, label: str, help: str, *params: Param, button: bool = True
+    id: str,
+    label: str,
+    help: str,
+    *params: Param,
+    button: bool = True,
+    reads_only: tuple[str, ...] | None = None,
 ) -> Callable[[Run], Run]:
     """Declare ``fn`` as the TD action ``id``."""
 
     def register(fn: Run) -> Run:
         if id in ACTIONS:
             raise ValueError(f"action {id!r} declared twice")
-        ACTIONS[id] = Action(id, label, help, fn, params, button)
+        ACTIONS[id] = Action(id, label, help, fn, params, button, reads_only)
         return fn
 
     return register
+
+
+MODULES: dict[str, str] = {
+    "import-tdlista": "addin.actions.registration",
+    "lookup": "addin.actions.member_lookup",
+    "register": "addin.actions.registration",
+    "preregister": "addin.actions.registration",
+    "bands": "addin.actions.bands",
+    "pair": "addin.actions.pairing",
+    "unpair": "addin.actions.pairing",
+    "standings": "addin.actions.standings",
+    "report": "addin.actions.reports",
+    "publish": "addin.actions.publish",
+    "export-aga": "addin.actions.aga_reports",
+    "import-aga-xml": "addin.actions.aga_reports",
+    "import-aga-text": "addin.actions.aga_reports",
+    "import-opengotha": "addin.actions.opengotha",
+    "export-opengotha": "addin.actions.opengotha",
+    "rules": "addin.actions.rules",
+    "check-aga": "addin.actions.aga_check",
+    "break-pair": "addin.actions.director.paired_round",
+    "make-pair": "addin.actions.director.paired_round",
+    "set-game": "addin.actions.director.paired_round",
+    "result": "addin.actions.director.paired_round",
+    "bye": "addin.actions.director.attendance",
+    "volunteer": "addin.actions.director.attendance",
+    "drop": "addin.actions.director.attendance",
+    "readmit": "addin.actions.director.attendance",
+    "force": "addin.actions.director.pair_requests",
+    "prohibit": "addin.actions.director.pair_requests",
+    "set-rating": "addin.actions.director.rating_and_band",
+    "set-band": "addin.actions.director.rating_and_band",
+    "replace-id": "addin.actions.replace_id",
+    "accept-results": "addin.actions.accept_results",
+    "serve": "addin.actions.serve",
+}
+"""Where each action is declared: a command imports only its own module (start-up costs
+what that action needs). An action missing here still runs, after every module loads;
+tests/test_startup.py holds the table to the declarations."""
+
+
+def load_one(action_id: str) -> Action | None:
+    """The action ``action_id``, importing only the module that declares it; None when
+    the table does not name it."""
+    import importlib
+
+    module = MODULES.get(action_id)
+    if module is None:
+        return None
+    importlib.import_module(module)
+    return ACTIONS.get(action_id)
 
 
 DAY_ORDER = (

@@ -13,7 +13,7 @@ from addin.publish.codes import read_codes
 from addin.reports.kinds import KINDS, SORTS, build_report
 from addin.reports.model import ReportError
 from addin.reports.output import render_bytes, renderer
-from addin.reports.to_sheet import write_sheet
+from addin.workbook.report_sheet import write_sheet
 
 _KINDS_HELP = "; ".join(f"{k.name} ({', '.join(k.sorts)})" for k in KINDS.values())
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from addin.excel.dialogs import TITLE
+from addin.door.dialogs import TITLE
 
 OK, CANCEL = 1, 0
 """What ``execute()`` returns (com.sun.star.awt.MessageBoxResults)."""
@@ -20,7 +20,7 @@ OPEN, SAVE = 0, 10
 
 
 class CalcDialogs:
-    """The ``Dialogs`` of ``addin.excel.dialogs``, in the Calc window that runs ``doc``."""
+    """The ``Dialogs`` of ``addin.door.dialogs``, in the Calc window that runs ``doc``."""
 
     def __init__(self, ctx: Any, doc: Any) -> None:
         self.ctx = ctx
@@ -30,7 +30,7 @@ class CalcDialogs:
         return self.ctx.ServiceManager.createInstanceWithContext(name, self.ctx)
 
     def _box(self, kind: str, buttons: int, message: str, title: str) -> int:
-        import uno  # type: ignore[import-not-found]
+        import uno
 
         window = self.doc.CurrentController.Frame.ContainerWindow
         box_type = uno.Enum("com.sun.star.awt.MessageBoxType", kind)
@@ -75,7 +75,7 @@ class CalcDialogs:
             dialog.dispose()
 
     def _pick(self, template: int, prompt: str, title: str, default: str = "") -> str | None:
-        import uno  # type: ignore[import-not-found]
+        import uno
 
         picker = self._service("com.sun.star.ui.dialogs.FilePicker")
         picker.initialize((template,))
@@ -108,7 +108,7 @@ class AcceptAll:
         return self.answer
 
     def ask_text(self, prompt: str, default: str = "", *, title: str = TITLE) -> str | None:
-        from addin.excel.dialogs import CannotAsk
+        from addin.door.dialogs import CannotAsk
 
         raise CannotAsk(prompt)
 

@@ -1,8 +1,8 @@
 """The Calc door's dispatcher: a toolbar or menu entry runs ``dispatch(control_id, doc)``.
 
-It is the Excel door's dispatcher (``addin.excel.entry.dispatch``) with Calc's parts:
+It is the window doors' shared dispatcher (``addin.door.dispatch``) with Calc's parts:
 the document through a ``UnoGateway``, Calc's dialogs, and a small stand-in for what the
-Excel door asks of an xlwings Book (its name, its file, opening another workbook). The
+dispatcher asks of an open workbook (its name, its file, opening another workbook). The
 buttons, the selection rules, the parameters asked and the messages are the same code.
 """
 
@@ -15,10 +15,10 @@ from typing import Any
 from addin.calc.dialogs import CalcDialogs
 from addin.calc.office import properties
 from addin.calc.uno_gateway import UnoGateway
-from addin.excel.dialogs import Dialogs
-from addin.excel.entry import Outcome
-from addin.excel.entry import dispatch as excel_dispatch
-from addin.excel.journal_buttons import JOURNALED, NO_FILE
+from addin.door.dialogs import Dialogs
+from addin.door.dispatch import Outcome
+from addin.door.dispatch import dispatch as shared_dispatch
+from addin.door.window_journal import JOURNALED, NO_FILE
 
 
 class _Engine:
@@ -31,7 +31,7 @@ class _Books:
 
     def open(self, path: str) -> Any:
         """Open a workbook in a new Calc window (``New tournament`` does)."""
-        import uno  # type: ignore[import-not-found]
+        import uno
 
         desktop = self.ctx.ServiceManager.createInstanceWithContext(
             "com.sun.star.frame.Desktop", self.ctx
@@ -57,7 +57,7 @@ class CalcBook:
     def fullname(self) -> str:
         if not self.doc.hasLocation():
             return str(self.doc.Title)
-        import uno  # type: ignore[import-not-found]
+        import uno
 
         return str(uno.fileUrlToSystemPath(self.doc.Location))
 
@@ -71,7 +71,7 @@ def _gateway(book: CalcBook, **kwargs: Any) -> UnoGateway:
 
 
 class CalcWindow:
-    """What the journal needs of a Calc document (:class:`addin.excel.journal_buttons.Window`):
+    """What the journal needs of a Calc document (:class:`addin.door.window_journal.Window`):
     ``store()`` saves it to its file with the filter it was opened with (the .xlsx stays
     .xlsx), and loading the file into the document's own frame shows it again."""
 
@@ -122,9 +122,9 @@ def dispatch(
 ) -> Outcome:
     """Run the action behind a Calc toolbar entry on ``doc``; never raises (a dialog says)."""
     book = CalcBook(ctx, doc)
-    return excel_dispatch(
+    return shared_dispatch(
         control_id,
-        book,  # type: ignore[arg-type]
+        book,
         params,
         dialogs=dialogs or CalcDialogs(ctx, doc),
         yes=yes,

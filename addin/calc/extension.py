@@ -1,6 +1,6 @@
 """The Calc extension (.oxt): the Excel ribbon's buttons as a Calc menu and toolbar.
 
-Every entry comes from ``addin.excel.buttons`` (one declaration for both doors): the
+Every entry comes from ``addin.door.buttons`` (one declaration for both doors): the
 menu "AGA McMahon" has the ribbon's groups in order, separated, with the report items
 in a "Reports" submenu; the toolbar has every button. Each entry's URL,
 ``org.usgo.aga.mcmahon:<control id>``, is handled by the extension's Python component
@@ -16,7 +16,7 @@ from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
 import addin
-from addin.excel.buttons import Button, buttons, report_items
+from addin.door.buttons import Button, buttons, report_items
 
 EXTENSION_FILE = "aga-mcmahon.oxt"
 IDENTIFIER = "org.usgo.aga-mcmahon"

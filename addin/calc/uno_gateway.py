@@ -78,7 +78,7 @@ class UnoGateway(XlwingsGateway):
     def path(self) -> Path | None:
         if not self.doc.hasLocation():
             return None
-        import uno  # type: ignore[import-not-found]  # loaded by whoever made the doc
+        import uno  # loaded by whoever made the doc
 
         path = Path(uno.fileUrlToSystemPath(self.doc.Location))
         return path if path.is_file() else None
@@ -158,8 +158,9 @@ class UnoGateway(XlwingsGateway):
                 for r in range(area.StartRow - top + 1, min(area.EndRow - top + 2, len(values))):
                     line = values[r]
                     for c in range(area.StartColumn, min(area.EndColumn + 1, len(line))):
-                        if isinstance(line[c], int | float) and not isinstance(line[c], bool):
-                            line[c] = self._moment(float(line[c]), only_time)
+                        serial = line[c]
+                        if isinstance(serial, int | float) and not isinstance(serial, bool):
+                            line[c] = self._moment(float(serial), only_time)
 
     def _moment(self, serial: float, only_time: bool) -> datetime | time:
         moment = self._epoch + timedelta(seconds=round(serial * 86400))
@@ -255,7 +256,7 @@ class UnoGateway(XlwingsGateway):
         return str(value)
 
     def _format_key(self, code: str) -> int:
-        import uno  # type: ignore[import-not-found]
+        import uno
 
         formats = self.doc.NumberFormats
         locale = uno.createUnoStruct("com.sun.star.lang.Locale", "en", "US", "")
@@ -263,9 +264,9 @@ class UnoGateway(XlwingsGateway):
         return int(key if key >= 0 else formats.addNew(code, locale))
 
     def _address(self, sheet: str, ref: str) -> Any:
-        import uno  # type: ignore[import-not-found]
+        import uno
 
-        left, top, right, bottom = (int(v) for v in range_boundaries(ref))  # type: ignore[arg-type]
+        left, top, right, bottom = (int(v) for v in range_boundaries(ref))
         return uno.createUnoStruct(
             "com.sun.star.table.CellRangeAddress",
             self.sheet_names().index(sheet),

@@ -55,9 +55,9 @@ def load_uno() -> ModuleType:
     if "uno" in sys.modules:
         return sys.modules["uno"]
     try:
-        import uno  # type: ignore[import-not-found]  # inside LibreOffice, or on sys.path
+        import uno  # inside LibreOffice, or on sys.path
 
-        return uno  # type: ignore[no-any-return]
+        return uno
     except ImportError:
         pass
     folder = uno_folder()

@@ -225,7 +225,9 @@ def rebuild_bands(bands: Sequence[Band], players: Iterable[Player], settings: Se
         else:
             computed.append(separation(counts[number], settings.rounds, settings.band_d))
     gaps = [
-        0 if i == 0 else (row.separation_override if row.separation_override is not None else gap)
+        0
+        if i == 0 or gap is None
+        else (row.separation_override if row.separation_override is not None else gap)
         for i, (row, gap) in enumerate(zip(rows, computed, strict=True))
     ]
     if is_grade_scale(scale):  # the top band's own grade; every band below by its gaps

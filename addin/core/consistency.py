@@ -160,9 +160,9 @@ def _colour_runs(t: Tournament) -> list[Finding]:
         for g in rnd.games:
             for pid in g.players:
                 colours = {by_round.get(n, {}).get(pid) for n in span}
-                if len(colours) != 1 or None in colours:
+                colour = next(iter(colours))
+                if len(colours) != 1 or colour is None:
                     continue
-                (colour,) = colours
                 found.append(
                     Finding(
                         Rule.COLOUR,

@@ -12,7 +12,7 @@ import bisect
 import unicodedata
 from collections.abc import Iterable
 
-from addin.formats.tdlista import Member
+from addin.core.member import Member
 
 _AFTER_EVERYTHING = "\U0010ffff"
 

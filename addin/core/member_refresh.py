@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from addin.core.member import Member
 from addin.core.ratings import RatingError, parse_rating, rank_of
-from addin.formats.tdlista import Member
 
 
 @dataclass(frozen=True)

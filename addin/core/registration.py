@@ -17,12 +17,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from datetime import date
 
+from addin.core import text_input
 from addin.core.limits import MAX_AGA_ID, MAX_ROUNDS, shown
 from addin.core.lookup import MemberIndex, fold
+from addin.core.member import Member, split_name
 from addin.core.model import Player
 from addin.core.ratings import RatingError, parse_rating, rank_of
-from addin.formats import text_input
-from addin.formats.tdlista import Member, split_name
 
 TEMPORARY_IDS = range(90000, 100000)
 """AGA numbers a tournament hands to players who join at the event."""

@@ -5,7 +5,7 @@ file ``xlwings quickstart NAME --addin --ribbon`` copies) carries xlwings' VBA:
 ``RunPython``, configuration, the Mac and Windows plumbing. The build makes it this
 add-in throughout:
 
-- ``customUI/customUI.xml``: one tab, one button per ``addin.excel.buttons.buttons()``,
+- ``customUI/customUI.xml``: one tab, one button per ``addin.door.buttons.buttons()``,
   every button's ``onAction`` the same VBA sub, plus Help and About, with keytips;
 - the VBA project, written anew from source (``addin.excel.vba``): the quickstart's
   ``RibbonMyAddin`` module becomes ``AgaRibbon`` (``vba_src/AgaRibbon.bas``: the
@@ -32,8 +32,8 @@ from xml.sax.saxutils import quoteattr
 from lxml import etree
 
 import addin
+from addin.door.buttons import GROUPS, Button, buttons, report_items
 from addin.excel import vba
-from addin.excel.buttons import GROUPS, Button, buttons, report_items
 
 ADDIN_FILE = "aga_mcmahon.xlam"
 TITLE = "AGA Swiss McMahon"

@@ -128,7 +128,8 @@ def write(tree: Mapping[str, object], root_clsid: bytes = bytes(16)) -> bytes:
 
     small = [e for e in flat if e.kind == STREAM and len(e.data) < MINI_CUTOFF]
     large = [e for e in flat if e.kind == STREAM and len(e.data) >= MINI_CUTOFF]
-    mini_stream, mini_fat = bytearray(), []
+    mini_stream = bytearray()
+    mini_fat: list[int] = []
     for e in small:
         if not e.data:
             continue

@@ -10,36 +10,18 @@ engine cannot ask anything: parameters must be given (``CannotAsk``).
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
+
+from addin.door.dialogs import TITLE, CannotAsk, Dialogs
 
 if TYPE_CHECKING:
     import xlwings as xw
 
-TITLE = "AGA Swiss McMahon"
 ALL_FILES = "All files (*.*),*.*"
 TEXT_FILES = f"Text files (*.txt;*.tsv;*.csv;*.xml),*.txt;*.tsv;*.csv;*.xml,{ALL_FILES}"
 WORKBOOKS = "Excel workbook (*.xlsx),*.xlsx"
 INPUT_BOX_LIMIT = 255
-
-
-class CannotAsk(RuntimeError):
-    """This engine has no way to ask the TD; the parameter must be passed in."""
-
-
-class Dialogs(Protocol):
-    def alert(self, message: str, *, title: str = TITLE, error: bool = False) -> None: ...
-
-    def confirm(self, message: str, *, title: str = TITLE) -> bool:
-        """OK/Cancel: True for OK."""
-        ...
-
-    def ask_text(self, prompt: str, default: str = "", *, title: str = TITLE) -> str | None:
-        """The text typed, or None when the TD cancelled."""
-        ...
-
-    def ask_open_file(self, prompt: str, *, title: str = TITLE) -> str | None: ...
-
-    def ask_save_file(self, prompt: str, default: str, *, title: str = TITLE) -> str | None: ...
+__all__ = ["TITLE", "CannotAsk", "Dialogs", "ExcelDialogs"]
 
 
 class ExcelDialogs:

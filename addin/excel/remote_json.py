@@ -37,7 +37,7 @@ def cell_json(value: object) -> object:
 
 
 def _table_json(ref: str, name: str, style: str) -> dict[str, Any]:
-    left, top, right, bottom = (int(v) for v in range_boundaries(ref))  # type: ignore[arg-type]
+    left, top, right, bottom = (int(v) for v in range_boundaries(ref))
     first, last = get_column_letter(left), get_column_letter(right)
     return {
         "name": name,

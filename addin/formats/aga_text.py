@@ -66,6 +66,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 
+from addin.core import text_input
 from addin.core.handicap import MAX_HANDICAP, aga_text_komi, komi_from_report
 from addin.core.limits import MAX_ROUNDS, fee_problem, komi_problem, shown
 from addin.core.membership_updates import Change
@@ -83,7 +84,6 @@ from addin.core.model import (
     Tournament,
 )
 from addin.core.ratings import RatingError, parse_rating
-from addin.formats import text_input
 
 __all__ = [
     "TEMPORARY_IDS",
@@ -119,8 +119,8 @@ _READ_CODES: dict[str, Result | None] = {
     "?": None,
 }
 _READ_COMMENT_CODES = {code: result for result, code in _COMMENT_CODES.items()}
-_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August")
-_MONTHS += ("September", "October", "November", "December")
+_MONTHS: tuple[str, ...] = ("January", "February", "March", "April", "May", "June", "July")
+_MONTHS += ("August", "September", "October", "November", "December")
 
 
 class AGAReportError(ValueError):

@@ -1000,13 +1000,13 @@ def _unflip_old_eggplant(players: dict[PlayerId, Player], rounds: list[Round]) -
     when every one of them has Black rated above White are all games of the file swapped.
     """
     verdicts = [
-        players[g.black].rating > players[g.white].rating
+        black > white
         for rnd in rounds
         for g in rnd.games
         if g.handicap > 0
-        and players[g.black].rating is not None
-        and players[g.white].rating is not None
-        and players[g.black].rating != players[g.white].rating
+        and (black := players[g.black].rating) is not None
+        and (white := players[g.white].rating) is not None
+        and black != white
     ]
     if not verdicts or not all(verdicts):
         return rounds

@@ -21,9 +21,10 @@ import math
 from dataclasses import dataclass, field
 from datetime import date
 
+from addin.core import text_input
 from addin.core.limits import MAX_AGA_ID, shown
+from addin.core.member import Member, split_name
 from addin.core.ratings import RATING_MAX, RATING_MIN, is_valid_rating
-from addin.formats import text_input
 
 FIELD_NAMES: tuple[str, ...] = (
     "name",
@@ -59,25 +60,6 @@ class TDListAError(ValueError):
         self.problem = problem
 
 
-@dataclass(frozen=True, slots=True)
-class Member:
-    """One line of the membership list, typed."""
-
-    name: str
-    """The name as the list gives it, stripped ("Family, Given")."""
-    family_name: str
-    given_name: str
-    aga_id: int
-    membership_type: str
-    """Kept as given: Full, Youth, Non, Forgn, Life, Spons, ..."""
-    rating: float | None = None
-    expiry: date | None = None
-    chapter: str = ""
-    state: str = ""
-    sigma: float | None = None
-    rating_date: date | None = None
-
-
 @dataclass(frozen=True)
 class SkippedLine:
     """A line the parser could not turn into a member, and why."""
@@ -101,18 +83,6 @@ class ParseReport:
 
 class _LineError(ValueError):
     """A field of one line cannot be read; the line is skipped with this reason."""
-
-
-def split_name(name: str) -> tuple[str, str]:
-    """("Family", "Given") from "Family, Given"; a name without a comma is all family.
-
-    Splits at the first comma only, so "Adamson, Charles Edwin, Jr" keeps its suffix
-    with the given name, and an empty family name (", Eric Yang") stays empty.
-    """
-    family, comma, given = name.partition(",")
-    if not comma:
-        return name.strip(), ""
-    return family.strip(), given.strip()
 
 
 def decode_text(data: bytes, source: str = "TDListA") -> tuple[str, str]:

@@ -189,7 +189,7 @@ class SiteHandler(SimpleHTTPRequestHandler):
             self.request_version = "HTTP/1.0"
         super().send_error(code, message, explain)
 
-    def list_directory(self, path: str | os.PathLike[str]) -> None:  # type: ignore[override]
+    def list_directory(self, path: str | os.PathLike[str]) -> None:
         self.send_error(HTTPStatus.NOT_FOUND, "No page here (folders are not listed)")
         return None
 

@@ -1,8 +1,9 @@
 """The in-tournament reports of the AGA interface document, as tables and renderers.
 
 Pure: ``kinds.build_report(tournament, kind, sort, round)`` makes a :class:`Report`.
-Renderers: ``output.write_report(report, path)`` writes .html, .pdf or .txt by the file's
-extension; ``to_sheet.write_sheet(gateway, report)`` writes a "Report - ..." sheet.
+Renderers take the report, never the workbook: ``output.render_bytes(report, path)`` makes
+.html, .pdf or .txt by the file's extension (the action writes it); the "Report - ..." sheet
+is written by ``addin.workbook.report_sheet.write_sheet(gateway, report)``.
 This package's own import loads only the pure part.
 """
 

@@ -483,7 +483,9 @@ def cards(t: Tournament, q: Query) -> Report:
             Column(f"r{n}_hc", f"R{n} h/c", Format.TEXT, 3),
             Column(f"r{n}_mms", f"R{n} MMS", Format.TEXT, 4),
         ]
-    rows = [(c.number, c.name, c.aga_id, c.initial, c.rating, *_box_cells(c.boxes)) for c in deck]
+    rows: list[tuple[Cell, ...]] = [
+        (c.number, c.name, c.aga_id, c.initial, c.rating, *_box_cells(c.boxes)) for c in deck
+    ]
     label = f"After round {q.round}" if q.round else "Before round 1"
     notes = (
         "Each round: opponent's number (top left); handicap received (+2) or given (-2), or "

@@ -1,4 +1,5 @@
-"""Writing a report to a file, the format chosen by the file's extension."""
+"""A report as a file's content, the format chosen by the file's extension (the caller
+writes it: ``Session.write_output``)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,6 @@ from pathlib import Path
 
 from addin.reports import render_html, render_pdf, render_text
 from addin.reports.model import Report, ReportError
-from addin.workbook.saving import SaveRefused, write_bytes_safely
 
 RENDERERS: dict[str, Callable[[Report], str | bytes]] = {
     ".html": render_html.render,
@@ -31,13 +31,3 @@ def render_bytes(report: Report, path: Path) -> bytes:
     """The file content for ``path``'s format."""
     content = renderer(path)(report)
     return content.encode("utf-8") if isinstance(content, str) else content
-
-
-def write_report(report: Report, path: Path) -> Path:
-    """Render and write safely (``saving.write_bytes_safely``): never half a file, the
-    user's usual permissions, symbolic links followed, never over a tournament workbook."""
-    try:
-        write_bytes_safely(path, render_bytes(report, path))
-    except SaveRefused as err:
-        raise ReportError(str(err)) from err
-    return path

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from html import escape
 
+from addin.core.text_input import formula_like
 from addin.reports.model import (
     Card,
     Cell,
@@ -23,7 +24,6 @@ from addin.reports.model import (
     SlipPlayer,
     show,
 )
-from addin.workbook.cell_gate import formula_like
 
 CSS = """
 :root { --ink: #1d2430; --muted: #5b6576; --line: #d5dbe3; --head: #e8eef6; --zebra: #f7f9fc;

@@ -462,7 +462,7 @@ def read_book(gw: Gateway) -> Book:
                 text = f"AGA # {pid} is not in the Players sheet"
                 book.problems.append(_missing(requests.problem(row, key, text), pid))
         t.requests.append(
-            PairRequest(RequestKind(row["kind"]), int(ids[0]), int(ids[1]), row.get("round"))  # type: ignore[arg-type]
+            PairRequest(RequestKind(row["kind"]), int(ids[0]), int(ids[1]), row.get("round"))  # type: ignore[arg-type, call-overload]
         )
 
     names = _names_of(t.players)
@@ -607,7 +607,7 @@ def _read_round(book: Book, gw: Gateway, number: int, names: dict[str, PlayerId]
 def merge_rows(
     data: TableData,
     key: str,
-    updates: Mapping[object, Mapping[str, object]],
+    updates: Mapping[Any, Mapping[str, object]],
     *,
     fill_only: Iterable[str] = (),
 ) -> list[Row]:

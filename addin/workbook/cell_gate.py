@@ -10,8 +10,8 @@
   unless it is the TD's own formula read from a cell (``Formula``). A plain
   number written as text (``-3.5``) cannot be a formula and passes unchanged.
 
-The rules are pure (no spreadsheet library), so the report writers use the same
-``formula_like`` test for their own outputs.
+The rules are pure (no spreadsheet library); ``formula_like`` lives in
+``addin.core.text_input`` so the report renderers use the same test for their own outputs.
 """
 
 from __future__ import annotations
@@ -19,14 +19,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from addin.core.text_input import formula_like
+
+__all__ = ["Formula", "RefusedValue", "Text", "formula_like", "gate"]
+
 MAX_TEXT = 32_767
 """Excel's limit on the characters in one cell."""
 SHOWN = 200
 """How much of an offending value a message repeats."""
 
 _FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
-_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 
 
 class Formula(str):
@@ -75,11 +77,6 @@ def shown(value: str) -> str:
     if len(value) <= SHOWN:
         return repr(value)
     return f"{value[:SHOWN]!r}... ({len(value):,} characters)"
-
-
-def formula_like(text: str) -> bool:
-    """Would a spreadsheet take ``text`` as a formula (and not as a plain number)?"""
-    return text.startswith(_TRIGGERS) and not _NUMBER.fullmatch(text.strip())
 
 
 def problem_with(text: str) -> str | None:

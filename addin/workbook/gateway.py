@@ -16,6 +16,10 @@ from typing import Protocol
 from addin.workbook.layout import Table
 
 
+class WorkbookError(RuntimeError):
+    """The file cannot be used as a tournament workbook at all."""
+
+
 @dataclass(frozen=True)
 class Part:
     """The part of the tournament a cell feeds, so an action can tell whether it needs it.
@@ -132,8 +136,10 @@ def selected_rows(address: str) -> tuple[int, ...]:
 
 
 class Gateway(Protocol):
-    source: str
-    """The workbook's name, for messages."""
+    @property
+    def source(self) -> str:
+        """The workbook's name, for messages."""
+        ...
 
     def sheet_names(self) -> list[str]: ...
 
@@ -154,3 +160,8 @@ class Gateway(Protocol):
     def alert(self, message: str) -> None: ...
 
     def confirm(self, message: str) -> bool: ...
+
+    def commit(self) -> None:
+        """Send the queued writes to the workbook (an open window's gateways queue them;
+        a file's gateway changes it in memory, and saving writes the file)."""
+        ...

@@ -134,3 +134,26 @@ def one_at_a_time(path: Path, timeout: float | None = None) -> Iterator[None]:
         yield
     finally:
         lock.release()
+
+
+@contextlib.contextmanager
+def try_turn(name: str) -> Iterator[bool]:
+    """Take the turn of the workbook ``name`` (its full name, as a window knows it) without
+    waiting: True while held; False when another action has it (a second click on a Mac,
+    where each click starts its own Python). The same lock as :func:`one_at_a_time` for a
+    workbook saved to a file, so a button and a command line take turns too."""
+    where = turn_lock(Path(name))
+    lock = FileLock(where, timeout=0, mode=0o666)
+    try:
+        _shared_folder(where.parent)
+        lock.acquire()
+    except Timeout:
+        yield False
+        return
+    except OSError:  # no lock can be made here: go ahead, as without turns
+        yield True
+        return
+    try:
+        yield True
+    finally:
+        lock.release()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import errno
 import io
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -23,14 +23,20 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from addin.workbook import bulk_sheet, cells, extent, styling, table_rows
 from addin.workbook.cell_gate import ErrorValue, Formula, RefusedValue, Text, gate
-from addin.workbook.gateway import LogEntry, Problem, Row, Selection, TableData, WriteRow
+from addin.workbook.gateway import (
+    LogEntry,
+    Problem,
+    Row,
+    Selection,
+    TableData,
+    WorkbookError,
+    WriteRow,
+)
 from addin.workbook.layout import LOG, TDLISTA, Table
 from addin.workbook.open_elsewhere import check_not_open, held_by
 from addin.workbook.saving import save_atomically, target_of
 
-
-class WorkbookError(RuntimeError):
-    """The file cannot be used as a tournament workbook at all."""
+__all__ = ["OpenpyxlGateway", "WorkbookError"]
 
 
 class OpenpyxlGateway:
@@ -159,8 +165,9 @@ class OpenpyxlGateway:
         )
         for r, values in enumerate(rows, start=header_row + 1):
             if any(isinstance(v, str) and v.startswith(("=", "#")) for v in values):
-                values = tuple(self._formula(ws, r, c, v) for c, v in enumerate(values, first))
-            yield values
+                yield tuple(self._formula(ws, r, c, v) for c, v in enumerate(values, first))
+            else:
+                yield values
 
     @staticmethod
     def _formula(ws: Worksheet, r: int, c: int, value: object) -> object:
@@ -290,6 +297,22 @@ class OpenpyxlGateway:
 
     def confirm(self, message: str) -> bool:
         return self._confirm(message)
+
+    def commit(self) -> None:
+        """Nothing is queued: every write already changed the workbook in memory."""
+
+    def content_keys(self, table: Table) -> Iterator[str]:
+        """Keys under which what ``read_table(table)`` gives may be kept (``read_cache``):
+        only for a bulk sheet of our own plain rows, as the file was read and not written
+        since (``calamine_reader.plain_rows_key``)."""
+        bulk = self.bulk.get(table.sheet)
+        if self.changed or bulk is None or bulk.changed or bulk.original is None:
+            return
+        from addin.workbook.calamine_reader import plain_rows_key
+
+        key = plain_rows_key(bulk.original, table)
+        if key is not None:
+            yield key
 
     # --- saving -------------------------------------------------------------------------
 

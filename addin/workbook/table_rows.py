@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-
-from openpyxl.utils import get_column_letter
+from functools import cache
 
 from addin.workbook import cells
 from addin.workbook.cell_gate import gate
@@ -23,6 +22,17 @@ from addin.workbook.layout import SHEET_ORDER, Table, round_number_of
 def norm(header: object) -> str:
     """Header text as compared: case and spacing ignored."""
     return " ".join(str(header).split()).casefold() if header is not None else ""
+
+
+@cache
+def get_column_letter(index: int) -> str:
+    """Column ``index`` (1-based) as Excel names it: 1 -> A, 27 -> AA (openpyxl's, without
+    importing openpyxl: a reading action can do without it)."""
+    letters = ""
+    while index:
+        index, rem = divmod(index - 1, 26)
+        letters = chr(65 + rem) + letters
+    return letters
 
 
 def declared_last(table: Table) -> int:
@@ -213,10 +223,10 @@ def render_row(
         line[col - first] = gate(cell_value(table, row, key), where)
     if isinstance(row, Row):
         for header, value in row.extra.items():
-            col = layout.extra_cols.get(header)
-            if col is not None:
-                where = f"{table.sheet}!{get_column_letter(col)}{number} ({header})"
-                line[col - first] = gate(value, where)
+            at = layout.extra_cols.get(header)
+            if at is not None:
+                where = f"{table.sheet}!{get_column_letter(at)}{number} ({header})"
+                line[at - first] = gate(value, where)
     return line
 
 

@@ -174,6 +174,8 @@ class XlwingsGateway:
         """The selected range's sheet and rows, read from Excel with one call or two."""
         try:
             rng = self.book.selection
+            if rng is None:
+                raise LookupError("nothing is selected")
             sheet, address = str(rng.sheet.name), _visible_address(rng)
         except Exception:  # a multi-area selection on the remote engine, a shape, nothing
             if not _is_remote(self.book):
@@ -243,7 +245,7 @@ class XlwingsGateway:
         if ref is None:
             return 1, last
         _, top, right, _ = range_boundaries(ref)
-        return int(top), max(last, int(right))  # type: ignore[arg-type]
+        return int(top), max(last, int(right))
 
     def read_table(self, table: Table) -> TableData:
         if table.sheet not in self.sheet_names():
@@ -422,7 +424,7 @@ def _visible_address(rng: xw.Range) -> str:
 def _overlap(a: str, b: str) -> bool:
     a1, a2, a3, a4 = range_boundaries(a)
     b1, b2, b3, b4 = range_boundaries(b)
-    return not (a3 < b1 or b3 < a1 or a4 < b2 or b4 < a2)  # type: ignore[operator]
+    return not (a3 < b1 or b3 < a1 or a4 < b2 or b4 < a2)
 
 
 def local_file(book: xw.Book) -> Path | None:
@@ -473,13 +475,13 @@ def _print_area(ws: xw.Sheet, table: Table, ref: str) -> None:
     if table.printed:
         left, top, _, bottom = range_boundaries(ref)
         right = table.anchor_column + table.printed - 1
-        first = f"{get_column_letter(left)}{top}"  # type: ignore[arg-type]
+        first = f"{get_column_letter(left)}{top}"
         ws.page_setup.print_area = f"{first}:{get_column_letter(right)}{bottom}"
 
 
 def _create_table(ws: xw.Sheet, table: Table, ref: str) -> None:
     """The Excel Table with the template's look, for a sheet the action just made."""
-    left, top, right, _ = (int(v) for v in range_boundaries(ref))  # type: ignore[arg-type]
+    left, top, right, _ = (int(v) for v in range_boundaries(ref))
     ws.tables.add(source=ws.range(ref), name=table.name, table_style_name=TABLE_STYLE)
     header = ws.range((top, left), (top, right))
     header.font.bold = True

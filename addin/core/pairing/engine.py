@@ -16,8 +16,7 @@ again: :meth:`_Solver._resolve`), then colour and number the games (:mod:`.assem
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Literal
 
 import rustworkx as rx
@@ -25,11 +24,6 @@ import rustworkx as rx
 from addin.core.model import (
     Bye,
     Game,
-    PairRequest,
-    Player,
-    PlayerId,
-    Round,
-    Settings,
 )
 from addin.core.pairing import bye as byes
 from addin.core.pairing.assemble import PairingStats, assemble, stats
@@ -37,6 +31,7 @@ from addin.core.pairing.colors import ColorBook
 from addin.core.pairing.errors import PairingError
 from addin.core.pairing.field import Entrant, Field, prepare
 from addin.core.pairing.graph import Density, GraphMemo, candidate_pairs, troubled, widen
+from addin.core.pairing.inputs import PairingInput
 from addin.core.pairing.problem import Placements, Problem, build_problem
 from addin.core.pairing.solve import BACKENDS, Backend, solve
 from addin.core.pairing.structure import Structure, from_matching, ideal
@@ -47,25 +42,6 @@ COMPLETE_UP_TO = 200
 """In ``auto`` mode, fields up to this size use the complete graph straight away."""
 MAX_PASSES = 4
 """Layout passes per attempt (the second is needed only when groups merge)."""
-
-
-@dataclass(frozen=True)
-class PairingInput:
-    """Everything one round's pairing depends on."""
-
-    round: int
-    total_rounds: int
-    players: tuple[Player, ...]
-    """Players to pair. Dropped players and players with a voluntary bye this round
-    (``round in bye_requests``) are filtered out; the latter come back as voluntary byes."""
-    scores: Mapping[PlayerId, float]
-    """McMahon score of each player before this round. Scores of dropped players, when
-    given, let the previous round's floats be read exactly."""
-    history: tuple[Round, ...] = ()
-    """Rounds already played (numbers below ``round``; later ones are ignored)."""
-    requests: tuple[PairRequest, ...] = ()
-    """Forced and prohibited pairs; those for other rounds are ignored."""
-    settings: Settings = field(default_factory=Settings)
 
 
 @dataclass(frozen=True)

@@ -13,17 +13,14 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 from addin.core.european import AvoidanceScope, FloatChoice
 from addin.core.model import PairRequest, Player, PlayerId, RequestKind, Settings, Status
 from addin.core.pairing.errors import PairingError
 from addin.core.pairing.history import History, Pair, pair, read_history
+from addin.core.pairing.inputs import PairingInput
 from addin.core.pairing.seeding import float_priorities, seed_key, sos_so_far, uses_sos
 from addin.core.ratings import RatingError, entry_rating
-
-if TYPE_CHECKING:
-    from addin.core.pairing.engine import PairingInput
 
 MAX_SCORE_DENOMINATOR = 1000
 """Scores are compared in units of 1/q points, q the least common denominator (2 for halves)."""

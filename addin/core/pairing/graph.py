@@ -173,7 +173,7 @@ class _Sparse:
             keys |= self._lines[memo]
         return keys
 
-    def _color_mates(self, line: list[int], pos: int, partner: int) -> None:
+    def _color_mates(self, line: Sequence[int], pos: int, partner: int) -> None:
         """Join a player who may not take one colour to the nearest players around his
         partner who may take it, so criterion 4 needs no denser graph."""
         ctx = self.ctx

@@ -289,13 +289,17 @@ def _always(ctx: Context) -> bool:
     return True
 
 
+def _avoids(what: str) -> Callable[[Context], bool]:
+    return lambda ctx: what in ctx.avoided
+
+
 _ACTIVE: dict[Cost, Callable[[Context], bool]] = {
     repeat_float: lambda ctx: ctx.crit3,
     color_rule: lambda ctx: ctx.restricted,
     handicap_game: lambda ctx: ctx.avoid_handicap,
     colour_balance: lambda ctx: ctx.balance,
     **{
-        f: (lambda ctx, what=what: what in ctx.avoided)
+        f: _avoids(what)
         for f, (what, _, _) in zip(
             (same_family, same_club, same_city, same_state, same_country), AVOIDANCE, strict=True
         )

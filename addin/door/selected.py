@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from addin.core.model import Game, Player, Round, Tournament
-from addin.excel.dialogs import CannotAsk, Dialogs
+from addin.door.dialogs import CannotAsk, Dialogs
 from addin.workbook.book import Book, read_book
 from addin.workbook.gateway import Gateway, Selection
 from addin.workbook.layout import (
@@ -60,7 +60,7 @@ def _players_on_rows(ctx: Context) -> list[Player]:
     else:
         data = ctx.gw.read_table(standings_table(t.settings.tiebreaks))
     ids = [row.get("aga_id") for row in data.rows if row.number in sel.rows]
-    players = list(dict.fromkeys(t.players[i] for i in ids if i in t.players))  # type: ignore[index]
+    players = list(dict.fromkeys(t.players[i] for i in ids if i in t.players))
     if not players:
         raise SelectionError(
             f"No player is on the selected rows of {sel.sheet}: select the rows of the "

@@ -10,8 +10,9 @@ Redo save the window (so hand edits since the last action are seen and asked abo
 the snapshot back in the file as the command line's ``undo`` does, and show the file
 again in the same window.
 
-What a door must give for this is a :class:`Window`: the Excel one is below
-(:class:`ExcelWindow`, through xlwings), the Calc one is in :mod:`addin.calc.entry`.
+What a door must give for this is a :class:`Window`: the Excel one is
+:class:`addin.excel.window.ExcelWindow` (through xlwings), the Calc one is in
+:mod:`addin.calc.entry`.
 A workbook with no .xlsx file yet (never saved, or xlwings' remote engine) runs its actions
 unjournaled; History says how to start the journal.
 """
@@ -28,7 +29,6 @@ from addin.journal.store import Journal, JournalError
 from addin.journal.undo import plan, restore
 from addin.workbook.gateway import Gateway
 from addin.workbook.saving import SaveRefused
-from addin.workbook.xlwings_gateway import local_file
 
 SHOWN = 25
 """History shows the last entries; the command line lists them all."""
@@ -61,58 +61,6 @@ class Window(Protocol):
     def reopen(self, between: Callable[[], None]) -> Any:
         """Let go of the file, run ``between`` (which may replace it), and show the file
         in the window again; the document now shown (even when ``between`` failed)."""
-
-
-class ExcelWindow:
-    """An xlwings Book: ``book.save()`` keeps its file and format; to put a snapshot back
-    Excel must close the file first (Windows does not replace a file Excel holds)."""
-
-    door = "Excel"
-
-    def __init__(self, book: Any) -> None:
-        self.book = book
-
-    def file(self) -> Path | None:
-        if self._remote():
-            return None
-        path = self._path()
-        return path if path is not None and path.suffix.lower() in JOURNALED else None
-
-    def unavailable(self) -> str:
-        path = self._path()
-        if self._remote() and path is not None:
-            return (
-                "Undo cannot reach the workbook's file from xlwings' remote engine. "
-                f'Save and close the workbook, then run: python -m addin undo "{path}"'
-            )
-        return NO_FILE
-
-    def _remote(self) -> bool:
-        try:
-            return bool(self.book.app.engine.name == "remote")
-        except Exception:
-            return False
-
-    def _path(self) -> Path | None:
-        return local_file(self.book)
-
-    def save(self) -> None:
-        self.book.save()
-
-    def modified(self) -> bool:
-        try:
-            return not bool(self.book.api.Saved)  # Excel's own "no changes since saved"
-        except Exception:
-            return True
-
-    def reopen(self, between: Callable[[], None]) -> Any:
-        app, path = self.book.app, str(self.book.fullname)
-        self.book.close()
-        try:
-            between()
-        finally:
-            self.book = app.books.open(path)
-        return self.book
 
 
 def arguments(runs: Sequence[Mapping[str, object]]) -> dict[str, object]:

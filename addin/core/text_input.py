@@ -150,3 +150,12 @@ def control_characters(text: str) -> bool:
 def without_control_characters(text: str) -> str:
     """``text`` less the characters no spreadsheet cell may hold (tab, CR and LF kept)."""
     return _CONTROL.sub("", text)
+
+
+_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+
+
+def formula_like(text: str) -> bool:
+    """Would a spreadsheet take ``text`` as a formula (and not as a plain number)?"""
+    return text.startswith(_TRIGGERS) and not _NUMBER.fullmatch(text.strip())

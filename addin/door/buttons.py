@@ -259,9 +259,9 @@ def _asked(spec: Action) -> tuple[Param, ...]:
 
 
 def buttons_table() -> str:
-    """The buttons table of docs/excel-install.md; ``python -m addin.excel.buttons`` prints it."""
+    """The buttons table of docs/excel-install.md; ``python -m addin.door.buttons`` prints it."""
     lines = ["| group | button | what it does | asks for |", "|---|---|---|---|"]
-    from addin.excel.selected import ASKS, PLANS
+    from addin.door.selected import ASKS, PLANS
 
     for b in buttons():
         if b.action in PLANS:

@@ -1,0 +1,357 @@
+"""Read a few tables of an .xlsx file fast, with python-calamine, and nothing else.
+
+An action that only reads, and names the sheets it reads (``lookup``: the TDListA), needs
+neither openpyxl nor the rest of the workbook: python-calamine (Rust) reads the one sheet
+in about the time it takes to unzip it. Rows become typed rows through the same
+``table_rows`` as the other gateways, so values, problems and notices are theirs.
+
+Only a plain table is read this way: one whose sheet has no merged cells, no value past a
+gap of ``extent.GAP_ROWS`` blank rows or ``extent.GAP_COLUMNS`` blank columns, and whose
+rows read without a problem. Anything else is read again by the openpyxl gateway, so
+every message about a bad cell is that gateway's, word for word.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from addin.workbook import table_rows
+from addin.workbook.gateway import (
+    LogEntry,
+    Problem,
+    Selection,
+    TableData,
+    WorkbookError,
+    WriteRow,
+)
+from addin.workbook.layout import Table
+
+if TYPE_CHECKING:
+    from addin.workbook.openpyxl_gateway import OpenpyxlGateway
+
+GAP_ROWS = 1000
+GAP_COLUMNS = 100
+"""As ``addin.workbook.extent`` (not imported: it brings openpyxl)."""
+
+
+_FAR_COLUMN = re.compile(rb'<c r="(?:[A-Z]{3}|[D-Z][A-Z]|C[W-Z])[0-9]')
+"""A cell reference past column CV (``GAP_COLUMNS``)."""
+_ROW_NUMBER = re.compile(rb'<row [^>]*?\br="([0-9]+)"')
+
+
+class ReadOnly(RuntimeError):
+    """The action declared what it reads, and then wrote or read something else (a bug)."""
+
+
+class CalamineReader:
+    """A read-only ``Gateway`` over a file on disk (the command line's reading actions)."""
+
+    def __init__(
+        self,
+        path: Path,
+        sheets: Sequence[str],
+        *,
+        force: bool = False,
+        confirm: Callable[[str], bool] | None = None,
+    ) -> None:
+        from python_calamine import CalamineWorkbook
+
+        self.sheets = tuple(sheets)
+        """The sheets the action declared it reads: no other is read."""
+        self.path = path
+        self.source = path.name
+        self.force = force
+        self.changed = False
+        self._confirm = confirm or (lambda message: False)
+        self._fallback: OpenpyxlGateway | None = None
+        try:
+            self._book: Any = CalamineWorkbook.from_path(str(path))
+        except Exception:  # a package calamine cannot read: the openpyxl gateway reads it all
+            self._book = None
+            self._openpyxl()  # raises the one-line WorkbookError for a file that is no workbook
+
+    @classmethod
+    def open(
+        cls, path: Path | str, sheets: Sequence[str], *, force: bool = False, **kwargs: Any
+    ) -> CalamineReader:
+        """Raises ``WorkbookError`` as the openpyxl gateway does for a file that is not one."""
+        path = Path(path)
+        if not path.exists():
+            raise WorkbookError(f"{path}: no such file")
+        return cls(path, sheets, force=force, **kwargs)
+
+    # --- reading ------------------------------------------------------------------------
+
+    def sheet_names(self) -> list[str]:
+        if self._book is None:
+            return self._openpyxl().sheet_names()
+        return list(self._book.sheet_names)
+
+    def selection(self) -> Selection | None:
+        return None
+
+    def read_table(self, table: Table) -> TableData:
+        if table.sheet not in self.sheets:
+            raise ReadOnly(f"the action reads {table.sheet}, not among {self.sheets}")
+        if self._book is None:
+            return self._openpyxl().read_table(table)
+        if table.sheet not in self._book.sheet_names:
+            return TableData(table, [], [Problem(table.sheet, "sheet is missing")], present=False)
+        data = self._plain(table)
+        return data if data is not None else self._openpyxl().read_table(table)
+
+    def _plain(self, table: Table) -> TableData | None:
+        """The table read by calamine; None when it is not plain (see the module)."""
+        if not self._compact(table.sheet):
+            return None
+        sheet = self._book.get_sheet_by_name(table.sheet)
+        if sheet.merged_cell_ranges:
+            return None
+        header_row = _header_row(self.path, table)
+        if header_row is None:
+            return None
+        grid = sheet.to_python(skip_empty_area=False)
+        if _strays(grid):
+            return None
+        header = grid[header_row - 1] if header_row <= len(grid) else []
+        headers = table_rows.header_map(header, table, table_rows.declared_last(table))
+        if headers:
+            first, last = min(headers), max(headers)
+            raw: list[Sequence[object]] = [
+                [None if v == "" else v for v in _span(row, first, last)]
+                for row in grid[header_row:]
+            ]
+        else:
+            raw = []
+        data = table_rows.rows_from_block(table, header_row, headers, raw)
+        return None if data.problems else data
+
+    def content_keys(self, table: Table) -> Iterator[str]:
+        """Keys under which what ``read_table(table)`` gives may be kept (``read_cache``),
+        the cheapest first (each is computed only when the one before found nothing):
+
+        - every stored byte the reading depends on (no inflating: a hash of the stored
+          bytes), which holds until the next save;
+        - for our own plain rows (inline strings, no styles: ``bulk_sheet``), what they
+          depend on: themselves, the header's texts, the rest of the sheet's XML, the
+          TDListA's Excel Table and the default cell format. A save that adds a player
+          (and renumbers the shared strings) keeps this one.
+        """
+        import zipfile
+
+        from addin.workbook import read_cache
+        from addin.workbook.bulk_sheet import sheet_part
+
+        if table.sheet not in self.sheets:
+            raise ReadOnly(f"the action reads {table.sheet}, not among {self.sheets}")
+        if self._book is None:
+            return
+        try:
+            with zipfile.ZipFile(self.path) as package:
+                part = sheet_part(package, table.sheet)
+        except Exception:
+            return
+        if part is None:
+            return
+        whole = read_cache.sheet_key(self.path, part, repr(table))
+        if whole is not None:
+            yield whole
+        plain = plain_rows_key(self.path, table)
+        if plain is not None:
+            yield plain
+
+    def _compact(self, sheet: str) -> bool:
+        """Whether the sheet's cells lie in a block calamine can hold: it makes the whole
+        rectangle up to the farthest cell, so a stray in ``AD1048576`` would cost gigabytes
+        (the openpyxl gateway reads such a sheet in its own way and names the stray)."""
+        import zipfile
+
+        from addin.workbook.bulk_sheet import sheet_part
+
+        try:
+            with zipfile.ZipFile(self.path) as package:
+                part = sheet_part(package, sheet)
+                xml = package.read(part) if part else b""
+        except Exception:
+            return False
+        if _FAR_COLUMN.search(xml) or b"<c>" in xml or b"<row>" in xml:
+            return False  # a cell past column CV, or cells placed without their reference
+        rows = xml.count(b"<row ")
+        last = xml.rfind(b"<row ")
+        found = _ROW_NUMBER.match(xml, last) if last >= 0 else None
+        if last >= 0 and found is None:
+            return False
+        return found is None or int(found.group(1)) - rows <= GAP_ROWS
+
+    def _openpyxl(self) -> OpenpyxlGateway:
+        if self._fallback is None:
+            from addin.workbook.openpyxl_gateway import OpenpyxlGateway
+
+            self._fallback = OpenpyxlGateway.open(self.path, force=self.force)
+        return self._fallback
+
+    # --- a reading action writes nothing ------------------------------------------------
+
+    def write_table(self, table: Table, rows: Sequence[WriteRow]) -> None:
+        raise ReadOnly(f"{self.source}: opened for reading only; {table.sheet} not written")
+
+    def remove_sheet(self, sheet: str) -> None:
+        raise ReadOnly(f"{self.source}: opened for reading only; {sheet} not removed")
+
+    def append_log(self, entries: Sequence[LogEntry]) -> None:
+        if entries:
+            raise ReadOnly(f"{self.source}: opened for reading only; the Log not written")
+
+    def alert(self, message: str) -> None:
+        """A file on disk shows nothing; the action's messages are printed."""
+
+    def confirm(self, message: str) -> bool:
+        return self._confirm(message)
+
+    def commit(self) -> None:
+        """Nothing is ever queued."""
+
+    def held_by(self) -> str | None:
+        return None
+
+
+def plain_rows_key(source: Path | bytes, table: Table) -> str | None:
+    """The key of ``table`` when its sheet holds our own plain rows (see
+    ``CalamineReader.content_keys``), read from a file or a package's bytes; else None.
+    Both gateways read such rows to the same typed rows, so both may share what is kept."""
+    import io
+    import zipfile
+
+    from addin.workbook import read_cache
+    from addin.workbook.bulk_sheet import sheet_part
+
+    try:
+        opened = io.BytesIO(source) if isinstance(source, bytes) else source
+        with zipfile.ZipFile(opened) as package:
+            part = sheet_part(package, table.sheet)
+            plain = None if part is None else _plain_key(package, part, table)
+    except Exception:
+        return None
+    return None if plain is None else read_cache.digest(plain)
+
+
+def _plain_key(package: Any, part: str, table: Table) -> bytes | None:
+    """What a reading of our own plain rows depends on, or None for other rows."""
+    from addin.workbook.bulk_sheet import (
+        _LEAN_MARK,
+        _ROW,
+        _parse_rows,
+        _shared_strings,
+    )
+
+    xml = package.read(part)
+    start, end = xml.find(b"<sheetData>"), xml.rfind(b"</sheetData>")
+    lean = xml.find(_LEAN_MARK, start)
+    if start < 0 or end < lean or lean < 0 or xml.find(b"<sheetData", start + 1) >= 0:
+        return None  # a search over megabytes: plain finds, never a regular expression
+    header_xml = xml[start + len(b"<sheetData>") : lean]
+    if any(int(row.group(1)) != 1 for row in _ROW.finditer(header_xml)):
+        return None
+    data = xml[lean:end]
+    if b' t="s"' in data or b' s="' in data or b"<sheetData" in data:
+        return None
+    names = set(package.namelist())
+    shared = (
+        _shared_strings(package.read("xl/sharedStrings.xml"))
+        if "xl/sharedStrings.xml" in names
+        else []
+    )
+    header = repr(_parse_rows(header_xml, shared)).encode()
+    styles = package.read("xl/styles.xml") if "xl/styles.xml" in names else b""
+    first = re.search(rb"<cellXfs\b[^>]*>\s*(<xf\b[^>]*>)", styles)
+    default = first.group(1) if first else b""  # the format of a cell without a style
+    number = re.search(rb'numFmtId="([0-9]+)"', default)
+    custom = (
+        re.search(rb'<numFmt\b[^>]*numFmtId="' + number.group(1) + rb'"[^>]*>', styles)
+        if number and int(number.group(1)) >= 164
+        else None
+    )
+    folder, name = part.rsplit("/", 1)
+    rels = f"{folder}/_rels/{name}.rels"
+    own = f'name="{table.name}"'.encode()
+    tables = b"".join(
+        content
+        for n in sorted(names)
+        if n.startswith("xl/tables/") and own in (content := package.read(n))
+    )
+    return b"\0".join(
+        [
+            b"plain rows",
+            repr(table).encode(),
+            header,
+            xml[:start],
+            xml[end:],
+            default,
+            custom.group(0) if custom else b"",
+            tables,
+            package.read(rels) if rels in names else b"",
+            data,
+        ]
+    )
+
+
+def _header_row(path: Path, table: Table) -> int | None:
+    """The header row of ``table``'s Excel Table on its sheet (1 without one), as the openpyxl
+    gateway finds it; None when the package cannot say (the openpyxl gateway reads it)."""
+    import posixpath
+    import re
+    import zipfile
+
+    from lxml import etree
+
+    from addin.workbook.bulk_sheet import sheet_part
+
+    try:
+        with zipfile.ZipFile(path) as package:
+            part = sheet_part(package, table.sheet)
+            if part is None:
+                return None
+            folder, name = posixpath.split(part)
+            rels_name = posixpath.join(folder, "_rels", name + ".rels")
+            if rels_name not in package.namelist():
+                return 1
+            for rel in etree.fromstring(package.read(rels_name)):
+                if not rel.get("Type", "").endswith("/table"):
+                    continue
+                target = rel.get("Target", "")
+                target = (
+                    target.lstrip("/")
+                    if target.startswith("/")
+                    else posixpath.normpath(posixpath.join(folder, target))
+                )
+                head = package.read(target)[:2000].decode("utf-8", "replace")
+                names = re.findall(r'\b(?:name|displayName)="([^"]*)"', head)
+                ref = re.search(r'\bref="[A-Z]+(\d+):', head)
+                if table.name in names and ref:
+                    return int(ref.group(1))
+            return 1
+    except Exception:  # anything odd: the openpyxl gateway reads it and says what is wrong
+        return None
+
+
+def _span(row: Sequence[object], first: int, last: int) -> list[object]:
+    part = list(row[first - 1 : last])
+    return part + [None] * (last - first + 1 - len(part))
+
+
+def _strays(grid: Sequence[Sequence[object]]) -> bool:
+    """Whether a value lies past a blank gap (the openpyxl gateway names such strays)."""
+    if grid and len(grid[0]) > GAP_COLUMNS:
+        return True
+    blank_run = 0
+    for row in grid:
+        if any(v != "" and v is not None for v in row):
+            if blank_run > GAP_ROWS:
+                return True
+            blank_run = 0
+        else:
+            blank_run += 1
+    return False

@@ -1,0 +1,152 @@
+"""What a reading action made of a sheet, kept for the next time the sheet is the same.
+
+The registration desk looks members up again and again in a TDListA that changes once a
+season: indexing its 22,410 members costs more than everything else a look-up does. The
+index is kept in the user's own cache folder (never beside the workbook: reading never
+writes there), under a key that is a SHA-256 of every stored byte the reading depends on
+(the sheet, its Excel Table, the shared strings, the styles that make a number a date, the
+workbook's list of sheets), of what was read (the table's declaration) and of this
+program's and python-calamine's versions. Same key, same bytes: the kept index is exactly
+what reading again would make. Anything odd (no folder, a damaged entry, a folder another
+user could write to) is a miss, never an error.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import pickle
+import stat
+import struct
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+from typing import BinaryIO
+
+KEPT = 8
+"""Entries kept (the newest); a desk needs one or two."""
+
+_PARTS_ALWAYS = ("xl/workbook.xml", "xl/_rels/workbook.xml.rels", "xl/sharedStrings.xml")
+
+
+def folder() -> Path:
+    """The user's own cache folder for this program."""
+    if sys.platform.startswith("win"):
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Caches"
+    else:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "aga-mcmahon"
+
+
+def _versions() -> str | None:
+    """This program's version and code (every module's size and time: a kept object made
+    by other code is never read), and python-calamine's version."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    import addin
+
+    try:
+        calamine = version("python-calamine")
+    except PackageNotFoundError:
+        return None
+    code = hashlib.sha256()
+    for module in sorted(Path(addin.__file__).parent.rglob("*.py")):
+        info = module.stat()
+        code.update(f"{module.name}:{info.st_size}:{info.st_mtime_ns}\0".encode())
+    return f"{addin.__version__}\0{code.hexdigest()}\0{calamine}\0"
+
+
+def digest(content: bytes) -> str | None:
+    """The key of ``content`` (everything a reading depended on), with the versions."""
+    versions = _versions()
+    if versions is None:
+        return None
+    return hashlib.sha256(versions.encode() + content).hexdigest()
+
+
+def sheet_key(path: Path, sheet_part: str, what: str) -> str | None:
+    """The key of ``what`` read from the package's ``sheet_part``; None when it cannot be made."""
+    versions = _versions()
+    if versions is None:
+        return None
+    hashed = hashlib.sha256(f"{versions}{what}\0".encode())
+    folder_name, name = sheet_part.rsplit("/", 1)
+    rels = f"{folder_name}/_rels/{name}.rels"
+    try:
+        with zipfile.ZipFile(path) as package, path.open("rb") as raw:
+            names = set(package.namelist())
+            parts = [sheet_part, rels, *_PARTS_ALWAYS, "xl/styles.xml"]
+            parts += sorted(n for n in names if n.startswith("xl/tables/"))
+            for part in parts:
+                hashed.update(part.encode() + b"\0")
+                if part in names:
+                    item = package.getinfo(part)
+                    hashed.update(f"{item.CRC}:{item.file_size}:".encode())
+                    hashed.update(_stored_bytes(raw, item))
+    except (OSError, zipfile.BadZipFile, ValueError):
+        return None
+    return hashed.hexdigest()
+
+
+def _stored_bytes(raw: BinaryIO, item: zipfile.ZipInfo) -> bytes:
+    """The part's bytes as stored (compressed: hashing them costs no inflating)."""
+    raw.seek(item.header_offset)
+    header = raw.read(30)
+    if len(header) != 30 or header[:4] != b"PK\x03\x04":
+        raise ValueError(item.filename)
+    name_length, extra_length = struct.unpack("<HH", header[26:30])
+    raw.seek(item.header_offset + 30 + name_length + extra_length)
+    return raw.read(item.compress_size)
+
+
+def load(key: str) -> object | None:
+    """The object kept under ``key``, or None."""
+    where = _own_folder(create=False)
+    if where is None:
+        return None
+    entry = where / f"{key}.pickle"
+    try:
+        if hasattr(os, "getuid") and entry.stat().st_uid != os.getuid():
+            return None
+        with entry.open("rb") as f:
+            found = pickle.load(f)  # our own folder, our own files: see _own_folder
+        os.utime(entry)  # the newest are kept
+        return found
+    except Exception:  # missing, damaged, unreadable: read the sheet again
+        return None
+
+
+def store(key: str, value: object) -> None:
+    """Keep ``value`` under ``key`` (quietly nothing when it cannot be kept)."""
+    where = _own_folder(create=True)
+    if where is None:
+        return
+    with contextlib.suppress(Exception):
+        fd, temporary = tempfile.mkstemp(dir=where, suffix=".part")
+        with os.fdopen(fd, "wb") as f:
+            pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(temporary, where / f"{key}.pickle")
+        entries = sorted(where.glob("*.pickle"), key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in entries[KEPT:]:
+            old.unlink(missing_ok=True)
+
+
+def _own_folder(*, create: bool) -> Path | None:
+    """The cache folder, only when this user owns it and no one else may write to it (a
+    kept entry is loaded with pickle, which must never read another user's file)."""
+    where = folder()
+    try:
+        if create:
+            where.mkdir(parents=True, exist_ok=True, mode=0o700)
+        info = where.stat()
+    except OSError:
+        return None
+    if hasattr(os, "getuid") and (
+        info.st_uid != os.getuid() or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+    ):
+        return None
+    return where
