@@ -21,6 +21,20 @@ def plain_arguments(arguments: Mapping[str, object]) -> dict[str, object]:
     return plain
 
 
+def _entry(
+    journal: Journal,
+    action: str,
+    arguments: Mapping[str, object],
+    door: str,
+    before: str | None,
+    after: str,
+) -> Entry:
+    """The next entry of ``journal``: the action, its arguments, now, and both snapshots."""
+    return Entry(
+        journal.next_number, action, plain_arguments(arguments), now(), door, before, after
+    )
+
+
 def record(
     book: Path,
     action: str,
@@ -53,15 +67,7 @@ def record(
     try:
         after = book.read_bytes()
         after_digest, wrote_after = journal.keep_snapshot(after)
-        entry = Entry(
-            journal.next_number,
-            action,
-            plain_arguments(arguments),
-            now(),
-            door,
-            digest,
-            after_digest,
-        )
+        entry = _entry(journal, action, arguments, door, digest, after_digest)
         journal.append(entry)
     except BaseException:
         put_back(book, before)
@@ -101,15 +107,7 @@ def _record_before_replacing(
     def ready(new_file: Path) -> None:
         after_digest, wrote_after = journal.keep_snapshot(new_file.read_bytes())
         snapshot.append((after_digest, wrote_after and after_digest != digest))
-        entry = Entry(
-            journal.next_number,
-            action,
-            plain_arguments(arguments),
-            now(),
-            door,
-            digest,
-            after_digest,
-        )
+        entry = _entry(journal, action, arguments, door, digest, after_digest)
         journal.append(entry)
         entries.append(entry)
 
