@@ -318,6 +318,9 @@ def test_only_the_pages_a_publication_changes_reload_over_serve_and_from_files(
         heard_twice_more(kept)
         for name, page in kept.items():
             assert page.evaluate("window.__kept") is True, f"{name}: reloaded, not changed"
+        newest = (folder / "index.stamp.js").read_text().split('"')[3]
+        for name, page in kept.items():
+            assert page.inner_text(".updated time") == newest, f"{name}: says when it was checked"
     finally:
         stop(server)
 
