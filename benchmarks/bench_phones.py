@@ -2,9 +2,10 @@
 
 A 300-player demo tournament (round 3 paired again, with its result codes) is published and
 served by the real ``python -m addin serve --bind 127.0.0.1``. For ``--seconds`` (a minute),
-each of ``--phones`` phones opens the pairings, the style sheet, the script and its player's
-page, then asks for ``stamp.js`` every ``--poll`` seconds as the site's script does, and
-loads its pages again when the stamp changes. ``--reports`` reports (both players of half as
+each of ``--phones`` phones opens the pairings and its player's page (two tabs; each with
+the style sheet and the script), then asks for each page's own stamp file
+(``index.stamp.js``, ``p12345.stamp.js``) every ``--poll`` seconds as the site's script
+does, and loads a page again when its stamp changes. ``--reports`` reports (both players of half as
 many boards) are posted at random moments, each from an address of its own (127.0.x.y:
 Linux answers the whole of 127/8), a tenth of them sent twice. Meanwhile the TD runs
 ``publish``, ``result`` and ``standings`` on the command line.
@@ -198,33 +199,37 @@ def _load(
 ) -> int:
     hall = Hall(port, args.seconds, args.workers)
     start = time.monotonic()
-    stamps: dict[int, str] = {}
+    stamps: dict[tuple[int, str], str] = {}
+    reloads: list[str] = []
 
-    def open_pages(phone: int) -> None:
-        for kind, path in (
-            ("page", "/index.html"),
-            ("page", "/site.css"),
-            ("page", "/site.js"),
-            ("page", f"/p{players[phone % len(players)]}.html"),
-        ):
-            hall.request(kind, phone, "GET", path)
+    def open_page(phone: int, page: str) -> None:
+        for path in (f"/{page}", "/site.css", "/site.js"):
+            hall.request("page", phone, "GET", path)
+
+    def pages_of(phone: int) -> tuple[str, str]:
+        return "index.html", f"p{players[phone % len(players)]}.html"
 
     def phone_job(phone: int) -> Callable[[], None]:
         def job() -> None:
-            status, data = hall.request("poll", phone, "GET", f"/stamp.js?t={time.time()}")
-            if status == 200:
-                found = re.search(rb'"([0-9a-f]+)"', data)
-                stamp = found.group(1).decode() if found else ""
-                if stamps.get(phone) not in (None, stamp):
-                    open_pages(phone)
-                stamps[phone] = stamp
+            for page in pages_of(phone):
+                own = page.replace(".html", ".stamp.js")
+                status, data = hall.request("poll", phone, "GET", f"/{own}?t={time.time()}")
+                if status == 200:
+                    found = re.search(rb'"([0-9a-f]+)"', data)
+                    stamp = found.group(1).decode() if found else ""
+                    if stamps.get((phone, page)) not in (None, stamp):
+                        open_page(phone, page)
+                        with hall.lock:
+                            reloads.append(page)
+                    stamps[(phone, page)] = stamp
             hall.at(time.monotonic() + args.poll, phone_job(phone))
 
         return job
 
     def first_job(phone: int) -> Callable[[], None]:
         def job() -> None:
-            open_pages(phone)
+            for page in pages_of(phone):
+                open_page(phone, page)
             phone_job(phone)()
 
         return job
@@ -301,6 +306,10 @@ def _load(
         states[f"{status} {state}"] += 1
     print("report answers:", dict(sorted(states.items())))
     print(f"bytes sent to the phones: {hall.received / 1e6:.1f} MB")
+    again: defaultdict[str, int] = defaultdict(int)
+    for page in reloads:
+        again["pairings" if page == "index.html" else "player pages"] += 1
+    print(f"pages loaded again after a publication: {dict(sorted(again.items()))}")
     print(f"reports kept: {len(kept)} of {len(plan)}, each exactly once: {exactly_once}")
     for name, code, seconds, err in td:
         print(f"TD: {name:<10} exit {code}  {seconds:.1f} s" + (f"  ({err})" if code else ""))

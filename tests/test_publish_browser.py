@@ -24,6 +24,7 @@ import pytest
 from addin.publish.assets import REFRESH_SECONDS
 from tests.helpers import run, sheet_rows
 from tests.test_publish_site import played_book, published
+from tests.test_serve import start_serve, stop
 
 CHROMIUM_ARGS = [
     "--headless",
@@ -228,3 +229,131 @@ def test_hostile_names_are_shown_as_text_and_run_nothing(tmp_path: Path, phone: 
     page.fill("#find", "<script>")
     assert page.locator("ul.names > li:visible").count() == 1
     assert dialogs == []
+
+
+# --- a page reloads only when its own content changed -------------------------------------
+
+HEARD = """() => {
+  const answer = window.agaPageStamp;
+  window.__heard = 0;
+  window.agaPageStamp = function (stamp, when) { window.__heard += 1; answer(stamp, when); };
+  window.__kept = true;
+}"""
+"""Counts the answers of the page's stamp file (its own polls, nothing else) and marks the
+page: a reload loses both."""
+
+
+def unchanged_player(book: Path, tmp_path: Path) -> int:
+    """A player whose page the result on round 3's board 1 leaves as it is, found by
+    publishing a copy of the book before and after that result."""
+    copy = tmp_path / "scratch" / "copy.xlsx"
+    copy.parent.mkdir()
+    shutil.copy(book, copy)
+    before = published(copy, copy.with_name("before"))
+    assert run("result", copy, "--round", 3, "--board", 1, "--result", "W").returncode == 0
+    after = published(copy, copy.with_name("after"))
+    board = sheet_rows(book, "Round 3")[0]
+    playing = {f"p{board['White AGA #']}.stamp.js", f"p{board['Black AGA #']}.stamp.js"}
+    kept = [
+        n
+        for n in sorted(after)
+        if n.startswith("p")
+        and n.endswith(".stamp.js")
+        and after[n].split('"')[1] == before[n].split('"')[1]
+    ]
+    assert kept and not playing & set(kept)
+    return int(kept[0][1:].split(".")[0])
+
+
+def heard_twice_more(pages: dict[str, Any]) -> None:
+    """Waits until every page has polled its stamp file twice more (one poll at least
+    began after the publication the caller just made)."""
+    counts = {name: page.evaluate("window.__heard") for name, page in pages.items()}
+    for name, page in pages.items():
+        page.wait_for_function(
+            f"window.__heard >= {counts[name] + 2}", timeout=(3 * REFRESH_SECONDS + 5) * 1000
+        )
+
+
+def test_only_the_pages_a_publication_changes_reload_over_serve_and_from_files(
+    tmp_path: Path, phone: Any
+) -> None:
+    book = played_book(tmp_path)
+    published(book, book.with_name("open-site"))
+    folder = book.with_name("open-site")
+    keep = unchanged_player(book, tmp_path)
+    white = sheet_rows(book, "Round 3")[0]["White AGA #"]
+    server = start_serve(book, "--port", "0", "--bind", "127.0.0.1", "--loopback")
+    try:
+        http_ = f"http://127.0.0.1:{server.port}/"
+        opened = {
+            "pairings over http": http_ + "index.html",
+            "pairings as a file": (folder / "index.html").as_uri(),
+            "a player over http": http_ + f"p{keep}.html",
+            "a player as a file": (folder / f"p{keep}.html").as_uri(),
+            "white over http": http_ + f"p{white}.html",
+            "round 1 over http": http_ + "round1.html",
+        }
+        pages = {name: phone.new_page() for name in opened}
+        for name, page in pages.items():
+            page.goto(opened[name])
+            page.evaluate(HEARD)
+
+        published(book, folder)  # nothing changed
+        heard_twice_more(pages)
+        for name, page in pages.items():
+            assert page.evaluate("window.__kept") is True, f"{name}: reloaded for nothing"
+
+        assert run("result", book, "--round", 3, "--board", 1, "--result", "W").returncode == 0
+        published(book, folder)
+        changed = [n for n in pages if n.startswith(("pairings", "white"))]
+        for name in changed:
+            pages[name].wait_for_function(
+                "window.__kept === undefined", timeout=(2 * REFRESH_SECONDS + 5) * 1000
+            )
+        for name in ("pairings over http", "pairings as a file"):
+            assert pages[name].inner_text("#board-1 .result") == "White wins", name
+        assert pages["white over http"].inner_text("#r3 .result") == "Won"
+        kept = {n: p for n, p in pages.items() if n not in changed}
+        heard_twice_more(kept)
+        for name, page in kept.items():
+            assert page.evaluate("window.__kept") is True, f"{name}: reloaded, not changed"
+        newest = (folder / "index.stamp.js").read_text().split('"')[3]
+        for name, page in kept.items():
+            assert page.inner_text(".updated time") == newest, f"{name}: says when it was checked"
+    finally:
+        stop(server)
+
+
+def test_a_page_that_left_the_site_goes_to_the_pairings_once_and_none_loops(
+    tmp_path: Path, phone: Any
+) -> None:
+    book = played_book(tmp_path)
+    folder = tmp_path / "site"
+    published(book, folder)
+    player = next(folder.glob("p*.html")).name
+    with serving(folder) as address:
+        gone, gone_file, stuck = phone.new_page(), phone.new_page(), phone.new_page()
+        gone.goto(address + "round2.html")
+        gone_file.goto((folder / "round2.html").as_uri())
+        assert run("unpair", book, "--yes").returncode == 0  # round 3 goes: round 2 is current
+        published(book, folder)
+        assert not (folder / "round2.html").exists() and not (folder / "round2.stamp.js").exists()
+        for page in (gone, gone_file):
+            page.wait_for_url("**/index.html", timeout=(3 * REFRESH_SECONDS + 5) * 1000)
+            assert "Pairings" in page.inner_text("h1")
+            page.evaluate(HEARD)
+
+        stuck.goto((folder / player).as_uri())
+        stuck.evaluate(HEARD)
+        own = folder / player.replace(".html", ".stamp.js")
+        own.write_text(own.read_text().replace('("', '("0', 1))  # a stamp no page has
+        stuck.wait_for_function(
+            "window.__kept === undefined", timeout=(2 * REFRESH_SECONDS + 5) * 1000
+        )
+        stuck.wait_for_load_state()
+        stuck.evaluate(HEARD)
+        heard_twice_more({"stuck": stuck})
+        assert stuck.evaluate("window.__kept") is True, "one reload per stamp, not a loop"
+        for page in (gone, gone_file):
+            assert page.evaluate("window.__kept") is True, "the pairings stay put"

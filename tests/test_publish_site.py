@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from addin.core.model import Game, Player, Result, Round, Settings, Tournament
+from addin.publish.assets import STAMP_MARK
 from addin.publish.site import build_site
 from tests.helpers import digest, log_messages, run, sheet_rows
 
@@ -57,12 +58,16 @@ def test_publish_reads_the_workbook_only_and_writes_every_page(book: Path, tmp_p
     expected = {"index.html", "standings.html", "crosstable.html", "event.html"}
     expected |= {"report.html", "site.css", "site.js", "stamp.js", "round1.html", "round2.html"}
     expected |= {f"p{pid}.html" for pid in players}
+    expected |= {n.replace(".html", ".stamp.js") for n in expected if n.endswith(".html")}
     assert set(site) == expected
-    stamp = re.search(r'"([0-9a-f]+)"', site["stamp.js"])
-    assert stamp is not None
+    assert site["stamp.js"].startswith(STAMP_MARK), "how publish knows its folder again"
+    stamps = page_stamps(site)
+    assert len(set(stamps.values())) == len(stamps), "each page its own stamp"
     for name, html in site.items():
         if name.endswith(".html"):
-            assert f'data-stamp="{stamp.group(1)}"' in html, name
+            own = re.search(r'data-stamp="(\w+)" data-stamp-file="([\w.]+)"', html)
+            assert own is not None and own.group(2) == name.replace(".html", ".stamp.js"), name
+            assert stamps[name] == own.group(1), f"{name}: its stamp file holds its stamp"
             assert re.search(r"Updated <time>\d{4}-\d\d-\d\d \d\d:\d\d</time>", html), name
             assert "http://" not in html and "https://" not in html, "nothing from outside"
 
@@ -144,17 +149,46 @@ def test_each_tiebreak_shows_its_sum_and_matches_the_standings(book: Path, tmp_p
     assert checked == len(sheet_rows(book, "Players"))
 
 
-def test_a_new_result_changes_the_stamp_and_a_republication_without_change_keeps_it(
+def page_stamps(site: dict[str, str]) -> dict[str, str]:
+    """Page -> the stamp its stamp file holds (what an open page compares with its own)."""
+    found = {}
+    for name, text in site.items():
+        if name.endswith(".stamp.js") and name != "stamp.js":
+            stamp = re.fullmatch(
+                r'window\.agaPageStamp && window\.agaPageStamp\("(\w+)", "[\d: -]+"\);\n', text
+            )
+            assert stamp is not None, name
+            found[name.replace(".stamp.js", ".html")] = stamp.group(1)
+    return found
+
+
+def content(html: str) -> str:
+    """A page as a reader sees it, less its stamp and the time of publication."""
+    html = re.sub(r'data-stamp="\w+"', "", html)
+    return re.sub(r"<time>[^<]*</time>", "", html)
+
+
+def test_a_new_result_changes_the_stamps_of_the_pages_it_changes_and_no_other(
     tmp_path: Path,
 ) -> None:
     book = played_book(tmp_path)
     folder = tmp_path / "site"
     first = published(book, folder)
     again = published(book, folder)
-    assert again["stamp.js"] == first["stamp.js"], "nothing changed: open pages stay"
+    assert page_stamps(again) == page_stamps(first), "nothing changed: no open page reloads"
+    assert again["stamp.js"] == first["stamp.js"]
     assert run("result", book, "--board", 1, "--result", "White wins").returncode == 0
     after = published(book, folder)
     assert after["stamp.js"] != first["stamp.js"]
+    old, new = page_stamps(first), page_stamps(after)
+    changed = {name for name in new if new[name] != old[name]}
+    assert changed == {name for name in new if content(after[name]) != content(first[name])}
+    board = sheet_rows(book, "Round 3")[0]
+    assert {"index.html", "standings.html", "crosstable.html"} <= changed
+    assert {f"p{board['White AGA #']}.html", f"p{board['Black AGA #']}.html"} <= changed
+    assert not {"round1.html", "round2.html", "report.html"} & changed, "earlier rounds stay"
+    players = [n for n in new if n.startswith("p")]
+    assert 0 < len(set(players) - changed) < len(players), "some players' pages stay, not all"
     board = re.search(r'<li id="board-1".*?</li>', after["index.html"])
     assert board is not None and "White wins" in text_of(board.group(0))
 
@@ -175,8 +209,10 @@ def test_pages_of_players_who_left_the_sheet_are_removed(book: Path, tmp_path: P
     folder = tmp_path / "site"
     published(book, folder)
     (folder / "p424242.html").write_text("a player deleted since")
+    (folder / "p424242.stamp.js").write_text("its stamp file")
     published(book, folder)
     assert not (folder / "p424242.html").exists()
+    assert not (folder / "p424242.stamp.js").exists()
 
 
 HOSTILE = {
@@ -212,6 +248,9 @@ def test_hostile_names_are_text_in_every_page() -> None:
     assert sorted(n for n in site.files if n.startswith("p")) == [
         f"p{pid}.html" for pid in sorted(HOSTILE)
     ]
+    assert sorted(site.page_stamps) == sorted(
+        n.replace(".html", ".stamp.js") for n in site.files if n.endswith(".html")
+    )
 
 
 def test_a_publication_killed_before_its_stamp_is_taken_up_by_the_next(
@@ -222,10 +261,13 @@ def test_a_publication_killed_before_its_stamp_is_taken_up_by_the_next(
     published(book, folder)
     (folder / "stamp.js").unlink()
     (folder / "standings.html").unlink()
+    (folder / "standings.stamp.js").unlink()
     (folder / ".p123.abcd_xyz.html").write_text("half a page")
+    (folder / ".p123.stamp.abcd_xyz.js").write_text("half a stamp file")
     site = published(book, folder)
-    assert "stamp.js" in site and "standings.html" in site
+    assert "stamp.js" in site and "standings.html" in site and "standings.stamp.js" in site
     assert not (folder / ".p123.abcd_xyz.html").exists(), "the cut-short run's leftovers go"
+    assert not (folder / ".p123.stamp.abcd_xyz.js").exists()
 
 
 def test_a_folder_of_pages_with_a_file_of_the_tds_is_still_refused(

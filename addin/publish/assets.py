@@ -2,11 +2,17 @@
 
 The script does two things and the pages read without it: it adds nothing to the content.
 
-* **Refresh.** Every page carries the stamp of its publication (``data-stamp`` on ``<html>``).
-  Every ``REFRESH_SECONDS`` it loads ``stamp.js`` again by adding a ``<script>`` element (a
-  script element may load a file beside the page both over http and from ``file://``, where
-  Chromium blocks ``fetch``); ``stamp.js`` calls ``agaSiteStamp("...")`` with the newest
-  stamp, and the page reloads itself when it differs from its own.
+* **Refresh.** Every page carries its own stamp (``data-stamp`` on ``<html>``, a digest of
+  that page's content) and the name of its stamp file (``data-stamp-file``, e.g.
+  ``p12345.stamp.js``). Every ``REFRESH_SECONDS`` it loads that file again by adding a
+  ``<script>`` element (a script element may load a file beside the page both over http and
+  from ``file://``, where Chromium blocks ``fetch``); the file calls ``agaPageStamp("...",
+  "time")`` with the page's newest stamp, and the page reloads itself only when it differs
+  from its own (so a result in the current round does not reload a player page it does not
+  change), at most once per stamp heard (no reload loop if a page and its stamp file
+  disagree for good); otherwise it shows the newest publication's time. When its stamp file
+  is missing twice while ``stamp.js`` answers (the page left the site: a player deleted or
+  renumbered, a round unpaired), it goes to the pairings once and stops polling.
 * **Find.** A search box filters the elements marked ``data-find`` (names and AGA numbers);
   what was typed survives the reload.
 """
@@ -17,6 +23,9 @@ REFRESH_SECONDS = 10
 """How often an open page asks whether a newer publication exists."""
 
 STAMP_CALLBACK = "agaSiteStamp"
+"""Called by ``stamp.js`` (a page of an earlier version reloads when its argument changes)."""
+PAGE_CALLBACK = "agaPageStamp"
+"""Called by a page's stamp file with the page's stamp and the publication's time."""
 
 CSS = """
 :root { --ink: #1d2430; --muted: #5b6576; --line: #d5dbe3; --head: #e8eef6; --zebra: #f7f9fc;
@@ -107,14 +116,18 @@ button.send { min-height: 44px; width: 100%; font: inherit; font-weight: 700; bo
 @media print { nav, .find, .jump { display: none; } .scroll { overflow: visible; } }
 """
 
-SCRIPT = """
+SCRIPT = (
+    """
 (function () {
   "use strict";
   var root = document.documentElement;
   var mine = root.getAttribute("data-stamp");
+  var own = root.getAttribute("data-stamp-file");
   var every = REFRESH * 1000;
   var heard = Date.now();
   var banner = null;
+  var missed = 0;
+  var timer = null;
   function stale(on) {
     if (on && !banner) {
       banner = document.createElement("div");
@@ -129,20 +142,49 @@ SCRIPT = """
         ("0" + t.getHours()).slice(-2) + ":" + ("0" + t.getMinutes()).slice(-2) + ").";
     }
   }
-  window.CALLBACK = function (stamp) {
+  function reloadedFor(stamp) {  /* one reload per stamp heard: never a loop */
+    var key = "aga-reload:" + own;
+    try {
+      if (sessionStorage.getItem(key) === stamp) { return true; }
+      sessionStorage.setItem(key, stamp);
+    } catch (e) { /* storage off: the 10 s poll bounds any repeat */ }
+    return false;
+  }
+  window.PAGE = function (stamp, when) {
+    heard = Date.now();
+    missed = 0;
+    stale(false);
+    if (typeof stamp !== "string" || !mine) { return; }
+    if (stamp !== mine) {
+      if (!reloadedFor(stamp)) { location.reload(); }
+      return;
+    }
+    var t = document.querySelector(".updated time");
+    if (t && typeof when === "string") { t.textContent = when; }
+  };
+  window.CALLBACK = function () {  /* the site answers, this page's stamp file did not */
     heard = Date.now();
     stale(false);
-    if (typeof stamp === "string" && mine && stamp !== mine) { location.reload(); }
+    missed += 1;
+    if (missed < 2) { return; }
+    clearInterval(timer);
+    if (own !== "index.stamp.js") { location.replace("index.html"); }
   };
-  function poll() {
+  function load(src, failed) {
     var s = document.createElement("script");
-    s.src = "stamp.js?t=" + Date.now();
-    s.onload = s.onerror = function () { if (s.parentNode) { s.parentNode.removeChild(s); } };
+    s.src = src + "?t=" + Date.now();
+    s.onload = s.onerror = function (e) {
+      if (s.parentNode) { s.parentNode.removeChild(s); }
+      if (e.type === "error" && failed) { failed(); }
+    };
     document.head.appendChild(s);
+  }
+  function poll() {
+    load(own, function () { load("stamp.js"); });
     if (Date.now() - heard > 2.5 * every || navigator.onLine === false) { stale(true); }
   }
   window.addEventListener("offline", function () { stale(true); });
-  setInterval(poll, every);
+  if (own) { timer = setInterval(poll, every); }
 
   var form = document.getElementById("report");
   if (form) {
@@ -207,7 +249,10 @@ SCRIPT = """
   box.addEventListener("input", filter);
   filter();
 })();
-""".replace("REFRESH", str(REFRESH_SECONDS)).replace("CALLBACK", STAMP_CALLBACK)
+""".replace("REFRESH", str(REFRESH_SECONDS))
+    .replace("CALLBACK", STAMP_CALLBACK)
+    .replace("PAGE", PAGE_CALLBACK)
+)
 
 STAMP_MARK = "/* AGA McMahon published site: the newest publication's stamp */"
 """The first line of ``stamp.js``; a folder holding it is a site ``publish`` may rewrite."""
@@ -218,3 +263,11 @@ def stamp_script(stamp: str) -> str:
     if not stamp.isalnum():
         raise ValueError("a stamp is letters and digits only")
     return f'{STAMP_MARK}\nwindow.{STAMP_CALLBACK} && window.{STAMP_CALLBACK}("{stamp}");\n'
+
+
+def page_stamp_script(stamp: str, when: str) -> str:
+    """A page's stamp file: calls the page's callback with its ``stamp`` (letters and
+    digits) and the publication's time (``2026-11-26 10:30``)."""
+    if not stamp.isalnum() or not all(c.isdigit() or c in "-: " for c in when):
+        raise ValueError("a stamp is letters and digits only, a time digits, '-', ':' and ' '")
+    return f'window.{PAGE_CALLBACK} && window.{PAGE_CALLBACK}("{stamp}", "{when}");\n'

@@ -2,7 +2,8 @@
 
 Every page has the same frame: the event's name, the menu, "Updated ..." and the refresh
 script. The stamp and the time are left as placeholders (:data:`STAMP`, :data:`TIME`) that
-:mod:`addin.publish.site` fills in once the stamp (a digest of every page) is known.
+:mod:`addin.publish.site` fills in once the page's stamp (a digest of the page as built) is
+known. Each page names its own stamp file (:func:`stamp_file`), the one its script polls.
 """
 
 from __future__ import annotations
@@ -41,6 +42,11 @@ FIND = (
     '<input type="search" id="find" class="find" placeholder="Find your name or AGA #" '
     'aria-label="Find your name or AGA number" autocomplete="off">'
 )
+
+
+def stamp_file(page: str) -> str:
+    """The file holding ``page``'s stamp: ``p12345.html`` -> ``p12345.stamp.js``."""
+    return page.removesuffix(".html") + ".stamp.js"
 
 
 def player_file(pid: PlayerId) -> str:
@@ -98,7 +104,7 @@ def frame(data: SiteData, file: str, heading: str, body: str, longest: int = 120
         f'<a href="{href}"{current if href == file else ""}>{label}</a>' for href, label in MENU
     )
     return f"""<!DOCTYPE html>
-<html lang="en" data-stamp="{STAMP}">
+<html lang="en" data-stamp="{STAMP}" data-stamp-file="{stamp_file(file)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

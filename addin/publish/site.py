@@ -1,14 +1,20 @@
 """The whole site as files in memory: ``build_site(tournament, ...) -> Site`` (pure).
 
-The stamp is a digest of every page as built (before the time is filled in), so a
-publication that changes nothing keeps the stamp and open pages do not reload for it.
+Each page has its own stamp: a digest of the page as built (before its stamp and the time
+are filled in) and of the style sheet and script, written in the page (``data-stamp``) and
+in the page's stamp file (``index.stamp.js``, ``p12345.stamp.js``), which an open page
+polls. A page reloads only when its own content changed: a new result in round 3 reloads
+round 3's pairings, the standings, the cross table and the two players' pages, not every
+other player's page nor an earlier round's pairings; a publication that changes nothing
+keeps every stamp. ``stamp.js`` holds the site's stamp (a digest of every page's) under
+:data:`assets.STAMP_MARK`, the mark ``publish`` knows its folder by.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from addin.core.model import Tournament
@@ -24,10 +30,12 @@ STAMP_FILE = "stamp.js"
 @dataclass(frozen=True)
 class Site:
     files: dict[str, bytes]
-    """File name -> content; ``stamp.js`` is not among them (it is written last)."""
+    """File name -> content: the pages, style sheet and script; no stamp file."""
     stamp: str
     round: int
     players: int
+    page_stamps: dict[str, bytes] = field(default_factory=dict)
+    """Each page's stamp file (``index.stamp.js``...), written after every page."""
 
     @property
     def stamp_file(self) -> bytes:
@@ -64,15 +72,28 @@ def build_site(t: Tournament, published: datetime, log: Sequence[tuple[str, str]
         html[pages.pairings_file(data, number)] = pages.pairings_page(data, number)
     for pid in sorted(data.records):
         html[pages.player_file(pid)] = pages.player_page(data, pid)
-    digest = hashlib.sha256()
-    for name in sorted(html):
-        digest.update(name.encode() + b"\x00" + html[name].encode("utf-8", "replace") + b"\x00")
-    stamp = digest.hexdigest()[:20]
+    own = {name: page_stamp(text) for name, text in html.items()}
+    site = hashlib.sha256()
+    for name in sorted(own):
+        site.update(f"{name}\x00{own[name]}\x00".encode())
     when = published.strftime("%Y-%m-%d %H:%M")
     files = {
-        name: text.replace(pages.STAMP, stamp).replace(pages.TIME, when).encode("utf-8")
+        name: text.replace(pages.STAMP, own[name]).replace(pages.TIME, when).encode("utf-8")
         for name, text in html.items()
     }
     files["site.css"] = assets.CSS.encode("utf-8")
     files["site.js"] = assets.SCRIPT.encode("utf-8")
-    return Site(files, stamp, data.round, len(data.records))
+    stamps = {
+        pages.stamp_file(name): assets.page_stamp_script(own[name], when).encode("utf-8")
+        for name in html
+    }
+    return Site(files, site.hexdigest()[:20], data.round, len(data.records), stamps)
+
+
+def page_stamp(text: str) -> str:
+    """A page's stamp: its text as built (placeholders, not their values) and the style
+    sheet and script it uses, so a new version of either reloads every page too."""
+    digest = hashlib.sha256()
+    for part in (text, assets.CSS, assets.SCRIPT):
+        digest.update(part.encode("utf-8", "replace") + b"\x00")
+    return digest.hexdigest()[:20]

@@ -1,10 +1,11 @@
 """Writing a site into its folder so that a reader never sees half a publication.
 
-Each file is written whole beside its target and renamed over it, the pages first and
-``stamp.js`` last: an open page reloads only when the stamp changes, by which time every
-page it can reach is complete. (Swapping
+Each file is written whole beside its target and renamed over it: the pages first, then
+each page's stamp file (``p12345.stamp.js``), then ``stamp.js``: an open page reloads only
+when its stamp file changes, by which time every page it can reach is complete. (Swapping
 the whole folder instead would fail on Windows while a server or an Explorer window holds
-it open.) Player pages of players no longer in the tournament are removed afterwards.
+it open.) Player pages of players no longer in the tournament (and their stamp files) are
+removed afterwards.
 
 A folder is written only when it is new, empty, or a site this program published (its
 ``stamp.js`` starts with :data:`assets.STAMP_MARK`), so a mistyped ``--to`` never
@@ -24,13 +25,14 @@ from addin.publish import assets, pages
 from addin.publish.site import STAMP_FILE, Site
 from addin.workbook.saving import default_mode, save_atomically
 
-_PLAYER_PAGE = re.compile(r"(?:p|round)\d+\.html")
-"""Pages of a player or a round: removed when no longer part of the site."""
+_PLAYER_PAGE = re.compile(r"(?:p|round)\d+\.(?:html|stamp\.js)")
+"""Pages of a player or a round and their stamp files: removed when no longer part of the site."""
 _OWN_FILE = re.compile(
-    r"(?:p\d+|index|standings|crosstable|event|report|registered|round\d+)\.html|site\.(?:css|js)"
+    r"(?:p\d+|index|standings|crosstable|event|report|registered|round\d+)\.(?:html|stamp\.js)"
+    r"|site\.(?:css|js)"
     r"|stamp\.js|[\w.-]+\.gz"
 )
-_OWN_TEMP = re.compile(r"\.[\w-]+\.[\w]{8}\.(?:html|css|js|gz)")
+_OWN_TEMP = re.compile(r"\.[\w.-]+\.[\w]{8}\.(?:html|css|js|gz)")
 """``_replace``'s temporary file: ``.NAME.RANDOM.EXT`` (``tempfile``'s 8 random characters)."""
 
 
@@ -110,15 +112,18 @@ def _save(path: Path, data: bytes) -> None:
 
 
 def write_site(folder: Path, site: Site) -> Path:
-    """Write ``site`` into ``folder`` (created if new): pages, then the stamp, then the
-    removal of pages that are no longer part of the site."""
+    """Write ``site`` into ``folder`` (created if new): pages, then their stamp files,
+    then ``stamp.js``, then the removal of pages that are no longer part of the site."""
     check_folder(folder)
     folder.mkdir(exist_ok=True)
     for name, data in site.files.items():
         _replace(folder / name, data)
+    for name, data in site.page_stamps.items():
+        _replace(folder / name, data)
     _save(folder / STAMP_FILE, site.stamp_file)
     for old in folder.iterdir():
-        stale = _PLAYER_PAGE.fullmatch(old.name) and old.name not in site.files
+        ours = old.name in site.files or old.name in site.page_stamps
+        stale = _PLAYER_PAGE.fullmatch(old.name) and not ours
         if stale or _OWN_TEMP.fullmatch(old.name):
             old.unlink(missing_ok=True)
     return folder
