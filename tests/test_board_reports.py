@@ -314,3 +314,49 @@ def test_a_pairing_card_names_the_code_of_the_game_in_play(book: Path, tmp_path:
     text = out.read_text(encoding="utf-8")
     assert text.count(f"R3 code {codes[int(game['Board'])]}") == 2, "both players' cards"  # type: ignore[call-overload]
     assert "R2 code" not in text, "a round played has no code"
+
+
+@pytest.mark.parametrize(
+    ("command", "source"),
+    [
+        ("import-aga-xml", "aga-xml/2014-02.xml"),
+        ("import-opengotha", "opengotha/fake-us-open-before-round-2.xml"),
+    ],
+)
+def test_an_event_carried_on_from_a_file_takes_reports_for_its_round_in_play(
+    tmp_path: Path, command: str, source: str
+) -> None:
+    """The imported last round has games still being played: its boards get codes as a
+    paired round's do, so its players report from the board and accept-results takes it."""
+    from tests.helpers import DATA
+
+    book = tmp_path / "carried.xlsx"
+    assert run("new", book).returncode == 0
+    done = run(command, book, DATA / source, "--yes")
+    assert done.returncode == 0, done.stderr
+    last = max(int(s.split()[1]) for s in sheet_names(book) if s.startswith("Round "))
+    pending = [g for g in sheet_rows(book, f"Round {last}") if g["Result"] is None]
+    assert pending, "the file's last round is still in play"
+    codes = codes_in_sheet(book, last)
+    assert sorted(codes) == sorted(int(g["Board"]) for g in sheet_rows(book, f"Round {last}"))  # type: ignore[call-overload]
+    assert run("publish", book).returncode == 0
+    board = next(b for b in desk_of(book)["boards"] if not b["result"])
+    assert board["code"] == codes[board["board"]]
+    server = start_serve(book, "--port", "0", "--bind", "127.0.0.1", "--loopback")
+    try:
+        report = {"round": str(last), "board": str(board["board"]), "code": board["code"]}
+        for side in ("white", "black"):
+            status, said = post(server.port, {**report, "side": side, "result": "white"})
+            assert status == 200, said
+    finally:
+        stop(server)
+    done = run("accept-results", book)
+    assert done.returncode == 0, done.stderr
+    row = next(g for g in sheet_rows(book, f"Round {last}") if g["Board"] == board["board"])
+    assert row["Result"] == "White wins"
+
+
+def sheet_names(book: Path) -> list[str]:
+    import openpyxl
+
+    return openpyxl.load_workbook(book, read_only=True).sheetnames
