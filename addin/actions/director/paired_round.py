@@ -21,7 +21,13 @@ from addin.actions.director.writing import with_round, write_round
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session
 from addin.core import consistency
-from addin.core.handicap import HANDICAP_KOMI, MAX_HANDICAP, GameConditions, game_conditions
+from addin.core.handicap import (
+    HANDICAP_KOMI,
+    MAX_HANDICAP,
+    GameConditions,
+    game_conditions,
+    top_band_game,
+)
 from addin.core.limits import komi_problem, shown
 from addin.core.model import Game, Player, Result, Round, Tournament
 from addin.core.ratings import RatingError, entry_rating
@@ -209,7 +215,7 @@ def _conditions(
         stones = _handicap(handicap)
         value = _number(komi, "--komi") if komi is not None else _standard_komi(t, stones)
         return GameConditions(stones, value)
-    top = any(p.above_bar or p.effective_band == 1 for p in (white, black))
+    top = top_band_game(t.settings, *(p.above_bar or p.effective_band == 1 for p in (white, black)))
     try:
         ratings = entry_rating(white), entry_rating(black)
         before = mcmahon_scores(
