@@ -360,3 +360,30 @@ def sheet_names(book: Path) -> list[str]:
     import openpyxl
 
     return openpyxl.load_workbook(book, read_only=True).sheetnames
+
+
+def test_a_jigo_reported_where_the_komi_has_a_half_point_is_an_active_warning(
+    book: Path, served: Server
+) -> None:
+    """Both players may tap Jigo by mistake: with 7.5 or 0.5 komi no game ends in a jigo,
+    so accept-results asks first, naming the board, as ``result`` does for the TD's own."""
+    board = desk_of(book)["boards"][3]
+    games = {int(g["Board"]): g for g in sheet_rows(book, "Round 3")}  # type: ignore[call-overload]
+    komi = float(games[board["board"]]["Komi"])  # type: ignore[arg-type]
+    assert not komi.is_integer(), "the demo's komi has its half point"
+    report = {"round": "3", "board": str(board["board"]), "code": board["code"]}
+    for side in ("white", "black"):
+        assert post(served.port, {**report, "side": side, "result": "jigo"})[0] == 200
+    stop(served)
+    before = digest(book)
+    done = run("accept-results", book)
+    assert done.returncode == 3, done.stdout
+    assert f"board {board['board']}: Jigo, but the komi is {komi:g}" in done.stderr
+    assert digest(book) == before, "nothing written"
+    other = next(b for b in games if b != board["board"])
+    typed = run("result", book, "--board", other, "--result", "jigo")
+    assert typed.returncode == 3 and f"board {other}: Jigo, but the komi" in typed.stderr
+    assert digest(book) == before
+    assert run("accept-results", book, "--yes").returncode == 0, "the TD may confirm it"
+    row = next(g for g in sheet_rows(book, "Round 3") if g["Board"] == board["board"])
+    assert row["Result"] == "Jigo"

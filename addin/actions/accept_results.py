@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from addin.actions.director.desk import check_warnings, finish, open_desk
-from addin.actions.director.paired_round import RESULT_RULES
+from addin.actions.director.paired_round import RESULT_RULES, impossible_jigo
 from addin.actions.director.writing import with_round, write_round
 from addin.actions.registry import action
 from addin.actions.serve import phones_folder
@@ -74,6 +74,7 @@ def accept_results(session: Session, params: Mapping[str, object]) -> None:
         wanted = Result(RESULTS[result])
         if game.result is None:
             ready[board] = wanted
+            warnings += impossible_jigo(rnd, game, wanted)
         elif game.result != wanted:
             warnings.append(
                 f"round {rnd.number}, board {board}: both players reported {wanted.value}, "

@@ -85,6 +85,16 @@ def _where(rnd: Round, game: Game) -> str:
     return f"round {rnd.number}, board {game.board}" if game.board else f"round {rnd.number}"
 
 
+def impossible_jigo(rnd: Round, game: Game, result: Result | None) -> list[str]:
+    """A jigo where the komi has a half point (7.5, 0.5) cannot have happened: a warning."""
+    if result is not Result.JIGO or float(game.komi).is_integer():
+        return []
+    return [
+        f"{_where(rnd, game)}: Jigo, but the komi is {game.komi:g}: a game with a half point "
+        "of komi cannot end in a jigo; is the result right?"
+    ]
+
+
 def _pair_text(t: Tournament, game: Game) -> str:
     return f"{name_of(t, game.white)} (White) - {name_of(t, game.black)} (Black)"
 
@@ -336,6 +346,7 @@ def record_result(session: Session, params: Mapping[str, object]) -> None:
             f"round {rnd.number} is not the latest round: round {latest} is already paired, "
             f"with the old result; every McMahon score from round {rnd.number} on changes"
         )
+    warnings += impossible_jigo(rnd, game, result)
     session.warn(warnings + check_warnings(session, desk, after, RESULT_RULES))
     write_round(session, desk, new_round)
     was = game.result.value if game.result else "blank"
