@@ -387,3 +387,30 @@ def test_a_jigo_reported_where_the_komi_has_a_half_point_is_an_active_warning(
     assert run("accept-results", book, "--yes").returncode == 0, "the TD may confirm it"
     row = next(g for g in sheet_rows(book, "Round 3") if g["Board"] == board["board"])
     assert row["Result"] == "Jigo"
+
+
+def test_a_board_paired_again_takes_its_new_players_reports_not_the_old_games(
+    book: Path,
+) -> None:
+    """A report kept for board 1 before ``unpair`` and ``pair`` belongs to the old game: the
+    new board 1's players are neither refused ("you already reported") nor told that both
+    agree on their opponent's behalf."""
+    first = desk_of(book)["boards"][0]
+    server = start_serve(book, "--port", "0", "--bind", "127.0.0.1", "--loopback")
+    old = {"round": "3", "board": "1", "code": first["code"]}
+    assert post(server.port, {**old, "side": "white", "result": "white"})[0] == 200
+    stop(server)
+    prohibit = run("prohibit", book, "--first", first["white"], "--second", first["black"])
+    assert prohibit.returncode == 0, prohibit.stderr
+    assert run("unpair", book, "--yes").returncode == 0
+    assert run("pair", book, "--yes").returncode == 0
+    assert run("publish", book).returncode == 0
+    again = desk_of(book)["boards"][0]
+    assert (again["white"], again["black"]) != (first["white"], first["black"])
+    server = start_serve(book, "--port", "0", "--bind", "127.0.0.1", "--loopback")
+    new = {"round": "3", "board": "1", "code": again["code"]}
+    status, said = post(server.port, {**new, "side": "black", "result": "white"})
+    assert (status, said["state"]) == (200, "kept"), said
+    status, said = post(server.port, {**new, "side": "white", "result": "black"})
+    assert (status, said["state"]) == (200, "disagree"), said
+    stop(server)

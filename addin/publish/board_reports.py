@@ -205,7 +205,14 @@ class ReportBox:
                 raise Refused(403, f"That is not board {board_no}'s code: see your pairing slip.")
             if board.result:
                 raise Refused(409, f"Board {board_no} already has its result: {board.result}.")
-            sides = by_board(self.reports, desk.round).get(board_no, {})
+            # Only this game's reports: a board paired again (unpair, pair) is another game,
+            # and a report for the old one neither blocks nor agrees with this one's players.
+            sides = {
+                r.side: r
+                for r in self.reports
+                if (r.round, r.board, r.white, r.black)
+                == (desk.round, board_no, board.white, board.black)
+            }
             mine = sides.get(side)
             if mine is not None:
                 if mine.result == result:
