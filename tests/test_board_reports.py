@@ -414,3 +414,33 @@ def test_a_board_paired_again_takes_its_new_players_reports_not_the_old_games(
     status, said = post(server.port, {**new, "side": "white", "result": "black"})
     assert (status, said["state"]) == (200, "disagree"), said
     stop(server)
+
+
+def test_a_board_without_a_code_takes_no_report_and_says_so(book: Path) -> None:
+    """A board whose code row the TD deleted (or a round paired before codes existed) is
+    still a board of the round: its players are told to see the TD, and an empty code never
+    matches its empty one."""
+    import openpyxl
+
+    wb = openpyxl.load_workbook(book)
+    ws = wb["Round 3"]
+    head = [c.value for c in ws[1]]
+    column = head.index("Result code") + 1
+    board_column = head.index("Code board") + 1
+    row = next(r for r in range(2, ws.max_row + 1) if ws.cell(r, board_column).value == 2)
+    ws.cell(row, column).value = None
+    wb.save(book)
+    assert run("publish", book).returncode == 0
+    assert {b["board"]: b["code"] for b in desk_of(book)["boards"]}[2] == ""
+    server = start_serve(book, "--port", "0", "--bind", "127.0.0.1", "--loopback")
+    try:
+        for code in ("", " "):
+            body = {"round": "3", "board": "2", "code": code, "side": "white", "result": "white"}
+            status, said = post(server.port, body)
+            assert (status, said["message"]) == (
+                409,
+                "Board 2 has no result code: hand your result to the TD.",
+            ), said
+    finally:
+        stop(server)
+    assert not (phones_folder(book) / REPORTS_FILE).exists(), "nothing kept"

@@ -199,6 +199,10 @@ class ReportBox:
             board = desk.boards.get(board_no)
             if board is None:
                 raise Refused(404, f"Round {desk.round} has no board {board_no}.")
+            if not board.code:  # never compared: an empty code must not match an empty one
+                raise Refused(
+                    409, f"Board {board_no} has no result code: hand your result to the TD."
+                )
             if not hmac.compare_digest(
                 normal_code(fields.get("code", "")).encode(), board.code.encode()
             ):
