@@ -444,3 +444,29 @@ def test_a_board_without_a_code_takes_no_report_and_says_so(book: Path) -> None:
     finally:
         stop(server)
     assert not (phones_folder(book) / REPORTS_FILE).exists(), "nothing kept"
+
+
+def test_a_temporary_number_replaced_after_the_reports_keeps_them_for_the_game(
+    book: Path,
+) -> None:
+    """A new member's real AGA number arrives while their game is played (``replace-id``):
+    the board and its code are unchanged, so both players' reports still take the result."""
+    assert run("unpair", book, "--yes").returncode == 0
+    late = run("register", book, "--name", "Late, Larry", "--rank", "3k", "--yes")
+    assert late.returncode == 0, late.stderr
+    temporary = int(late.stdout.split("AGA # ")[1].split(",")[0])
+    assert run("pair", book, "--yes").returncode == 0
+    assert run("publish", book).returncode == 0
+    board = next(b for b in desk_of(book)["boards"] if temporary in (b["white"], b["black"]))
+    server = start_serve(book, "--port", "0", "--bind", "127.0.0.1", "--loopback")
+    report = {"round": "3", "board": str(board["board"]), "code": board["code"]}
+    for side in ("white", "black"):
+        assert post(server.port, {**report, "side": side, "result": "black"})[0] == 200
+    stop(server)
+    replaced = run("replace-id", book, "--from", temporary, "--to", 30002, "--yes")
+    assert replaced.returncode == 0, replaced.stderr
+    done = run("accept-results", book)
+    assert done.returncode == 0, done.stderr
+    row = next(g for g in sheet_rows(book, "Round 3") if g["Board"] == board["board"])
+    assert row["Result"] == "Black wins"
+    assert 30002 in (row["White AGA #"], row["Black AGA #"])

@@ -100,6 +100,9 @@ class Report:
     white: int = 0
     black: int = 0
     """The board's players when it was reported (a board paired again is another game)."""
+    code: str = ""
+    """The board's code it was reported with: a board keeps its code while its game exists,
+    so a player given a real AGA number since (``replace-id``) is still this game's."""
 
 
 def write_atomically(path: Path, text: str) -> None:
@@ -235,6 +238,7 @@ class ReportBox:
                 address,
                 board.white,
                 board.black,
+                board.code,
             )
             self._keep(report)
             sides = {**sides, side: report}
