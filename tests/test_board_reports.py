@@ -314,3 +314,159 @@ def test_a_pairing_card_names_the_code_of_the_game_in_play(book: Path, tmp_path:
     text = out.read_text(encoding="utf-8")
     assert text.count(f"R3 code {codes[int(game['Board'])]}") == 2, "both players' cards"  # type: ignore[call-overload]
     assert "R2 code" not in text, "a round played has no code"
+
+
+@pytest.mark.parametrize(
+    ("command", "source"),
+    [
+        ("import-aga-xml", "aga-xml/2014-02.xml"),
+        ("import-opengotha", "opengotha/fake-us-open-before-round-2.xml"),
+    ],
+)
+def test_an_event_carried_on_from_a_file_takes_reports_for_its_round_in_play(
+    tmp_path: Path, command: str, source: str
+) -> None:
+    """The imported last round has games still being played: its boards get codes as a
+    paired round's do, so its players report from the board and accept-results takes it."""
+    from tests.helpers import DATA
+
+    book = tmp_path / "carried.xlsx"
+    assert run("new", book).returncode == 0
+    done = run(command, book, DATA / source, "--yes")
+    assert done.returncode == 0, done.stderr
+    last = max(int(s.split()[1]) for s in sheet_names(book) if s.startswith("Round "))
+    pending = [g for g in sheet_rows(book, f"Round {last}") if g["Result"] is None]
+    assert pending, "the file's last round is still in play"
+    codes = codes_in_sheet(book, last)
+    assert sorted(codes) == sorted(int(g["Board"]) for g in sheet_rows(book, f"Round {last}"))  # type: ignore[call-overload]
+    assert run("publish", book).returncode == 0
+    board = next(b for b in desk_of(book)["boards"] if not b["result"])
+    assert board["code"] == codes[board["board"]]
+    server = start_serve(book, "--port", "0", "--bind", "127.0.0.1", "--loopback")
+    try:
+        report = {"round": str(last), "board": str(board["board"]), "code": board["code"]}
+        for side in ("white", "black"):
+            status, said = post(server.port, {**report, "side": side, "result": "white"})
+            assert status == 200, said
+    finally:
+        stop(server)
+    done = run("accept-results", book)
+    assert done.returncode == 0, done.stderr
+    row = next(g for g in sheet_rows(book, f"Round {last}") if g["Board"] == board["board"])
+    assert row["Result"] == "White wins"
+
+
+def sheet_names(book: Path) -> list[str]:
+    import openpyxl
+
+    return openpyxl.load_workbook(book, read_only=True).sheetnames
+
+
+def test_a_jigo_reported_where_the_komi_has_a_half_point_is_an_active_warning(
+    book: Path, served: Server
+) -> None:
+    """Both players may tap Jigo by mistake: with 7.5 or 0.5 komi no game ends in a jigo,
+    so accept-results asks first, naming the board, as ``result`` does for the TD's own."""
+    board = desk_of(book)["boards"][3]
+    games = {int(g["Board"]): g for g in sheet_rows(book, "Round 3")}  # type: ignore[call-overload]
+    komi = float(games[board["board"]]["Komi"])  # type: ignore[arg-type]
+    assert not komi.is_integer(), "the demo's komi has its half point"
+    report = {"round": "3", "board": str(board["board"]), "code": board["code"]}
+    for side in ("white", "black"):
+        assert post(served.port, {**report, "side": side, "result": "jigo"})[0] == 200
+    stop(served)
+    before = digest(book)
+    done = run("accept-results", book)
+    assert done.returncode == 3, done.stdout
+    assert f"board {board['board']}: Jigo, but the komi is {komi:g}" in done.stderr
+    assert digest(book) == before, "nothing written"
+    other = next(b for b in games if b != board["board"])
+    typed = run("result", book, "--board", other, "--result", "jigo")
+    assert typed.returncode == 3 and f"board {other}: Jigo, but the komi" in typed.stderr
+    assert digest(book) == before
+    assert run("accept-results", book, "--yes").returncode == 0, "the TD may confirm it"
+    row = next(g for g in sheet_rows(book, "Round 3") if g["Board"] == board["board"])
+    assert row["Result"] == "Jigo"
+
+
+def test_a_board_paired_again_takes_its_new_players_reports_not_the_old_games(
+    book: Path,
+) -> None:
+    """A report kept for board 1 before ``unpair`` and ``pair`` belongs to the old game: the
+    new board 1's players are neither refused ("you already reported") nor told that both
+    agree on their opponent's behalf."""
+    first = desk_of(book)["boards"][0]
+    server = start_serve(book, "--port", "0", "--bind", "127.0.0.1", "--loopback")
+    old = {"round": "3", "board": "1", "code": first["code"]}
+    assert post(server.port, {**old, "side": "white", "result": "white"})[0] == 200
+    stop(server)
+    prohibit = run("prohibit", book, "--first", first["white"], "--second", first["black"])
+    assert prohibit.returncode == 0, prohibit.stderr
+    assert run("unpair", book, "--yes").returncode == 0
+    assert run("pair", book, "--yes").returncode == 0
+    assert run("publish", book).returncode == 0
+    again = desk_of(book)["boards"][0]
+    assert (again["white"], again["black"]) != (first["white"], first["black"])
+    server = start_serve(book, "--port", "0", "--bind", "127.0.0.1", "--loopback")
+    new = {"round": "3", "board": "1", "code": again["code"]}
+    status, said = post(server.port, {**new, "side": "black", "result": "white"})
+    assert (status, said["state"]) == (200, "kept"), said
+    status, said = post(server.port, {**new, "side": "white", "result": "black"})
+    assert (status, said["state"]) == (200, "disagree"), said
+    stop(server)
+
+
+def test_a_board_without_a_code_takes_no_report_and_says_so(book: Path) -> None:
+    """A board whose code row the TD deleted (or a round paired before codes existed) is
+    still a board of the round: its players are told to see the TD, and an empty code never
+    matches its empty one."""
+    import openpyxl
+
+    wb = openpyxl.load_workbook(book)
+    ws = wb["Round 3"]
+    head = [c.value for c in ws[1]]
+    column = head.index("Result code") + 1
+    board_column = head.index("Code board") + 1
+    row = next(r for r in range(2, ws.max_row + 1) if ws.cell(r, board_column).value == 2)
+    ws.cell(row, column).value = None
+    wb.save(book)
+    assert run("publish", book).returncode == 0
+    assert {b["board"]: b["code"] for b in desk_of(book)["boards"]}[2] == ""
+    server = start_serve(book, "--port", "0", "--bind", "127.0.0.1", "--loopback")
+    try:
+        for code in ("", " "):
+            body = {"round": "3", "board": "2", "code": code, "side": "white", "result": "white"}
+            status, said = post(server.port, body)
+            assert (status, said["message"]) == (
+                409,
+                "Board 2 has no result code: hand your result to the TD.",
+            ), said
+    finally:
+        stop(server)
+    assert not (phones_folder(book) / REPORTS_FILE).exists(), "nothing kept"
+
+
+def test_a_temporary_number_replaced_after_the_reports_keeps_them_for_the_game(
+    book: Path,
+) -> None:
+    """A new member's real AGA number arrives while their game is played (``replace-id``):
+    the board and its code are unchanged, so both players' reports still take the result."""
+    assert run("unpair", book, "--yes").returncode == 0
+    late = run("register", book, "--name", "Late, Larry", "--rank", "3k", "--yes")
+    assert late.returncode == 0, late.stderr
+    temporary = int(late.stdout.split("AGA # ")[1].split(",")[0])
+    assert run("pair", book, "--yes").returncode == 0
+    assert run("publish", book).returncode == 0
+    board = next(b for b in desk_of(book)["boards"] if temporary in (b["white"], b["black"]))
+    server = start_serve(book, "--port", "0", "--bind", "127.0.0.1", "--loopback")
+    report = {"round": "3", "board": str(board["board"]), "code": board["code"]}
+    for side in ("white", "black"):
+        assert post(server.port, {**report, "side": side, "result": "black"})[0] == 200
+    stop(server)
+    replaced = run("replace-id", book, "--from", temporary, "--to", 30002, "--yes")
+    assert replaced.returncode == 0, replaced.stderr
+    done = run("accept-results", book)
+    assert done.returncode == 0, done.stderr
+    row = next(g for g in sheet_rows(book, "Round 3") if g["Board"] == board["board"])
+    assert row["Result"] == "Black wins"
+    assert 30002 in (row["White AGA #"], row["Black AGA #"])

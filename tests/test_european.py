@@ -772,3 +772,30 @@ def test_the_rules_command_sets_the_group_at_once_and_each_stays_changeable(
     assert back.returncode == 0
     aga = book.read_settings(OpenpyxlGateway.open(path)).settings
     assert aga.options == PRESETS[McMahonRules.AGA] and aga.handicap_policy.value == "Minus 1"
+
+
+def test_under_the_egf_preset_a_game_across_the_bar_takes_its_score_difference(
+    tmp_path: Path,
+) -> None:
+    """A new event plays the top band even (Top band games even: Yes). Under the EGF preset
+    the handicap comes from the McMahon scores (6.2): a top group game stays even, but a top
+    group player drawn against a 10 kyu below the bar gives the score difference minus 2,
+    not an even game."""
+    t = Tournament(settings=Settings(rounds=3, bar=rank_floor("3d")))
+    for p in field(("4d", 3), ("10k", 1)):
+        t.players[p.aga_id] = p
+    path = write_workbook(tmp_path / "event.xlsx", ready_for_aga(t), rounds=3)
+    set_setting(path, "Top band games even", "Yes")
+    assert run("rules", path, "--preset", "EGF").returncode == 0
+    assert run("bands", path, "--yes").returncode == 0
+    paired = run("pair", path, "--yes")
+    assert paired.returncode == 0, paired.stderr
+    games, _ = _round(path, 1)
+    initial = {r["AGA #"]: r["Initial score"] for r in sheet_rows(path, "Players")}
+    across = [g for g in games if initial[g["White AGA #"]] != initial[g["Black AGA #"]]]
+    within = [g for g in games if initial[g["White AGA #"]] == initial[g["Black AGA #"]]]
+    assert len(across) == 1 and len(within) == 1
+    (game,) = across
+    difference = abs(initial[game["White AGA #"]] - initial[game["Black AGA #"]])  # type: ignore[operator]
+    assert game["Handicap"] == min(9, difference - 2) > 0, game
+    assert within[0]["Handicap"] == 0

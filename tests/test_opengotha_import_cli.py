@@ -500,3 +500,30 @@ def test_export_writes_sleeping_players_as_opengothas_absence_value(
     gps = etree.parse(str(out)).getroot().find("TournamentParameterSet/GeneralParameterSet")
     assert (gps.get("genMMS2ValueAbsent"), gps.get("genNBW2ValueAbsent")) == absent
     assert (gps.get("genRoundDownNBWMMS"), gps.get("genMMS2ValueBye")) == ("true", "2")
+
+
+def test_export_of_an_egf_event_names_the_european_options_opengotha_cannot_hold(
+    tmp_path: Path,
+) -> None:
+    """An EGF event carried on in OpenGotha: split and fold is written as OpenGotha's own
+    seed system; the ghost player, SOS seeding, EGF floats and komi beyond 9 stones have no
+    setting there, so each is named before anything is written (an AGA event names none:
+    the sleeping test above exports one with exit 0)."""
+    t = make_tournament(seed=3, rounds=4)
+    played = write_workbook(tmp_path / "played.xlsx", t, rounds=5)
+    ghost = min(t.players)
+    set_setting(played, "McMahon rules", "EGF")
+    set_setting(played, "Ghost player (AGA #)", ghost)
+    out = tmp_path / "event.xml"
+    asked = run("export-opengotha", played, out)
+    assert asked.returncode == 3 and not out.exists()
+    for lost in (
+        f"the ghost player {t.players[ghost].name} ({ghost}): OpenGotha has no ghost",
+        "seeding within a group by SOS",
+        "who plays up or down: EGF (by SOS)",
+        "handicap beyond 9 stones: 15 points a stone",
+    ):
+        assert f"OpenGotha cannot hold: {lost}" in asked.stderr, lost
+    assert run("export-opengotha", played, out, "--yes").returncode == 0
+    pps = etree.parse(str(out)).getroot().find("TournamentParameterSet/PairingParameterSet")
+    assert pps.get("paiMaSeedSystem1") == pps.get("paiMaSeedSystem2") == "SPLITANDFOLD"

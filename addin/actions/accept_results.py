@@ -14,14 +14,15 @@ from dataclasses import replace
 from pathlib import Path
 
 from addin.actions.director.desk import check_warnings, finish, open_desk
-from addin.actions.director.paired_round import RESULT_RULES
+from addin.actions.director.paired_round import RESULT_RULES, impossible_jigo
 from addin.actions.director.writing import with_round, write_round
 from addin.actions.registry import action
 from addin.actions.serve import phones_folder
 from addin.actions.session import ActionError, Session
 from addin.core.model import Result
 from addin.core.scoring import last_round
-from addin.publish.board_reports import RESULTS, SIDES, agreed, by_board, read_reports
+from addin.publish.board_reports import RESULTS, SIDES, Report, agreed, by_board, read_reports
+from addin.publish.codes import read_codes
 from addin.reports.common import boards
 
 
@@ -47,13 +48,27 @@ def accept_results(session: Session, params: Mapping[str, object]) -> None:
     assert rnd is not None
     reported = by_board(reports, rnd.number)
     names = {p: t.players[p].name if p in t.players else f"#{p}" for p in t.players}
+    codes = read_codes(session.gw, rnd.number)
+
+    def this_game(r: Report, board: int, white: int, black: int) -> bool:
+        """The report is for this game: the same players, or (a number replaced since) the
+        board's code it was made with and each other player's number gone from the event."""
+        if (r.white, r.black) == (white, black):
+            return True
+        if not r.code or r.code != codes.get(board):
+            return False
+        return all(
+            was == now or (was not in t.players and now in t.players)
+            for was, now in ((r.white, white), (r.black, black))
+        )
+
     ready: dict[int, Result] = {}
     warnings: list[str] = []
     for board, game in boards(rnd):
         sides = reported.get(board)
         if not sides:
             continue
-        other = [r for r in sides.values() if (r.white, r.black) != (game.white, game.black)]
+        other = [r for r in sides.values() if not this_game(r, board, game.white, game.black)]
         if other:
             warnings.append(
                 f"round {rnd.number}, board {board}: reported for another pairing "
@@ -74,6 +89,7 @@ def accept_results(session: Session, params: Mapping[str, object]) -> None:
         wanted = Result(RESULTS[result])
         if game.result is None:
             ready[board] = wanted
+            warnings += impossible_jigo(rnd, game, wanted)
         elif game.result != wanted:
             warnings.append(
                 f"round {rnd.number}, board {board}: both players reported {wanted.value}, "

@@ -18,6 +18,7 @@ from addin.core.tiebreaks import TiebreakError, resolve
 from addin.formats.aga_text import AGAReportError, read_aga_text_file, write_aga_text
 from addin.formats.aga_xml import read_aga_xml_report, validate_aga_xml, write_aga_xml
 from addin.formats.eggplant import eggplant_limits
+from addin.publish.codes import write_codes
 from addin.workbook import book
 from addin.workbook.gateway import LogEntry
 from addin.workbook.layout import BANDS, players_table, round_number_of
@@ -197,6 +198,8 @@ def fill_workbook(
             gw.remove_sheet(sheet)
     for rnd in t.rounds:
         book.write_round(gw, rnd, t.players)
+    if t.rounds:  # the round in play: its players report results from the board, as if paired
+        write_codes(gw, max(t.rounds, key=lambda r: r.number))
 
 
 def _setting_field(key: str) -> str:

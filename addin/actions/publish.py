@@ -81,8 +81,8 @@ def publish(session: Session, params: Mapping[str, object]) -> None:
 
 
 def report_desk(gw: Gateway, t: Tournament) -> Desk:
-    """The round in play as the server checks reports against it: each board with a code,
-    its players, and the result already typed."""
+    """The round in play as the server checks reports against it: each board with its code
+    ("" for a board without one: it takes no reports), its players, and the result typed."""
     done = paired_rounds(t)
     rnd = t.round(done[-1]) if done else None
     if rnd is None:
@@ -102,10 +102,9 @@ def report_desk(gw: Gateway, t: Tournament) -> Desk:
                 g.black,
                 name(g.white),
                 name(g.black),
-                codes[board],
+                codes.get(board, ""),
                 g.result.value if g.result is not None else "",
             )
             for board, g in boards(rnd)
-            if board in codes
         },
     )

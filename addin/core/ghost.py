@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from addin.core.european import OddPlayer
-from addin.core.handicap import game_conditions, scheme_stones
+from addin.core.handicap import game_conditions, scheme_stones, top_band_game
 from addin.core.model import (
     Bye,
     ByeKind,
@@ -71,7 +71,7 @@ def ghost_game(
     white, black = (player, ghost) if _stronger(player, ghost, scores, s) else (ghost, player)
     ratings = entry_rating(white), entry_rating(black)
     pair_scores = scores.get(white.aga_id, 0.0), scores.get(black.aga_id, 0.0)
-    top = any(p.above_bar or p.effective_band == 1 for p in (white, black))
+    top = top_band_game(s, *(p.above_bar or p.effective_band == 1 for p in (white, black)))
     if scheme_stones(*ratings, s, top, pair_scores) == 0 and white is ghost:
         white, black = player, ghost  # an even game: the player takes White
         ratings, pair_scores = ratings[::-1], pair_scores[::-1]

@@ -62,6 +62,17 @@ def handicap_stones(stronger: float, weaker: float, policy: HandicapPolicy) -> i
     return _reduce(full, policy.reduction)
 
 
+def top_band_game(settings: Settings, a_top: bool, b_top: bool) -> bool:
+    """Whether 'Top band games even' speaks for a game whose players are (or are not) in the
+    top band. With the rating basis (AGA) a game with a top band player is even. With the
+    McMahon score basis (BGA/EGF presets) only a game of two top band players is: BGA 6.2
+    plays the games above the bar even, and a game across the bar takes its score
+    difference (a 20k drawn against a 6d is not an even game)."""
+    if settings.handicap_basis is HandicapBasis.MMS:
+        return a_top and b_top
+    return a_top or b_top
+
+
 def scheme_stones(
     a: float,
     b: float,

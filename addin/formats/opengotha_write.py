@@ -24,7 +24,14 @@ from datetime import date, datetime
 
 from lxml import etree
 
-from addin.core.european import Sleeping
+from addin.core.european import (
+    BeyondNine,
+    FloatChoice,
+    GroupPairing,
+    GroupSeeding,
+    OddPlayer,
+    Sleeping,
+)
 from addin.core.limits import shown
 from addin.core.model import (
     ByeKind,
@@ -283,10 +290,14 @@ class _Writer:
         _criteria(etree.SubElement(tps, "PlacementParameterSet"), self._criteria_names())
         geo = s.avoid_same_club or s.avoid_same_country
         points = max(s.avoidance_points, 1)
+        seed = "SPLITANDFOLD" if s.options.group_pairing is GroupPairing.FOLD else "SPLITANDSLIP"
+        self._european_lost()
         _attrs(
             etree.SubElement(tps, "PairingParameterSet"),
             {
                 **PAIRING_DEFAULTS,
+                "paiMaSeedSystem1": seed,
+                "paiMaSeedSystem2": seed,
                 "paiSeAvoidSameGeo": "100000000000" if geo else "0",
                 "paiSePreferMMSDiffRatherThanSameClub": points if s.avoid_same_club else 0,
                 "paiSePreferMMSDiffRatherThanSameCountry": points if s.avoid_same_country else 0,
@@ -295,6 +306,33 @@ class _Writer:
         )
         if s.avoid_same_family or s.avoid_same_city or s.avoid_same_state:
             self.lost.append("avoiding the same family, city or state (it avoids club, country)")
+
+    def _european_lost(self) -> None:
+        """The European options OpenGotha's pairing has no setting for (split and fold it
+        has: written above)."""
+        s = self.t.settings
+        ghost = s.ghost_player
+        if s.options.odd_player is OddPlayer.GHOST and ghost is not None:
+            who = self.t.players.get(ghost)
+            self.lost.append(
+                f"the ghost player {who.name if who else ''} ({ghost}): OpenGotha has no ghost "
+                "and pairs them as any player; mark them not participating where the field is "
+                "even"
+            )
+        if s.options.group_seeding is not GroupSeeding.RATING:
+            self.lost.append(
+                f"seeding within a group by {s.options.group_seeding.value} (OpenGotha seeds by "
+                "rating)"
+            )
+        if s.options.float_choice is not FloatChoice.AGA:
+            self.lost.append(
+                f"who plays up or down: {s.options.float_choice.value} (OpenGotha has its own rule)"
+            )
+        if s.options.beyond_nine is not BeyondNine.CAPPED:
+            self.lost.append(
+                f"handicap beyond 9 stones: {s.options.beyond_nine.value} (OpenGotha stops at "
+                "its ceiling)"
+            )
 
     def _criteria_names(self) -> list[str]:
         """The score (MMS, or NBW in a Swiss event), then the tiebreaks OpenGotha has."""

@@ -100,6 +100,9 @@ class Report:
     white: int = 0
     black: int = 0
     """The board's players when it was reported (a board paired again is another game)."""
+    code: str = ""
+    """The board's code it was reported with: a board keeps its code while its game exists,
+    so a player given a real AGA number since (``replace-id``) is still this game's."""
 
 
 def write_atomically(path: Path, text: str) -> None:
@@ -199,13 +202,24 @@ class ReportBox:
             board = desk.boards.get(board_no)
             if board is None:
                 raise Refused(404, f"Round {desk.round} has no board {board_no}.")
+            if not board.code:  # never compared: an empty code must not match an empty one
+                raise Refused(
+                    409, f"Board {board_no} has no result code: hand your result to the TD."
+                )
             if not hmac.compare_digest(
                 normal_code(fields.get("code", "")).encode(), board.code.encode()
             ):
                 raise Refused(403, f"That is not board {board_no}'s code: see your pairing slip.")
             if board.result:
                 raise Refused(409, f"Board {board_no} already has its result: {board.result}.")
-            sides = by_board(self.reports, desk.round).get(board_no, {})
+            # Only this game's reports: a board paired again (unpair, pair) is another game,
+            # and a report for the old one neither blocks nor agrees with this one's players.
+            sides = {
+                r.side: r
+                for r in self.reports
+                if (r.round, r.board, r.white, r.black)
+                == (desk.round, board_no, board.white, board.black)
+            }
             mine = sides.get(side)
             if mine is not None:
                 if mine.result == result:
@@ -224,6 +238,7 @@ class ReportBox:
                 address,
                 board.white,
                 board.black,
+                board.code,
             )
             self._keep(report)
             sides = {**sides, side: report}

@@ -21,7 +21,13 @@ from addin.actions.director.writing import with_round, write_round
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session
 from addin.core import consistency
-from addin.core.handicap import HANDICAP_KOMI, MAX_HANDICAP, GameConditions, game_conditions
+from addin.core.handicap import (
+    HANDICAP_KOMI,
+    MAX_HANDICAP,
+    GameConditions,
+    game_conditions,
+    top_band_game,
+)
 from addin.core.limits import komi_problem, shown
 from addin.core.model import Game, Player, Result, Round, Tournament
 from addin.core.ratings import RatingError, entry_rating
@@ -77,6 +83,16 @@ def _on_board(rnd: Round, board: object) -> Game:
 
 def _where(rnd: Round, game: Game) -> str:
     return f"round {rnd.number}, board {game.board}" if game.board else f"round {rnd.number}"
+
+
+def impossible_jigo(rnd: Round, game: Game, result: Result | None) -> list[str]:
+    """A jigo where the komi has a half point (7.5, 0.5) cannot have happened: a warning."""
+    if result is not Result.JIGO or float(game.komi).is_integer():
+        return []
+    return [
+        f"{_where(rnd, game)}: Jigo, but the komi is {game.komi:g}: a game with a half point "
+        "of komi cannot end in a jigo; is the result right?"
+    ]
 
 
 def _pair_text(t: Tournament, game: Game) -> str:
@@ -209,7 +225,7 @@ def _conditions(
         stones = _handicap(handicap)
         value = _number(komi, "--komi") if komi is not None else _standard_komi(t, stones)
         return GameConditions(stones, value)
-    top = any(p.above_bar or p.effective_band == 1 for p in (white, black))
+    top = top_band_game(t.settings, *(p.above_bar or p.effective_band == 1 for p in (white, black)))
     try:
         ratings = entry_rating(white), entry_rating(black)
         before = mcmahon_scores(
@@ -330,6 +346,7 @@ def record_result(session: Session, params: Mapping[str, object]) -> None:
             f"round {rnd.number} is not the latest round: round {latest} is already paired, "
             f"with the old result; every McMahon score from round {rnd.number} on changes"
         )
+    warnings += impossible_jigo(rnd, game, result)
     session.warn(warnings + check_warnings(session, desk, after, RESULT_RULES))
     write_round(session, desk, new_round)
     was = game.result.value if game.result else "blank"

@@ -19,7 +19,13 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from addin.core.handicap import HANDICAP_KOMI, game_conditions, scheme_stones, scheme_text
+from addin.core.handicap import (
+    HANDICAP_KOMI,
+    game_conditions,
+    scheme_stones,
+    scheme_text,
+    top_band_game,
+)
 from addin.core.model import Color, ColorPolicy, HandicapBasis, Settings
 from addin.core.pairing.field import Entrant, Field
 from addin.core.ratings import rating_gap
@@ -30,7 +36,8 @@ MAX_RUN = 3
 
 def stones(a: Entrant, b: Entrant, settings: Settings) -> int:
     """Handicap stones of a game under the settings' handicap scheme."""
-    return scheme_stones(a.rating, b.rating, settings, a.top_band or b.top_band, (a.score, b.score))
+    top = top_band_game(settings, a.top_band, b.top_band)
+    return scheme_stones(a.rating, b.rating, settings, top, (a.score, b.score))
 
 
 def stronger_first(
@@ -179,7 +186,7 @@ class ColorBook:
             white, black = strong, weak
         else:
             white, black = self._even(a, b)
-        top = a.top_band or b.top_band
+        top = top_band_game(settings, a.top_band, b.top_band)
         conditions = game_conditions(
             white.rating, black.rating, settings, top, (white.score, black.score)
         )
