@@ -75,6 +75,15 @@ def test_protocol_sample_band_calculation_from_players(
         assert banding.initial_scores[player.aga_id] == scores[band - 1]
 
 
+def test_the_bands_are_told_in_words_with_their_sizes() -> None:
+    settings = Settings(rounds=6, band_d=0.75)
+    banding = rebuild_bands(SAMPLE_ROWS, SAMPLE_FIELD, settings)
+    sizes = ", ".join(str(n) for n in SAMPLE_SIZES[:-1])
+    assert banding.sizes() == f"5 bands of {sizes} and {SAMPLE_SIZES[-1]} players"
+    one = rebuild_bands(SAMPLE_ROWS[:1], SAMPLE_FIELD[:1], settings)
+    assert one.sizes() == "1 band of 1 player"
+
+
 def test_forcing_one_point_below_the_top_band() -> None:
     settings = Settings(rounds=6, band_d=0.75, top_band_separation_one=True)
     banding = rebuild_bands(SAMPLE_ROWS, SAMPLE_FIELD, settings)

@@ -157,8 +157,7 @@ def bands(session: Session, params: Mapping[str, object]) -> None:
     table = players_table(t.settings.rounds)
     session.gw.write_table(table, book.merge_rows(b.players_data, "aga_id", updates))
 
-    sizes = ", ".join(f"{banding.counts.get(band.number, 0)}" for band in banding.bands)
-    session.done(f"{len(banding.bands)} bands of {sizes} players")
+    session.done(banding.sizes())
     if banding.supergroup:
         kind, top = t.settings.options.supergroup, banding.bands[0].initial_score or 0.0
         line = supergroup.describe(kind, t.settings.rounds, len(banding.supergroup), top + 1)

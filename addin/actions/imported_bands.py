@@ -140,10 +140,9 @@ def _from_ranks(t: Tournament, field_: list[Player]) -> ImportedBands:
         if settings.bar is not None
         else "no bar"
     )
-    sizes = ", ".join(str(banding.counts.get(b.number, 0)) for b in banding.bands)
     note = (
         "The file carries no initial McMahon scores: bands built from the ranks as bands "
-        f"would build them ({len(banding.bands)} bands of {sizes} players; {bar}); the next "
+        f"would build them ({banding.sizes()}; {bar}); the next "
         "round pairs with them. Review them with bands (or bands --fresh after changing the "
         "bar) before pairing if the event used others"
     )

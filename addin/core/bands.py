@@ -78,6 +78,14 @@ class Banding:
     sleepers_out_of_top: tuple[PlayerId, ...] = ()
     """Top-band players who asked to sleep, started one point below the bar (spec 4.3)."""
 
+    def sizes(self) -> str:
+        """The bands and their sizes in words: "3 bands of 19, 17 and 10 players"."""
+        counts = [str(self.counts.get(band.number, 0)) for band in self.bands]
+        if len(counts) == 1:
+            return f"1 band of {counts[0]} player{'' if counts[0] == '1' else 's'}"
+        listed = ", ".join(counts[:-1]) + f" and {counts[-1]}" if counts else "no"
+        return f"{len(counts)} bands of {listed} players"
+
     def effective_band(self, player: PlayerId) -> int:
         return self.band_overrides.get(player, self.band_of[player])
 
