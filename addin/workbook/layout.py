@@ -661,7 +661,7 @@ def standings_table(tiebreaks: Sequence[str]) -> Table:
             Column("band", "Band", Kind.INT, s, width=6),
             Column("initial_score", "Initial score", Kind.FLOAT, s, width=8),
             Column("wins", "Wins", Kind.FLOAT, s, width=6),
-            Column("mms", "McMahon score", Kind.FLOAT, s, width=9),
+            Column("mms", "McMahon score", Kind.FLOAT, s, width=10),
             *(
                 Column(f"tb{i}", name, Kind.FLOAT, s, width=10)
                 for i, name in enumerate(tiebreaks, start=1)
@@ -681,7 +681,7 @@ def cross_table(rounds: int, tiebreaks: Sequence[str]) -> Table:
             Column("name", "Name", owner=s, width=26),
             Column("rank", "Rank", owner=s, width=6),
             *(Column(f"r{n}", round_header(n), owner=s, width=7) for n in range(1, rounds + 1)),
-            Column("mms", "McMahon score", Kind.FLOAT, s, width=9),
+            Column("mms", "McMahon score", Kind.FLOAT, s, width=10),
             *(
                 Column(f"tb{i}", name, Kind.FLOAT, s, width=10)
                 for i, name in enumerate(tiebreaks, start=1)
