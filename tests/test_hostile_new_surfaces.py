@@ -1,0 +1,129 @@
+"""Hostile input on the surfaces added last: the phones' report store, the OpenGotha import
+and export, the European settings, the kept lookup index.
+
+Each case runs the real command on a real workbook and asserts what
+``test_hostile_inputs.py`` asserts: one short message naming the file and what was
+expected, no traceback, and the workbook byte for byte as it was.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from addin.actions.serve import phones_folder
+from addin.publish.board_reports import DESK_FILE, REPORTS_FILE, Desk
+from tests.helpers import digest, run
+from tests.test_publish_site import played_book
+
+MAX_MESSAGE_LINE = 600
+
+
+def one_short_message(done: object, *fragments: str) -> None:
+    output = done.stdout + done.stderr  # type: ignore[attr-defined]
+    assert done.returncode == 1, output  # type: ignore[attr-defined]
+    assert "Traceback" not in output
+    assert all(len(line) <= MAX_MESSAGE_LINE for line in output.splitlines()), output[:2000]
+    for fragment in fragments:
+        assert fragment in done.stderr, output  # type: ignore[attr-defined]
+
+
+# --- the phones' report store (BOOK.phones/reports.json, desk.json) ---------------------
+
+
+@pytest.fixture(scope="module")
+def published(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    book = played_book(tmp_path_factory.mktemp("phones"))
+    assert run("publish", book).returncode == 0
+    return book
+
+
+@pytest.fixture
+def book(published: Path, tmp_path: Path) -> Path:
+    copy = tmp_path / published.name
+    copy.write_bytes(published.read_bytes())
+    phones_folder(copy).mkdir()
+    desk = (phones_folder(published) / DESK_FILE).read_bytes()
+    (phones_folder(copy) / DESK_FILE).write_bytes(desk)
+    return copy
+
+
+def report(**changed: object) -> dict[str, object]:
+    """A report as the server keeps it, with ``changed`` fields."""
+    return {
+        "round": 3,
+        "board": 1,
+        "side": "white",
+        "result": "white",
+        "time": "2026-11-26 10:00:00",
+        "address": "10.0.0.7",
+        "white": 1,
+        "black": 2,
+    } | changed
+
+
+def reports(*items: object) -> str:
+    return json.dumps({"format": 1, "reports": list(items)})
+
+
+TAMPERED = {
+    "result-unknown": (
+        reports(report(result="nope"), report(side="black", result="nope")),
+        "report 1: side 'white' or result 'nope' is not one a player sends",
+    ),
+    "side-unknown": (reports(report(side="green")), "side 'green'"),
+    "board-text": (
+        reports(report(board="1"), report(board=2.5, side="black")),
+        "report 1: board '1' is not a whole number",
+    ),
+    "board-list": (reports(report(board=[1])), "board [1] is not a whole number"),
+    "board-true": (reports(report(board=True)), "board True is not a whole number"),
+    "player-object": (
+        reports(report(white={}), report(white={}, side="black")),
+        "white {} is not a whole number",
+    ),
+    "player-huge": (reports(report(white=10**30)), "is not a whole number"),
+    "round-nan": (reports(report()).replace('"round": 3', '"round": NaN'), "NaN is not a number"),
+    "round-1e999": (reports(report()).replace('"round": 3', '"round": 1e999'), "round inf"),
+    "huge-field-name": (reports({"x" * 40_000: 1}), "(40,002 characters) is no field of it"),
+    "huge-text": (reports(report(address="=HYPERLINK(" + "x" * 40_000)), "is not a short text"),
+    "field-missing": (reports({"round": 3}), "address, board, result, side, time missing"),
+    "nested-deeply": ('{"reports":' + "[" * 100_000 + "]" * 100_000 + "}", "nested too deeply"),
+    "a-list": ("[]", "expected an object with a list of reports"),
+    "utf-16": (reports().encode("utf-16").decode("latin-1"), "not UTF-8"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TAMPERED))
+def test_a_tampered_reports_file_is_one_line_naming_it_and_the_workbook_is_unchanged(
+    name: str, book: Path
+) -> None:
+    text, expected = TAMPERED[name]
+    path = phones_folder(book) / REPORTS_FILE
+    if name == "utf-16":
+        path.write_bytes(reports().encode("utf-16"))
+    else:
+        path.write_text(text, encoding="utf-8")
+    before = digest(book)
+    done = run("accept-results", book, "--yes")
+    one_short_message(done, "reports.json is not a reports file this program wrote", expected)
+    assert digest(book) == before
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"round": 1e999, "boards": []}',
+        '{"round": 3, "boards": [{"board": 1, "code": 7}]}',
+        '{"round": 3, "boards": {"1": {}}}',
+        '{"round": "3", "boards": []}',
+        "[" * 100_000,
+    ],
+)
+def test_a_tampered_desk_file_is_refused_as_a_whole(text: str) -> None:
+    """The server reads desk.json again when it changes; anything but what ``publish``
+    wrote is no desk (reporting closed), never a failed request."""
+    with pytest.raises(ValueError):
+        Desk.from_json(text)
