@@ -9,13 +9,16 @@ expected, no traceback, and the workbook byte for byte as it was.
 from __future__ import annotations
 
 import json
+import os
+import pickle
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from addin.actions.serve import phones_folder
 from addin.publish.board_reports import DESK_FILE, REPORTS_FILE, Desk
-from tests.helpers import digest, run
+from tests.helpers import DATA, TDLISTA_SNAPSHOT, digest, run
 from tests.test_publish_site import played_book
 
 MAX_MESSAGE_LINE = 600
@@ -127,3 +130,83 @@ def test_a_tampered_desk_file_is_refused_as_a_whole(text: str) -> None:
     wrote is no desk (reporting closed), never a failed request."""
     with pytest.raises(ValueError):
         Desk.from_json(text)
+
+
+# --- the kept lookup index (the user's cache folder) -------------------------------------
+
+
+@pytest.fixture
+def desk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    path = tmp_path / "desk.xlsx"
+    assert run("new", path).returncode == 0
+    imported = run("import-tdlista", path, DATA / "tdlista" / "tdlista-short.txt", "--yes")
+    assert imported.returncode == 0, imported.stderr
+    return path
+
+
+def kept_entries() -> list[Path]:
+    from addin.workbook import read_cache
+
+    return sorted(read_cache.folder().glob("*.pickle"))
+
+
+def spoil_truncated(entry: Path) -> None:
+    entry.write_bytes(entry.read_bytes()[:100])
+
+
+def spoil_folder(entry: Path) -> None:
+    entry.unlink()
+    entry.mkdir()
+
+
+def spoil_pipe(entry: Path) -> None:
+    entry.unlink()
+    os.mkfifo(entry)
+
+
+def spoil_foreign(entry: Path) -> None:
+    entry.write_bytes(pickle.dumps({"not": "an index"}))
+
+
+def spoil_unkeyed(entry: Path) -> None:
+    """An index as an older version kept it: the object alone, no key."""
+    with entry.open("rb") as f:
+        _, index = pickle.load(f)
+    entry.write_bytes(pickle.dumps(index))
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    [spoil_truncated, spoil_folder, spoil_pipe, spoil_foreign, spoil_unkeyed],
+    ids=lambda f: f.__name__.removeprefix("spoil_"),
+)
+def test_a_spoiled_kept_index_is_a_miss_and_the_lookup_reads_the_list_again(
+    spoil: Callable[[Path], None], desk: Path
+) -> None:
+    if spoil is spoil_pipe and not hasattr(os, "mkfifo"):
+        pytest.skip("no named pipes here")
+    first = run("lookup", desk, "cornell")
+    assert first.returncode == 0 and "Cornell, Dewey G." in first.stdout
+    for entry in kept_entries():
+        spoil(entry)
+    before = digest(desk)
+    again = run("lookup", desk, "cornell")
+    assert again.returncode == 0, again.stderr
+    assert again.stdout == first.stdout and "Traceback" not in again.stderr
+    assert digest(desk) == before
+
+
+def test_a_kept_index_swapped_for_another_lists_is_a_miss(desk: Path, tmp_path: Path) -> None:
+    """Two lists, two entries: each renamed as the other's is not read as its own."""
+    other = tmp_path / "other.xlsx"
+    assert run("new", other).returncode == 0
+    assert run("import-tdlista", other, TDLISTA_SNAPSHOT, "--yes").returncode == 0
+    mine = run("lookup", desk, "cornell").stdout
+    entries = kept_entries()
+    assert run("lookup", other, "cornell").returncode == 0
+    others = [e for e in kept_entries() if e not in entries]
+    assert others
+    for entry in entries:
+        entry.write_bytes(others[0].read_bytes())
+    assert run("lookup", desk, "cornell").stdout == mine
