@@ -220,6 +220,12 @@ class _Reader:
     def settings(self) -> Settings:
         gps, hps = self.gps, self.hps
         rounds = self._int(gps, "numberOfRounds", 5)
+        if not 1 <= rounds <= MAX_ROUNDS:
+            raise self.error(
+                gps,
+                f"numberOfRounds={shown(gps.get('numberOfRounds'), 30)} is not a number "
+                f"of rounds (1 to {MAX_ROUNDS})",
+            )
         try:
             komi = float(gps.get("komi", "7.5"))
         except ValueError:
