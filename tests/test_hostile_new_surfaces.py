@@ -19,7 +19,9 @@ import pytest
 from addin.actions.serve import phones_folder
 from addin.publish.board_reports import DESK_FILE, REPORTS_FILE, Desk
 from tests.helpers import DATA, TDLISTA_SNAPSHOT, digest, run
+from tests.test_hostile_inputs import set_cell
 from tests.test_publish_site import played_book
+from tests.workbook_fixtures import simple_tournament, write_workbook
 
 MAX_MESSAGE_LINE = 600
 
@@ -210,3 +212,29 @@ def test_a_kept_index_swapped_for_another_lists_is_a_miss(desk: Path, tmp_path: 
     for entry in entries:
         entry.write_bytes(others[0].read_bytes())
     assert run("lookup", desk, "cornell").stdout == mine
+
+
+# --- export-opengotha on a hand-edited workbook -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        ('=HYPERLINK("http://x","y")', "Players!A2 (AGA #): the formula"),
+        ("x" * 40_000, "(32,767 characters) is not an AGA number"),
+        (-1, "Players!A2 (AGA #)"),
+    ],
+    ids=["formula", "huge-text", "negative"],
+)
+def test_export_opengotha_of_an_unreadable_aga_number_names_the_cell_and_writes_nothing(
+    value: object, expected: str, tmp_path: Path
+) -> None:
+    """OpenGotha would pair from the file: a player whose games lost him is refused, as
+    export-aga refuses it (it was a KeyError)."""
+    book = write_workbook(tmp_path / "t.xlsx", simple_tournament(10, 2), rounds=4)
+    set_cell(book, "Players", "AGA #", value)
+    before = digest(book)
+    out = tmp_path / "og.xml"
+    done = run("export-opengotha", book, out, "--yes")
+    one_short_message(done, "fix these problems first", expected)
+    assert not out.exists() and digest(book) == before
