@@ -408,6 +408,7 @@ OPENGOTHA_CASES = [
         ("round-0", opengotha("0"), "roundNumber=0 is not a round (1 to 30)"),
         ("round-huge", opengotha("9" * 5000), "is not a whole number"),
         ("rounds-huge", opengotha(rounds="9" * 20), "is not a number of rounds (1 to 30)"),
+        ("result-huge", opengotha(result="R" * 40_000), "(40,000 characters) has no AGA"),
         ("rounds-0", opengotha(rounds="0"), "numberOfRounds='0' is not a number of rounds"),
         ("rounds-negative", opengotha(rounds="-1"), "numberOfRounds='-1' is not a number"),
         ("rounds-31", opengotha(rounds="31"), "numberOfRounds='31' is not a number of rounds"),

@@ -238,3 +238,28 @@ def test_export_opengotha_of_an_unreadable_aga_number_names_the_cell_and_writes_
     done = run("export-opengotha", book, out, "--yes")
     one_short_message(done, "fix these problems first", expected)
     assert not out.exists() and digest(book) == before
+
+
+def test_import_opengotha_names_a_huge_name_in_its_notes_without_echoing_it(
+    tmp_path: Path,
+) -> None:
+    """A player not confirmed (PRE) whose rank OpenGotha reads otherwise is named in two
+    notes: cut to 60 characters, never a 1,000-character line."""
+    source = tmp_path / "og.xml"
+    source.write_bytes(
+        (
+            '<Tournament dataVersion="201"><Players>'
+            f'<Player name="{"x" * 1000}" firstName="{"y" * 1000}" rank="99d" '
+            'registeringStatus="PRE"/><Player name="Bob" firstName="B" rank="2K"/>'
+            "</Players><Games/><TournamentParameterSet>"
+            '<GeneralParameterSet numberOfRounds="3"/><HandicapParameterSet/>'
+            "</TournamentParameterSet></Tournament>"
+        ).encode()
+    )
+    book = tmp_path / "t.xlsx"
+    assert run("new", book).returncode == 0
+    done = run("import-opengotha", book, source, "--yes")
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output
+    assert "(1,000 characters), " in output and "(1,000 characters) '99d' -> 9d" in output
+    assert all(len(line) <= MAX_MESSAGE_LINE for line in output.splitlines()), output[:2000]

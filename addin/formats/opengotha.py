@@ -407,12 +407,13 @@ class _Reader:
             written = el.get("rank", "").strip().lower()
             if written != rank:
                 clamped.append(
-                    f"{el.get('name', '')} {shown(written, 20) if written else '(none)'} -> {rank}"
+                    f"{_cut(el.get('name', ''))} {shown(written, 20) if written else '(none)'} "
+                    f"-> {rank}"
                 )
             smms = min(max(value, floor), bar) - zero + self._int(el, "smmsCorrection", 0)
             pre = el.get("registeringStatus", "FIN") == "PRE"
             if pre:
-                unconfirmed.append(f"{el.get('name', '')}, {el.get('firstName', '')}")
+                unconfirmed.append(f"{_cut(el.get('name', ''))}, {_cut(el.get('firstName', ''))}")
             players[pid] = Player(
                 aga_id=pid,
                 family_name=el.get("name", "").strip(),
@@ -439,7 +440,7 @@ class _Reader:
     def game(self, el: etree._Element, keys: dict[str, PlayerId], komi: float) -> Game:
         code = el.get("result", "RESULT_UNKNOWN")
         if code not in RESULTS:
-            raise self.error(el, f"result {code} has no AGA equivalent (both players win)")
+            raise self.error(el, f"result {_cut(code)} has no AGA equivalent (both players win)")
         handicap = self._int(el, "handicap", 0)
         if not 0 <= handicap <= 9:
             raise self.error(el, f"handicap={handicap} is not a number of stones (0 to 9)")
@@ -482,6 +483,11 @@ class _Reader:
         if not 1 <= number <= MAX_ROUNDS:
             raise self.error(el, f"roundNumber={number} is not a round (1 to {MAX_ROUNDS})")
         return number
+
+
+def _cut(text: str, limit: int = 60) -> str:
+    """A name as said in a note: a hostile one is named, never echoed at length."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
 
 
 def _given(text: str) -> str:
