@@ -409,6 +409,14 @@ OPENGOTHA_CASES = [
         ("round-huge", opengotha("9" * 5000), "is not a whole number"),
         ("rounds-huge", opengotha(rounds="9" * 20), "is not a number of rounds (1 to 30)"),
         ("result-huge", opengotha(result="R" * 40_000), "(40,000 characters) has no AGA"),
+        (
+            "players-beyond-temporary-numbers",
+            opengotha().replace(
+                b"<Players>",
+                b"<Players>" + b"".join(b'<Player name="P%d"/>' % i for i in range(10_000)),
+            ),
+            "10,002 players: all 10000 temporary AGA numbers 90000-99999 are in use",
+        ),
         ("rounds-0", opengotha(rounds="0"), "numberOfRounds='0' is not a number of rounds"),
         ("rounds-negative", opengotha(rounds="-1"), "numberOfRounds='-1' is not a number"),
         ("rounds-31", opengotha(rounds="31"), "numberOfRounds='31' is not a number of rounds"),

@@ -263,3 +263,26 @@ def test_import_opengotha_names_a_huge_name_in_its_notes_without_echoing_it(
     assert done.returncode == 0, output
     assert "(1,000 characters), " in output and "(1,000 characters) '99d' -> 9d" in output
     assert all(len(line) <= MAX_MESSAGE_LINE for line in output.splitlines()), output[:2000]
+
+
+def test_import_opengotha_takes_a_superscript_aga_id_as_no_aga_number(tmp_path: Path) -> None:
+    """``"²".isdigit()`` is true and ``int("²")`` fails: such an agaId is no AGA number (the
+    player gets a temporary one), never a ValueError."""
+    source = tmp_path / "og.xml"
+    source.write_bytes(
+        (
+            '<Tournament dataVersion="201"><Players>'
+            '<Player name="Ann" firstName="A" rank="1D" agaId="²"/>'
+            '<Player name="Bob" firstName="B" rank="2K" agaId="١٢"/>'
+            "</Players><Games/><TournamentParameterSet>"
+            '<GeneralParameterSet numberOfRounds="3"/><HandicapParameterSet/>'
+            "</TournamentParameterSet></Tournament>"
+        ).encode()
+    )
+    book = tmp_path / "t.xlsx"
+    assert run("new", book).returncode == 0
+    done = run("import-opengotha", book, source, "--yes")
+    assert done.returncode == 0, done.stderr
+    assert "2 players without an AGA number in the file got temporary numbers 90000-90001" in (
+        done.stdout
+    )

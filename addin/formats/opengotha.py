@@ -63,7 +63,7 @@ from addin.core.model import (
     Tournament,
 )
 from addin.core.ratings import parse_rating, rank_floor
-from addin.core.registration import next_temporary_id
+from addin.core.registration import RegistrationError, next_temporary_id
 from addin.core.tiebreaks import TiebreakError, resolve
 
 MAX_BYTES = 20 * 1024 * 1024
@@ -383,7 +383,12 @@ class _Reader:
         wanted: dict[int, PlayerId] = {}
         for el in elements:
             aga = el.get("agaId", "").strip()
-            if aga.isdigit() and 1 <= int(aga) <= 99_999 and int(aga) not in wanted.values():
+            if (
+                aga.isascii()  # "²" is a digit to str.isdigit, not to int
+                and aga.isdigit()
+                and 1 <= int(aga) <= 99_999
+                and int(aga) not in wanted.values()
+            ):
                 wanted[id(el)] = int(aga)
         used = set(wanted.values())
         clamped: list[str] = []
@@ -398,7 +403,10 @@ class _Reader:
                 )
             pid = wanted.get(id(el))
             if pid is None:
-                pid = next_temporary_id(used)
+                try:
+                    pid = next_temporary_id(used)
+                except RegistrationError as err:
+                    raise self.error(el, f"{len(elements):,} players: {err}") from None
                 used.add(pid)
                 assigned.add(pid)
             keys[key] = pid
