@@ -286,3 +286,20 @@ def test_import_opengotha_takes_a_superscript_aga_id_as_no_aga_number(tmp_path: 
     assert "2 players without an AGA number in the file got temporary numbers 90000-90001" in (
         done.stdout
     )
+
+
+@pytest.mark.parametrize("rating", [1e308, -0.5, 99.0], ids=["1e308", "minus-half", "99"])
+@pytest.mark.parametrize("command", ["lookup", "register"])
+def test_a_tdlista_rating_off_the_aga_scale_is_a_problem_named_by_its_cell(
+    rating: float, command: str, desk: Path
+) -> None:
+    """Typed over in the TDListA sheet: lookup and register name the cell (a RatingError
+    escaped from describing the member before)."""
+    set_cell(desk, "TDListA", "Rating", rating)
+    before = digest(desk)
+    args = ["cornell"] if command == "lookup" else ["--aga", "1310", "--yes"]
+    done = run(command, desk, *args)
+    one_short_message(
+        done, "the TDListA sheet has problems", "TDListA!D2 (Rating): rating", "AGA scale"
+    )
+    assert digest(desk) == before
