@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import pickle
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,7 +19,7 @@ import pytest
 
 from addin.actions.serve import phones_folder
 from addin.publish.board_reports import DESK_FILE, REPORTS_FILE, Desk
-from tests.helpers import DATA, TDLISTA_SNAPSHOT, digest, run
+from tests.helpers import DATA, TDLISTA_SNAPSHOT, digest, run, run_process
 from tests.test_hostile_inputs import set_cell
 from tests.test_publish_site import played_book
 from tests.workbook_fixtures import simple_tournament, write_workbook
@@ -303,3 +304,72 @@ def test_a_tdlista_rating_off_the_aga_scale_is_a_problem_named_by_its_cell(
         done, "the TDListA sheet has problems", "TDListA!D2 (Rating): rating", "AGA scale"
     )
     assert digest(desk) == before
+
+
+# --- the python-calamine reading path (lookup) --------------------------------------------
+
+
+def with_tdlista_xml(book: Path, edit: Callable[[bytes], bytes], out: Path) -> Path:
+    """``book`` with its TDListA sheet's XML edited as a hostile hand would."""
+    from addin.workbook.bulk_sheet import sheet_part
+
+    with zipfile.ZipFile(book) as package:
+        part = sheet_part(package, "TDListA")
+        items = [(i, package.read(i.filename)) for i in package.infolist()]
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as package:
+        for info, data in items:
+            package.writestr(info.filename, edit(data) if info.filename == part else data)
+    return out
+
+
+def first_cell(new: bytes) -> Callable[[bytes], bytes]:
+    """The reference of the first cell of row 5 changed to ``new``."""
+    return lambda xml: xml.replace(b'<c r="A5"', b'<c r="' + new + b'"', 1)
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [first_cell(b"ZZZZZZZZ5"), first_cell(b"A4000000000"), first_cell(b"a5"), first_cell(b"A-5")],
+    ids=["column-ZZZZZZZZ", "row-4e9", "lower-case", "negative-row"],
+)
+def test_a_cell_reference_calamine_cannot_hold_is_read_by_openpyxl_never_aborting(
+    edit: Callable[[bytes], bytes], desk: Path, tmp_path: Path
+) -> None:
+    """calamine makes the rectangle up to the farthest reference: ``ZZZZZZZZ5`` asked for a
+    terabyte and the Rust allocator aborted the process (no message, exit 134). In a fresh
+    interpreter: an abort must not take the test run with it."""
+    hostile = with_tdlista_xml(desk, edit, tmp_path / "hostile.xlsx")
+    before = digest(hostile)
+    done = run_process("lookup", hostile, "cornell")
+    assert done.returncode in (0, 1), done.stderr[-500:]
+    assert "Traceback" not in done.stderr and "panicked" not in done.stderr
+    assert digest(hostile) == before
+
+
+@pytest.mark.parametrize(
+    "edit, expected",
+    [
+        (lambda xml: xml[: len(xml) // 2], "not an Excel .xlsx workbook (unclosed token"),
+        (lambda xml: b"\x00\xff" * 100, "not an Excel .xlsx workbook (syntax error"),
+        (
+            lambda xml: (
+                b'<!DOCTYPE x [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;'
+                b'&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]>'
+                + xml.replace(b"<t>", b"<t>&c;", 1)
+            ),
+            "hostile.xlsx",
+        ),
+    ],
+    ids=["truncated", "garbage", "entities"],
+)
+def test_a_tdlista_sheet_calamine_refuses_is_the_gateways_one_line(
+    edit: Callable[[bytes], bytes], expected: str, desk: Path, tmp_path: Path
+) -> None:
+    """Not ``error: lookup: XmlError: ...`` (an unforeseen failure) but the openpyxl
+    gateway's words, as for any other unreadable package."""
+    hostile = with_tdlista_xml(desk, edit, tmp_path / "hostile.xlsx")
+    before = digest(hostile)
+    done = run("lookup", hostile, "cornell")
+    one_short_message(done, expected)
+    assert "XmlError" not in done.stderr and "lookup:" not in done.stderr
+    assert digest(hostile) == before
