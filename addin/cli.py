@@ -100,7 +100,8 @@ def _run_on_file(
             print(f"  warning: {w}", file=sys.stderr)
         print("Run again with --yes to go ahead.", file=sys.stderr)
         return EXIT_CONFIRM
-    except (ActionError, RefusedValue, SaveRefused) as err:
+    except (ActionError, RefusedValue, SaveRefused, WorkbookError) as err:
+        # WorkbookError: a reading action's package calamine refused, opened by openpyxl late
         print(f"error: {err}", file=sys.stderr)
         print(f"{path.name} is unchanged.", file=sys.stderr)
         return EXIT_ERROR

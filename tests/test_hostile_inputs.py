@@ -387,14 +387,16 @@ XML_CASES = [
 # --- OpenGotha files ----------------------------------------------------------------------
 
 
-def opengotha(round_number: str = "1", result: str = "RESULT_WHITEWINS") -> bytes:
+def opengotha(
+    round_number: str = "1", result: str = "RESULT_WHITEWINS", rounds: str = "3"
+) -> bytes:
     """A two-player OpenGotha tournament file with one game."""
     return (
         '<Tournament dataVersion="201"><Players>'
         '<Player name="Ann" firstName="A" rank="1D"/><Player name="Bob" firstName="B" rank="2K"/>'
         f'</Players><Games><Game roundNumber="{round_number}" tableNumber="1" '
         f'whitePlayer="ANNA" blackPlayer="BOBB" handicap="0" result="{result}"/></Games>'
-        '<TournamentParameterSet><GeneralParameterSet numberOfRounds="3"/>'
+        f'<TournamentParameterSet><GeneralParameterSet numberOfRounds="{rounds}"/>'
         "<HandicapParameterSet/></TournamentParameterSet></Tournament>"
     ).encode()
 
@@ -405,6 +407,19 @@ OPENGOTHA_CASES = [
         ("both-win", opengotha(result="RESULT_BOTHWIN"), "RESULT_BOTHWIN has no AGA equivalent"),
         ("round-0", opengotha("0"), "roundNumber=0 is not a round (1 to 30)"),
         ("round-huge", opengotha("9" * 5000), "is not a whole number"),
+        ("rounds-huge", opengotha(rounds="9" * 20), "is not a number of rounds (1 to 30)"),
+        ("result-huge", opengotha(result="R" * 40_000), "(40,000 characters) has no AGA"),
+        (
+            "players-beyond-temporary-numbers",
+            opengotha().replace(
+                b"<Players>",
+                b"<Players>" + b"".join(b'<Player name="P%d"/>' % i for i in range(10_000)),
+            ),
+            "10,002 players: all 10000 temporary AGA numbers 90000-99999 are in use",
+        ),
+        ("rounds-0", opengotha(rounds="0"), "numberOfRounds='0' is not a number of rounds"),
+        ("rounds-negative", opengotha(rounds="-1"), "numberOfRounds='-1' is not a number"),
+        ("rounds-31", opengotha(rounds="31"), "numberOfRounds='31' is not a number of rounds"),
         ("not-xml", b"this is not xml", "not well-formed"),
         ("billion-laughs", BILLION_LAUGHS, "declares entities"),
         ("wrong-root", b"<TournamentReport/>", "not an OpenGotha tournament file"),

@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from addin.actions.session import ActionError
+from addin.core.limits import shown
 from addin.core.lookup import MemberIndex
+from addin.core.ratings import is_valid_rating
 from addin.formats.tdlista import Member, split_name
-from addin.workbook.gateway import Gateway, Row
+from addin.workbook.gateway import Gateway, Problem, Row
 from addin.workbook.layout import TDLISTA
 
 
@@ -60,8 +62,21 @@ def read_members(gw: Gateway) -> MemberIndex:
             return kept
         tried.append(key)
     data = gw.read_table(TDLISTA)
-    if data.problems and data.present:
-        raise ActionError(f"{gw.source}: the TDListA sheet has problems", data.problems)
+    off_scale = [
+        Problem(
+            TDLISTA.sheet,
+            f"rating {shown(row['rating'], 40)} is not on the AGA scale (above -51 and below "
+            "11, not between -1 and 1)",
+            cell=row.cells.get("rating"),
+            column="Rating",
+        )
+        for row in data.rows
+        if isinstance(row.get("rating"), float) and not is_valid_rating(row["rating"])  # type: ignore[arg-type]
+    ]
+    if (data.problems and data.present) or off_scale:
+        raise ActionError(
+            f"{gw.source}: the TDListA sheet has problems", [*data.problems, *off_scale]
+        )
     index = MemberIndex(m for m in map(member_from_row, data.rows) if m is not None)
     if not data.problems:
         for key in tried:

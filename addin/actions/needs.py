@@ -148,6 +148,21 @@ def director() -> Needs:
     )
 
 
+def carried_elsewhere() -> Needs:
+    """A file another program pairs from (OpenGotha): every player, round, request, band
+    and playing setting it carries, and every player a game names; contact details are not
+    carried."""
+    return Needs(
+        players=EVERY,
+        player_columns=_all_columns_but(CONTACT_COLUMNS),
+        rounds=EVERY,
+        requests=EVERY,
+        bands=True,
+        settings=PLAYING_SETTINGS,
+        unknown_players=True,
+    )
+
+
 def _all_columns_but(left_out: Collection[str]) -> frozenset[str]:
     return frozenset(c.key for c in players_table(30).columns) - set(left_out)
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
-from addin.actions import director
+from addin.actions import director, needs
 from addin.actions.aga_reports import book_to_replace, fill_workbook, with_boards
 from addin.actions.bands import band_values
 from addin.actions.registry import Param, ParamKind, action
@@ -14,7 +14,6 @@ from addin.actions.session import ActionError, Session, read_input
 from addin.core.european import PRESETS
 from addin.formats.opengotha import GIVEN, OpenGothaError, read_opengotha_event
 from addin.formats.opengotha_write import write_opengotha
-from addin.workbook import book
 from addin.workbook.gateway import LogEntry
 from addin.workbook.layout import BANDS
 
@@ -88,7 +87,7 @@ def import_opengotha(session: Session, params: Mapping[str, object]) -> None:
     button=False,
 )
 def export_opengotha(session: Session, params: Mapping[str, object]) -> None:
-    t = book.read_book(session.gw).tournament
+    t = needs.read_for(session, needs.carried_elsewhere()).tournament
     try:
         written = write_opengotha(t)
     except ValueError as err:

@@ -63,7 +63,7 @@ from addin.core.model import (
     Tournament,
 )
 from addin.core.ratings import parse_rating, rank_floor
-from addin.core.registration import next_temporary_id
+from addin.core.registration import RegistrationError, next_temporary_id
 from addin.core.tiebreaks import TiebreakError, resolve
 
 MAX_BYTES = 20 * 1024 * 1024
@@ -220,6 +220,12 @@ class _Reader:
     def settings(self) -> Settings:
         gps, hps = self.gps, self.hps
         rounds = self._int(gps, "numberOfRounds", 5)
+        if not 1 <= rounds <= MAX_ROUNDS:
+            raise self.error(
+                gps,
+                f"numberOfRounds={shown(gps.get('numberOfRounds'), 30)} is not a number "
+                f"of rounds (1 to {MAX_ROUNDS})",
+            )
         try:
             komi = float(gps.get("komi", "7.5"))
         except ValueError:
@@ -377,7 +383,12 @@ class _Reader:
         wanted: dict[int, PlayerId] = {}
         for el in elements:
             aga = el.get("agaId", "").strip()
-            if aga.isdigit() and 1 <= int(aga) <= 99_999 and int(aga) not in wanted.values():
+            if (
+                aga.isascii()  # "²" is a digit to str.isdigit, not to int
+                and aga.isdigit()
+                and 1 <= int(aga) <= 99_999
+                and int(aga) not in wanted.values()
+            ):
                 wanted[id(el)] = int(aga)
         used = set(wanted.values())
         clamped: list[str] = []
@@ -392,7 +403,10 @@ class _Reader:
                 )
             pid = wanted.get(id(el))
             if pid is None:
-                pid = next_temporary_id(used)
+                try:
+                    pid = next_temporary_id(used)
+                except RegistrationError as err:
+                    raise self.error(el, f"{len(elements):,} players: {err}") from None
                 used.add(pid)
                 assigned.add(pid)
             keys[key] = pid
@@ -401,12 +415,13 @@ class _Reader:
             written = el.get("rank", "").strip().lower()
             if written != rank:
                 clamped.append(
-                    f"{el.get('name', '')} {shown(written, 20) if written else '(none)'} -> {rank}"
+                    f"{_cut(el.get('name', ''))} {shown(written, 20) if written else '(none)'} "
+                    f"-> {rank}"
                 )
             smms = min(max(value, floor), bar) - zero + self._int(el, "smmsCorrection", 0)
             pre = el.get("registeringStatus", "FIN") == "PRE"
             if pre:
-                unconfirmed.append(f"{el.get('name', '')}, {el.get('firstName', '')}")
+                unconfirmed.append(f"{_cut(el.get('name', ''))}, {_cut(el.get('firstName', ''))}")
             players[pid] = Player(
                 aga_id=pid,
                 family_name=el.get("name", "").strip(),
@@ -433,7 +448,7 @@ class _Reader:
     def game(self, el: etree._Element, keys: dict[str, PlayerId], komi: float) -> Game:
         code = el.get("result", "RESULT_UNKNOWN")
         if code not in RESULTS:
-            raise self.error(el, f"result {code} has no AGA equivalent (both players win)")
+            raise self.error(el, f"result {_cut(code)} has no AGA equivalent (both players win)")
         handicap = self._int(el, "handicap", 0)
         if not 0 <= handicap <= 9:
             raise self.error(el, f"handicap={handicap} is not a number of stones (0 to 9)")
@@ -476,6 +491,11 @@ class _Reader:
         if not 1 <= number <= MAX_ROUNDS:
             raise self.error(el, f"roundNumber={number} is not a round (1 to {MAX_ROUNDS})")
         return number
+
+
+def _cut(text: str, limit: int = 60) -> str:
+    """A name as said in a note: a hostile one is named, never echoed at length."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
 
 
 def _given(text: str) -> str:

@@ -17,6 +17,7 @@ TD typed. This module imports only the standard library (the server runs on any 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hmac
 import json
 import os
@@ -28,6 +29,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 FORMAT = 1
 DESK_FILE = "desk.json"
@@ -83,9 +85,13 @@ class Desk:
 
     @staticmethod
     def from_json(text: str) -> Desk:
-        data = json.loads(text)
-        boards = [Board(**b) for b in data["boards"]]
-        return Desk(int(data["round"]), {b.board: b for b in boards})
+        """The desk ``publish`` wrote; ``ValueError`` for anything else (a hand-edited or
+        damaged file), so the server never answers a player from it."""
+        data = _json(text)
+        if not isinstance(data, dict) or not isinstance(data.get("boards"), list):
+            raise ValueError("expected an object with a list of boards")
+        boards = [_checked(Board, b, f"board {i + 1}") for i, b in enumerate(data["boards"])]
+        return Desk(_whole(data.get("round"), "round"), {b.board: b for b in boards})
 
 
 @dataclass(frozen=True)
@@ -131,11 +137,66 @@ def read_reports(folder: Path) -> list[Report]:
         return []
     except OSError as err:
         raise ValueError(f"cannot read {path}: {err.strerror or err}") from err
+    except UnicodeDecodeError:
+        raise ValueError(f"{path} is not a reports file this program wrote: not UTF-8") from None
     try:
-        data = json.loads(text)
-        return [Report(**r) for r in data["reports"]]
-    except (ValueError, KeyError, TypeError) as err:
+        data = _json(text)
+        if not isinstance(data, dict) or not isinstance(data.get("reports"), list):
+            raise ValueError("expected an object with a list of reports")
+        reports = [_checked(Report, r, f"report {i + 1}") for i, r in enumerate(data["reports"])]
+    except ValueError as err:
         raise ValueError(f"{path} is not a reports file this program wrote: {err}") from err
+    for i, r in enumerate(reports):
+        if r.side not in SIDES or r.result not in RESULTS:
+            raise ValueError(
+                f"{path} is not a reports file this program wrote: report {i + 1}: "
+                f"side {_shown(r.side)} or result {_shown(r.result)} is not one a player sends"
+            )
+    return reports
+
+
+def _json(text: str) -> object:
+    """``json.loads``, its every failure a ``ValueError`` (too deep, 1e999, NaN)."""
+
+    def refuse(constant: str) -> float:
+        raise ValueError(f"{constant} is not a number this program writes")
+
+    try:
+        return json.loads(text, parse_constant=refuse)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+
+
+def _shown(value: object, limit: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
+
+
+def _whole(value: object, name: str) -> int:
+    if type(value) is not int or not 0 <= value < 10**9:
+        raise ValueError(f"{name} {_shown(value)} is not a whole number")
+    return value
+
+
+def _checked(kind: type, value: object, where: str) -> Any:
+    """``kind(**value)`` with every field of the type it is declared (int or str)."""
+    if not isinstance(value, dict):
+        raise ValueError(f"{where}: expected an object, found {_shown(value)}")
+    fields = {f.name: f for f in dataclasses.fields(kind)}
+    for key, item in value.items():
+        field = fields.get(key)
+        if field is None:
+            raise ValueError(f"{where}: {_shown(key)} is no field of it")
+        if field.type == "int":
+            _whole(item, f"{where}: {key}")
+        elif not isinstance(item, str) or len(item) > 200:
+            raise ValueError(f"{where}: {key} {_shown(item)} is not a short text")
+    try:
+        return kind(**value)
+    except TypeError:
+        needed = {n for n, f in fields.items() if f.default is dataclasses.MISSING}
+        missing = sorted(needed - set(value))
+        raise ValueError(f"{where}: {', '.join(missing)} missing") from None
 
 
 def by_board(reports: list[Report], number: int) -> dict[int, dict[str, Report]]:

@@ -40,6 +40,10 @@ GAP_COLUMNS = 100
 _FAR_COLUMN = re.compile(rb'<c r="(?:[A-Z]{3}|[D-Z][A-Z]|C[W-Z])[0-9]')
 """A cell reference past column CV (``GAP_COLUMNS``)."""
 _ROW_NUMBER = re.compile(rb'<row [^>]*?\br="([0-9]+)"')
+_ODD_REFERENCE = re.compile(rb'<c r="(?![A-Z]{1,3}[0-9]{1,5}")')
+"""A cell reference not of a plain row below 100,000: calamine makes the rectangle up to
+it (``ZZZZZZZZ2`` or ``A4000000000`` asks for a terabyte and aborts the process), or
+refuses it in words of its own (``a5``, ``A-5``)."""
 
 
 class ReadOnly(RuntimeError):
@@ -100,7 +104,10 @@ class CalamineReader:
             return self._openpyxl().read_table(table)
         if table.sheet not in self._book.sheet_names:
             return TableData(table, [], [Problem(table.sheet, "sheet is missing")], present=False)
-        data = self._plain(table)
+        try:
+            data = self._plain(table)
+        except Exception:  # XML calamine refuses (an entity, a truncated part): openpyxl's words
+            data = None
         return data if data is not None else self._openpyxl().read_table(table)
 
     def _plain(self, table: Table) -> TableData | None:
@@ -177,7 +184,12 @@ class CalamineReader:
                 xml = package.read(part) if part else b""
         except Exception:
             return False
-        if _FAR_COLUMN.search(xml) or b"<c>" in xml or b"<row>" in xml:
+        if (
+            _FAR_COLUMN.search(xml)
+            or _ODD_REFERENCE.search(xml)
+            or b"<c>" in xml
+            or b"<row>" in xml
+        ):
             return False  # a cell past column CV, or cells placed without their reference
         rows = xml.count(b"<row ")
         last = xml.rfind(b"<row ")

@@ -110,12 +110,18 @@ def load(key: str) -> object | None:
         return None
     entry = where / f"{key}.pickle"
     try:
-        if hasattr(os, "getuid") and entry.stat().st_uid != os.getuid():
+        info = entry.lstat()
+        if not stat.S_ISREG(info.st_mode):  # a link, a folder, a pipe (a read would wait)
+            return None
+        if hasattr(os, "getuid") and info.st_uid != os.getuid():
             return None
         with entry.open("rb") as f:
             found = pickle.load(f)  # our own folder, our own files: see _own_folder
+        # An entry names its key: one renamed or copied over another's is a miss.
+        if not (isinstance(found, tuple) and len(found) == 2 and found[0] == key):
+            return None
         os.utime(entry)  # the newest are kept
-        return found
+        return found[1]
     except Exception:  # missing, damaged, unreadable: read the sheet again
         return None
 
@@ -127,9 +133,14 @@ def store(key: str, value: object) -> None:
         return
     with contextlib.suppress(Exception):
         fd, temporary = tempfile.mkstemp(dir=where, suffix=".part")
-        with os.fdopen(fd, "wb") as f:
-            pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(temporary, where / f"{key}.pickle")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                pickle.dump((key, value), f, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(temporary, where / f"{key}.pickle")
+        except BaseException:  # a full disk: no half-written part left behind
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise
         entries = sorted(where.glob("*.pickle"), key=lambda p: p.stat().st_mtime, reverse=True)
         for old in entries[KEPT:]:
             old.unlink(missing_ok=True)
