@@ -181,6 +181,23 @@ def test_an_error_value_in_a_number_cell_is_named_and_not_filled_from_the_list(
     assert digest(book) != before
 
 
+# A spreadsheet stores no infinite number (openpyxl writes float("inf") as a blank cell):
+# infinity arrives as text, and is refused like NaN.
+@pytest.mark.parametrize("typed", ["nan", "-inf", "Infinity", "NaN"])
+def test_an_infinite_or_nan_initial_score_is_named_not_carried_out(
+    book: Path, typed: object
+) -> None:
+    cell = type_into(book, "Players", "Initial score", 2, typed, "value")
+    before = digest(book)
+    listed = run("check", book)
+    assert listed.returncode == 1
+    assert f"problem: {cell} (Initial score):" in clean(listed)
+    refused = run("export-opengotha", book, book.with_suffix(".og.xml"), "--yes")
+    assert refused.returncode == 1 and f"{cell} (Initial score)" in clean(refused)
+    assert not book.with_suffix(".og.xml").exists()
+    assert digest(book) == before
+
+
 # --- money and settings -------------------------------------------------------------------
 
 

@@ -7,6 +7,7 @@ saying what was expected; the caller adds the sheet, row and column.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from datetime import date, datetime
@@ -120,11 +121,16 @@ def _aga_id(value: object) -> int:
 
 
 def _float(value: object) -> float:
+    """A number as typed (one decimal comma allowed); never infinite or NaN, which a cell
+    can hold only as text ("inf", "nan") and which no score, rating or komi is."""
     if isinstance(value, bool):
         raise ValueError(value)
     if isinstance(value, str):
         value = value.replace(",", ".") if value.count(",") == 1 and "." not in value else value
-    return float(value)  # type: ignore[arg-type]
+    number = float(value)  # type: ignore[arg-type]
+    if not math.isfinite(number):
+        raise ValueError(value)
+    return number
 
 
 _AMOUNT = re.compile(r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d{1,2})?|\.\d{1,2}")
