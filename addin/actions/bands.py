@@ -143,7 +143,7 @@ def bands(session: Session, params: Mapping[str, object]) -> None:
 
     if proposal is not None:
         write_bar(session, b)
-    session.gw.write_table(BANDS, [band_values(band, banding) for band in banding.bands])
+    session.gw.write_table(BANDS, [band_values(band, banding.counts) for band in banding.bands])
     updates: dict[object, dict[str, object]] = {
         pid: {
             "band": banding.band_of.get(pid),
@@ -270,12 +270,13 @@ def _setting_key(row: Row) -> str | None:
     return setting.key if setting else None
 
 
-def band_values(band: Band, banding: Banding) -> dict[str, object]:
+def band_values(band: Band, counts: Mapping[int, int]) -> dict[str, object]:
+    """A Bands table row: the band and how many players it holds (``counts``)."""
     return {
         "number": band.number,
         "label": band.label,
         "min_rating": band.min_rating,
-        "players": banding.counts.get(band.number, 0),
+        "players": counts.get(band.number, 0),
         "separation": band.separation,
         "separation_override": band.separation_override,
         "initial_score": band.initial_score,

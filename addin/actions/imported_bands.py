@@ -2,8 +2,9 @@
 
 A report written during an event (AGA XML, Eggplant, OpenGotha) carries each player's
 initial McMahon score: those scores are what the rounds played were paired and scored
-with, so they are kept exactly and the Bands sheet is made from them
-(:func:`addin.core.bands.bands_from_scores`); ``bands`` run later rebuilds the same scores.
+with, so they are kept exactly. A file that has its own McMahon groups (OpenGotha's, one a
+rank) gives the Bands sheet those; otherwise the bands are made from the scores
+(:func:`addin.core.bands.bands_from_scores`). ``bands`` run later rebuilds the same scores.
 A report without scores (the AGA text format) gets bands built from the ranks as ``bands``
 builds them, with the bar the Tournament sheet gives or the one :func:`propose_bar` proposes.
 Either way the import says once what it did, and the TD may review it with ``bands``.
@@ -11,8 +12,10 @@ Either way the import says once what it did, and the TD may review it with ``ban
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field, replace
 
+from addin.actions.bands import band_values
 from addin.core.bands import (
     BandError,
     Banding,
@@ -43,18 +46,7 @@ class ImportedBands:
 
     def band_rows(self) -> list[dict[str, object]]:
         """The Bands table's rows."""
-        return [
-            {
-                "number": band.number,
-                "label": band.label,
-                "min_rating": band.min_rating,
-                "players": self.counts.get(band.number, 0),
-                "separation": band.separation,
-                "separation_override": band.separation_override,
-                "initial_score": band.initial_score,
-            }
-            for band in self.bands
-        ]
+        return [band_values(band, self.counts) for band in self.bands]
 
 
 def imported_bands(t: Tournament) -> ImportedBands:
@@ -70,6 +62,8 @@ def imported_bands(t: Tournament) -> ImportedBands:
             note=f"No bands were built: {_names(unrated)} have no rank or rating; type them "
             "in the Players sheet, then run bands before pairing",
         )
+    if t.bands:
+        return _from_file(t)
     if any(p.initial_score is not None for p in field_):
         return _from_scores(t, field_)
     return _from_ranks(t, field_)
@@ -86,15 +80,10 @@ def _from_scores(t: Tournament, field_: list[Player]) -> ImportedBands:
     banding, settings = derived
     unscored = [p for p in field_ if p.initial_score is None]
     players = _placed(t, banding)
-    scores = sorted({b.initial_score for b in banding.bands if b.initial_score is not None})
-    shown = (
-        ", ".join(f"{s:g}" for s in reversed(scores))
-        if len(scores) <= SHOWN
-        else f"{scores[-1]:g} down to {scores[0]:g}"
-    )
     note = (
-        f"Bands: {len(banding.bands)} from the file's initial McMahon scores ({shown}); "
-        "every player keeps the file's score, so the next round pairs with them"
+        f"Bands: {len(banding.bands)} from the file's initial McMahon scores "
+        f"({_scores(banding.bands)}); every player keeps the file's score, so the next round "
+        "pairs with them"
     )
     overrides = len(banding.band_overrides)
     if overrides:
@@ -116,6 +105,27 @@ def _from_scores(t: Tournament, field_: list[Player]) -> ImportedBands:
         f for f in ("score_origin", "bottom_score_offset") if _differs(settings, t.settings, f)
     )
     return ImportedBands(players, list(banding.bands), settings, changed, note, banding.counts)
+
+
+def _from_file(t: Tournament) -> ImportedBands:
+    """The file's own McMahon groups (OpenGotha's), kept as the reader made them: every
+    player keeps the band and the score the file gives (a score correction included)."""
+    counts = Counter(
+        p.band for p in t.players.values() if p.status is Status.ACTIVE and p.band is not None
+    )
+    note = (
+        f"Bands: {len(t.bands)} from the file's McMahon groups ({_scores(t.bands)}); every "
+        "player keeps the file's score, so the next round pairs with them"
+    )
+    return ImportedBands(dict(t.players), list(t.bands), note=note, counts=dict(counts))
+
+
+def _scores(bands: list[Band] | tuple[Band, ...]) -> str:
+    """The bands' initial scores, top first: all of them, or the range when there are many."""
+    scores = sorted({b.initial_score for b in bands if b.initial_score is not None})
+    if len(scores) <= SHOWN:
+        return ", ".join(f"{s:g}" for s in reversed(scores))
+    return f"{scores[-1]:g} down to {scores[0]:g}"
 
 
 def _from_ranks(t: Tournament, field_: list[Player]) -> ImportedBands:

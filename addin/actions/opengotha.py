@@ -8,14 +8,12 @@ from pathlib import Path
 
 from addin.actions import director, needs
 from addin.actions.aga_reports import book_to_replace, fill_workbook, with_boards
-from addin.actions.bands import band_values
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session, read_input
 from addin.core.european import PRESETS
 from addin.formats.opengotha import GIVEN, OpenGothaError, read_opengotha_event
 from addin.formats.opengotha_write import write_opengotha
 from addin.workbook.gateway import LogEntry
-from addin.workbook.layout import BANDS
 
 FILE = Param(
     "file", "the OpenGotha tournament file (.xml)", ParamKind.FILE_IN, True, positional=True
@@ -54,10 +52,6 @@ def import_opengotha(session: Session, params: Mapping[str, object]) -> None:
     # OpenGotha's Number of rounds is the event's: it replaces the workbook's.
     values = {**b.settings.values, "rounds": settings.rounds}
     fill_workbook(session, replace(b, settings=replace(b.settings, values=values)), imported, GIVEN)
-    banding = event.banding
-    session.gw.write_table(
-        BANDS, [band_values(band, banding) for band in banding.bands] if banding else []
-    )
     lines = list(event.notes)
     if event.assigned:
         lines.append(

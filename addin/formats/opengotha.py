@@ -116,8 +116,6 @@ class OpenGothaEvent:
     """Ids this import gave (players without a usable agaId)."""
     participation: dict[PlayerId, str]
     """Each player's ``participating`` string, as the file has it."""
-    banding: Banding | None
-    """OpenGotha's McMahon groups as bands (None for a Swiss event)."""
     not_carried: tuple[str, ...]
     """What has no counterpart here, one phrase each (said in one message)."""
     notes: tuple[str, ...]
@@ -608,7 +606,6 @@ def read_opengotha_event(data: bytes, source: str) -> OpenGothaEvent:
         keys=keys,
         assigned=frozenset(assigned),
         participation=flags,
-        banding=banding,
         not_carried=tuple(reader.not_carried),
         notes=tuple(reader.notes),
     )

@@ -74,5 +74,5 @@ def write_banding(
     updates: Mapping[PlayerId, dict[str, object]],
 ) -> None:
     if banding is not None:
-        session.gw.write_table(BANDS, [band_values(b, banding) for b in banding.bands])
+        session.gw.write_table(BANDS, [band_values(b, banding.counts) for b in banding.bands])
     write_players(session, desk, updates)
