@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable, Sequence
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from addin import __version__
 from addin.actions.registry import ACTIONS, Action, ParamKind, load_all, load_one
@@ -79,14 +79,9 @@ def _run_on_file(
     yes = getattr(args, "yes", False)
     force = getattr(args, "force", False)
     try:
-        if reads_only is not None:
-            from addin.workbook.calamine_reader import CalamineReader
+        from addin.workbook.store import open_file
 
-            gw: Any = CalamineReader.open(path, reads_only, force=force, confirm=lambda m: yes)
-        else:
-            from addin.workbook.openpyxl_gateway import OpenpyxlGateway
-
-            gw = OpenpyxlGateway.open(path, force=force, confirm=lambda m: yes)
+        gw = open_file(path, reads_only=reads_only, force=force, confirm=lambda m: yes)
     except WorkbookError as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_ERROR
