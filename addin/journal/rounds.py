@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-import openpyxl
-
 from addin.core.consistency import pairing_digest
 from addin.core.model import Bye, ByeKind, Game, PlayerId, Round
 from addin.journal.store import Journal, JournalError
@@ -43,6 +41,8 @@ def round_as_stamped(
 def _round_in(snapshot: Path, number: int) -> tuple[Round, dict[PlayerId, str]] | None:
     """Round ``number`` of the workbook at ``snapshot``: only its Round sheet is read."""
     try:
+        import openpyxl  # only when a snapshot is read: not on every action
+
         wb = openpyxl.load_workbook(snapshot, read_only=True, data_only=False)
     except Exception:  # a snapshot that is no workbook: no copy to compare with
         return None

@@ -6,8 +6,6 @@ import hashlib
 import io
 import zipfile
 
-import openpyxl
-
 
 def sheet_digests(data: bytes) -> dict[str, str]:
     """A digest of each sheet's values (formulas as typed), by sheet name.
@@ -15,6 +13,8 @@ def sheet_digests(data: bytes) -> dict[str, str]:
     Values, not bytes: a workbook saved again by Excel without a change compares equal.
     """
     try:
+        import openpyxl  # only when a snapshot is read: not on every action
+
         wb = openpyxl.load_workbook(io.BytesIO(data), read_only=True)
     except (OSError, KeyError, ValueError, zipfile.BadZipFile):
         return {}

@@ -171,7 +171,7 @@ def splice_bytes(data: bytes, bulk: BulkSheet, width: int) -> bytes:
         with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as copy:
             for item in package.infolist():
                 if item.filename != part:
-                    _copy_compressed(package, item, copy)
+                    copy_compressed(package, item, copy)
                     continue
                 rows = bulk.data_xml()
                 dimension = f"A1:{_column_letter(width)}{1 + bulk.row_count()}"
@@ -206,9 +206,7 @@ def _raw(package: zipfile.ZipFile, item: zipfile.ZipInfo) -> bytes:
     return fp.read(item.compress_size)
 
 
-def _copy_compressed(
-    package: zipfile.ZipFile, item: zipfile.ZipInfo, copy: zipfile.ZipFile
-) -> None:
+def copy_compressed(package: zipfile.ZipFile, item: zipfile.ZipInfo, copy: zipfile.ZipFile) -> None:
     """``item`` into ``copy`` as stored, compressed bytes and all (its CRC checked)."""
     if item.flag_bits & 0x1 or item.compress_type not in (zipfile.ZIP_DEFLATED, zipfile.ZIP_STORED):
         copy.writestr(item, package.read(item))  # encrypted or unusual: the ordinary way
@@ -245,7 +243,7 @@ def _copy_unchanged(
             return False
         if package.read(item) != content:
             return False
-        _copy_compressed(package, item, copy)
+        copy_compressed(package, item, copy)
     return True
 
 

@@ -46,6 +46,16 @@ it (``ZZZZZZZZ2`` or ``A4000000000`` asks for a terabyte and aborts the process)
 refuses it in words of its own (``a5``, ``A-5``)."""
 
 
+_CELL_REF = re.compile(rb'<c r="([A-Z]{1,3})([0-9]{1,7})"')
+
+
+def _column(letters: bytes) -> int:
+    n = 0
+    for ch in letters:
+        n = n * 26 + ch - 64
+    return n
+
+
 class ReadOnly(RuntimeError):
     """The action declared what it reads, and then wrote or read something else (a bug)."""
 
@@ -56,21 +66,25 @@ class CalamineReader:
     def __init__(
         self,
         path: Path,
-        sheets: Sequence[str],
+        sheets: Sequence[str] | None,
         *,
         force: bool = False,
         confirm: Callable[[str], bool] | None = None,
     ) -> None:
         from python_calamine import CalamineWorkbook
 
-        self.sheets = tuple(sheets)
-        """The sheets the action declared it reads: no other is read."""
+        self.sheets = None if sheets is None else tuple(sheets)
+        """The sheets the action declared it reads: no other is read (None: any)."""
         self.path = path
         self.source = path.name
         self.force = force
         self.changed = False
         self._confirm = confirm or (lambda message: False)
         self._fallback: OpenpyxlGateway | None = None
+        self._xml: dict[str, bytes] = {}
+        self._grid: dict[str, list[list[Any]]] = {}
+        """Each sheet's XML and calamine's reading of it, once per action (a Round sheet
+        holds three tables)."""
         try:
             self._book: Any = CalamineWorkbook.from_path(str(path))
         except Exception:  # a package calamine cannot read: the openpyxl gateway reads it all
@@ -98,8 +112,7 @@ class CalamineReader:
         return None
 
     def read_table(self, table: Table) -> TableData:
-        if table.sheet not in self.sheets:
-            raise ReadOnly(f"the action reads {table.sheet}, not among {self.sheets}")
+        self._declared(table)
         if self._book is None:
             return self._openpyxl().read_table(table)
         if table.sheet not in self._book.sheet_names:
@@ -110,23 +123,27 @@ class CalamineReader:
             data = None
         return data if data is not None else self._openpyxl().read_table(table)
 
+    def _declared(self, table: Table) -> None:
+        if self.sheets is not None and table.sheet not in self.sheets:
+            raise ReadOnly(f"the action reads {table.sheet}, not among {self.sheets}")
+
     def _plain(self, table: Table) -> TableData | None:
         """The table read by calamine; None when it is not plain (see the module)."""
         if not self._compact(table.sheet):
             return None
-        sheet = self._book.get_sheet_by_name(table.sheet)
-        if sheet.merged_cell_ranges:
-            return None
         header_row = _header_row(self.path, table)
         if header_row is None:
             return None
-        grid = sheet.to_python(skip_empty_area=False)
-        if _strays(grid):
+        grid = self._sheet_grid(table.sheet)
+        if grid is None or _strays(grid):
             return None
         header = grid[header_row - 1] if header_row <= len(grid) else []
         headers = table_rows.header_map(header, table, table_rows.declared_last(table))
         if headers:
             first, last = min(headers), max(headers)
+            marked = self._marked(table.sheet)
+            if marked is None or any(r > header_row and first <= c <= last for r, c in marked):
+                return None  # a formula or an error value: openpyxl marks them, calamine not
             raw: list[Sequence[object]] = [
                 [None if v == "" else v for v in _span(row, first, last)]
                 for row in grid[header_row:]
@@ -152,8 +169,7 @@ class CalamineReader:
         from addin.workbook import read_cache
         from addin.workbook.bulk_sheet import sheet_part
 
-        if table.sheet not in self.sheets:
-            raise ReadOnly(f"the action reads {table.sheet}, not among {self.sheets}")
+        self._declared(table)
         if self._book is None:
             return
         try:
@@ -170,18 +186,65 @@ class CalamineReader:
         if plain is not None:
             yield plain
 
+    def columns_of(self, table: Table) -> tuple[int, int] | None:
+        """The first and last sheet columns of ``table``'s headers; None when unknown."""
+        if self._book is None or table.sheet not in self._book.sheet_names:
+            return None
+        header_row = _header_row(self.path, table)
+        if header_row is None:
+            return None
+        try:
+            grid = self._sheet_grid(table.sheet)
+        except Exception:
+            return None
+        if grid is None:
+            return None
+        header = grid[header_row - 1] if header_row <= len(grid) else []
+        headers = table_rows.header_map(header, table, table_rows.declared_last(table))
+        return (min(headers), max(headers)) if headers else None
+
+    def _sheet_grid(self, sheet: str) -> list[list[Any]] | None:
+        """The sheet's values from A1; None when it has merged cells (not plain)."""
+        if sheet not in self._grid:
+            found = self._book.get_sheet_by_name(sheet)
+            if found.merged_cell_ranges:
+                return None
+            self._grid[sheet] = found.to_python(skip_empty_area=False)
+        return self._grid[sheet]
+
+    def _sheet_xml(self, sheet: str) -> bytes:
+        if sheet not in self._xml:
+            import zipfile
+
+            from addin.workbook.bulk_sheet import sheet_part
+
+            with zipfile.ZipFile(self.path) as package:
+                part = sheet_part(package, sheet)
+                self._xml[sheet] = package.read(part) if part else b""
+        return self._xml[sheet]
+
+    def _marked(self, sheet: str) -> list[tuple[int, int]] | None:
+        """(row, column) of each cell holding a formula or an error value; None when a
+        mark's cell cannot be told."""
+        xml = self._sheet_xml(sheet)
+        found = []
+        for mark in (b"<f>", b"<f ", b"<f/>", b' t="e"'):
+            at = xml.find(mark)
+            while at >= 0:
+                start = xml.rfind(b"<c ", 0, at)
+                ref = _CELL_REF.match(xml, start) if start >= 0 else None
+                if ref is None:
+                    return None
+                found.append((int(ref.group(2)), _column(ref.group(1))))
+                at = xml.find(mark, at + 1)
+        return found
+
     def _compact(self, sheet: str) -> bool:
         """Whether the sheet's cells lie in a block calamine can hold: it makes the whole
         rectangle up to the farthest cell, so a stray in ``AD1048576`` would cost gigabytes
         (the openpyxl gateway reads such a sheet in its own way and names the stray)."""
-        import zipfile
-
-        from addin.workbook.bulk_sheet import sheet_part
-
         try:
-            with zipfile.ZipFile(self.path) as package:
-                part = sheet_part(package, sheet)
-                xml = package.read(part) if part else b""
+            xml = self._sheet_xml(sheet)
         except Exception:
             return False
         if (
@@ -197,6 +260,10 @@ class CalamineReader:
         if last >= 0 and found is None:
             return False
         return found is None or int(found.group(1)) - rows <= GAP_ROWS
+
+    def openpyxl(self) -> OpenpyxlGateway:
+        """The openpyxl gateway over the same file (the one any fallback read used)."""
+        return self._openpyxl()
 
     def _openpyxl(self) -> OpenpyxlGateway:
         if self._fallback is None:

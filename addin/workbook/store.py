@@ -16,12 +16,13 @@ def open_file(
     confirm: Callable[[str], bool],
 ) -> Any:
     """The gateway for one action on ``path``: a reading action that names its sheets
-    (``reads_only``) gets python-calamine over just those; any other action the openpyxl
-    gateway. Raises ``WorkbookError`` for a file that is not a workbook."""
+    (``reads_only``) gets python-calamine over just those; any other action the file store
+    (calamine reads, patched writes, openpyxl whenever those cannot be exact). Raises
+    ``WorkbookError`` for a file that is not a workbook."""
     if reads_only is not None:
         from addin.workbook.calamine_reader import CalamineReader
 
         return CalamineReader.open(path, reads_only, force=force, confirm=confirm)
-    from addin.workbook.openpyxl_gateway import OpenpyxlGateway
+    from addin.workbook.file_store import FileStore
 
-    return OpenpyxlGateway.open(path, force=force, confirm=confirm)
+    return FileStore.open(path, force=force, confirm=confirm)

@@ -1,0 +1,591 @@
+"""Write a few tables into an .xlsx package by editing their sheets' XML, copying every other
+part as it is stored.
+
+A desk action changes one cell of a ten-megabyte workbook (a result) or one row (a late
+arrival). Loading and saving the whole package through openpyxl costs four times a plain copy
+of the file, and importing openpyxl alone costs more than that copy; here only the sheets
+written are parsed (lxml), the rows of their tables are replaced, and the package is copied
+part by part with the unchanged parts still compressed.
+
+Only what the openpyxl gateway would do the same way is done here: rows of an existing Excel
+Table whose headers are all in place, on a sheet without merged cells in the table, with the
+cell formats the package already holds. Anything else (a sheet or a table to create, a header
+to add, a style the package lacks, the TDListA, a sheet written by another program in a form
+not met here) raises ``Unsupported``, and the caller does the whole action through the openpyxl
+gateway instead: the fast path never guesses.
+"""
+
+from __future__ import annotations
+
+import bisect
+import io
+import posixpath
+import re
+import zipfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime, time
+from pathlib import Path
+
+from lxml import etree
+
+from addin.workbook.bulk_sheet import copy_compressed, sheet_part
+from addin.workbook.cell_gate import ErrorValue, Formula, Text, gate
+from addin.workbook.cells import is_blank
+from addin.workbook.gateway import LogEntry, WriteRow
+from addin.workbook.layout import LOG, Kind, Table
+from addin.workbook.table_rows import (
+    block_for_rows,
+    declared_last,
+    get_column_letter,
+    header_map,
+    write_layout,
+)
+
+MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+PKG_REL = "http://schemas.openxmlformats.org/package/2006/relationships"
+_C, _ROW, _V, _F, _IS, _T = (f"{{{MAIN}}}{n}" for n in ("c", "row", "v", "f", "is", "t"))
+_NS = {"m": MAIN}
+GAP_ROWS, GAP_COLUMNS = 1000, 100
+"""As ``addin.workbook.extent``: a value past such a gap is a stray, not the data's end."""
+
+BUILTIN_FORMATS = {"General": 0, "0": 1, "0.00": 2, "mm-dd-yy": 14, "h:mm:ss": 21}
+"""The built-in number formats (ECMA-376 §18.8.30) a table may ask for."""
+DEFAULT_DATETIME, DEFAULT_DATE = "yyyy-mm-dd h:mm:ss", "yyyy-mm-dd"
+"""openpyxl's formats for a date written into a cell whose format is General."""
+_EPOCH = datetime(1899, 12, 30)
+_REF = re.compile(r"^([A-Z]{1,3})([0-9]{1,7})$")
+_RANGE = re.compile(r"^\$?([A-Z]{1,3})\$?([0-9]{1,7}):\$?([A-Z]{1,3})\$?([0-9]{1,7})$")
+
+
+class Unsupported(Exception):
+    """This package or this write is not one the fast path makes the way openpyxl would."""
+
+
+def column_index(letters: str) -> int:
+    n = 0
+    for ch in letters:
+        n = n * 26 + ord(ch) - 64
+    return n
+
+
+def _split_ref(ref: str | None) -> tuple[int, int]:
+    """(row, column) of an A1 reference."""
+    found = _REF.match(ref or "")
+    if found is None:
+        raise Unsupported(f"cell reference {ref!r}")
+    return int(found.group(2)), column_index(found.group(1))
+
+
+def _bounds(ref: str) -> tuple[int, int, int, int]:
+    """(first column, first row, last column, last row) of ``A1:D9``."""
+    found = _RANGE.match(ref)
+    if found is None:
+        raise Unsupported(f"range {ref!r}")
+    a, r1, b, r2 = found.groups()
+    return column_index(a), int(r1), column_index(b), int(r2)
+
+
+def _block_end(positions: Sequence[int], gap: int) -> int:
+    end = 0
+    for position in sorted(set(positions)):
+        if position - end > gap + 1:
+            break
+        end = position
+    return end
+
+
+@dataclass
+class _Sheet:
+    name: str
+    part: str
+    root: etree._Element
+    data: etree._Element
+    rows: dict[int, etree._Element]
+    tables: dict[str, tuple[str, etree._Element]]
+    """Excel Table name -> (its part, its parsed XML)."""
+
+
+@dataclass
+class PackagePatch:
+    """The package ``data`` with the tables written so far; ``package()`` makes the file."""
+
+    data: bytes
+    _zip: zipfile.ZipFile = field(init=False, repr=False)
+    _sheets: dict[str, _Sheet] = field(default_factory=dict, repr=False)
+    _changed: dict[str, etree._Element] = field(default_factory=dict, repr=False)
+    _shared: list[str] | None = field(default=None, repr=False)
+    _styles: etree._Element | None = field(default=None, repr=False)
+    _workbook: etree._Element | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        try:
+            self._zip = zipfile.ZipFile(io.BytesIO(self.data))
+            names = set(self._zip.namelist())
+        except (zipfile.BadZipFile, OSError, ValueError) as err:
+            raise Unsupported(str(err)) from err
+        if "xl/workbook.xml" not in names or "xl/styles.xml" not in names:
+            raise Unsupported("no workbook or styles part")
+        if self._workbook_root().find("m:workbookPr[@date1904='1']", _NS) is not None:
+            raise Unsupported("1904 date system")
+
+    # --- the parts --------------------------------------------------------------------
+
+    def _xml(self, part: str) -> etree._Element:
+        if part in self._changed:
+            return self._changed[part]
+        try:
+            return etree.fromstring(self._zip.read(part))
+        except (KeyError, etree.XMLSyntaxError) as err:
+            raise Unsupported(f"{part}: {err}") from err
+
+    def _workbook_root(self) -> etree._Element:
+        if self._workbook is None:
+            self._workbook = self._xml("xl/workbook.xml")
+        return self._workbook
+
+    def _sheet_names(self) -> list[str]:
+        return [s.get("name", "") for s in self._workbook_root().iterfind("m:sheets/m:sheet", _NS)]
+
+    def _sheet(self, name: str) -> _Sheet:
+        found = self._sheets.get(name)
+        if found is not None:
+            return found
+        part = sheet_part(self._zip, name)
+        if part is None or part not in self._zip.namelist():
+            raise Unsupported(f"no sheet {name!r}")
+        root = self._xml(part)
+        data = root.find("m:sheetData", _NS)
+        if data is None:
+            raise Unsupported(f"{name}: no sheetData")
+        rows: dict[int, etree._Element] = {}
+        last = 0
+        for row in data:
+            number = int(row.get("r") or 0)
+            if row.tag != _ROW or number <= last:
+                raise Unsupported(f"{name}: rows out of order or without their number")
+            rows[number] = row
+            last = number
+        found = self._sheets[name] = _Sheet(name, part, root, data, rows, self._tables_of(part))
+        return found
+
+    def _tables_by_sheet(self, name: str) -> dict[str, tuple[str, etree._Element]]:
+        """The Excel Tables of sheet ``name``, without parsing the sheet itself."""
+        if name in self._sheets:
+            return self._sheets[name].tables
+        part = sheet_part(self._zip, name)
+        return {} if part is None else self._tables_of(part)
+
+    def _tables_of(self, part: str) -> dict[str, tuple[str, etree._Element]]:
+        folder, base = posixpath.split(part)
+        rels = posixpath.join(folder, "_rels", base + ".rels")
+        if rels not in self._zip.namelist():
+            return {}
+        tables: dict[str, tuple[str, etree._Element]] = {}
+        for rel in self._xml(rels):
+            if not rel.get("Type", "").endswith("/table") or rel.get("TargetMode") == "External":
+                continue
+            target = rel.get("Target", "")
+            path = (
+                target.lstrip("/")
+                if target.startswith("/")
+                else posixpath.normpath(posixpath.join(folder, target))
+            )
+            root = self._xml(path)
+            tables[root.get("displayName") or root.get("name") or ""] = (path, root)
+        return tables
+
+    def _shared_strings(self) -> list[str]:
+        if self._shared is None:
+            self._shared = []
+            if "xl/sharedStrings.xml" in self._zip.namelist():
+                for si in self._xml("xl/sharedStrings.xml"):
+                    self._shared.append("".join(si.itertext()))
+        return self._shared
+
+    # --- cells ------------------------------------------------------------------------
+
+    def _value(self, cell: etree._Element) -> object:
+        kind = cell.get("t", "n")
+        formula = cell.find(_F)
+        if formula is not None:
+            return "=" + (formula.text or "")
+        if kind == "inlineStr":
+            node = cell.find(_IS)
+            return None if node is None else "".join(node.itertext())
+        v = cell.find(_V)
+        if v is None or v.text is None:
+            return None
+        if kind == "s":
+            try:
+                return self._shared_strings()[int(v.text)]
+            except (ValueError, IndexError) as err:
+                raise Unsupported("shared string") from err
+        if kind in ("str", "e"):
+            return v.text
+        if kind == "b":
+            return v.text == "1"
+        try:
+            number = float(v.text)
+        except ValueError as err:
+            raise Unsupported(f"number {v.text!r}") from err
+        return int(number) if number.is_integer() and "." not in v.text else number
+
+    def _cells(self, sheet: _Sheet) -> dict[tuple[int, int], etree._Element]:
+        cells: dict[tuple[int, int], etree._Element] = {}
+        for number, row in sheet.rows.items():
+            for cell in row:
+                if cell.tag != _C:
+                    continue
+                at = _split_ref(cell.get("r"))
+                if at[0] != number:
+                    raise Unsupported(f"{sheet.name}: cell {cell.get('r')} in row {number}")
+                cells[at] = cell
+        return cells
+
+    def _filled(self, cells: dict[tuple[int, int], etree._Element]) -> list[tuple[int, int]]:
+        return [at for at, cell in cells.items() if not is_blank(self._value(cell))]
+
+    def title(self) -> str:
+        """The event's name as the page headers show it (Tournament!B2, as openpyxl reads it)."""
+        if "Tournament" not in self._sheet_names():
+            return ""
+        sheet = self._sheet("Tournament")
+        row = sheet.rows.get(2)
+        cell = None
+        if row is not None:
+            cell = next((c for c in row if c.tag == _C and c.get("r") == "B2"), None)
+        value = None if cell is None else self._value(cell)
+        if value is None or value == "":
+            return ""
+        if not isinstance(value, str) or value.startswith("="):
+            raise Unsupported("a title that is not text")
+        return value
+
+    # --- writing ----------------------------------------------------------------------
+
+    def write_table(self, table: Table, rows: Sequence[WriteRow], title: str) -> tuple[int, int]:
+        """Replace ``table``'s data rows as the openpyxl gateway's ``write_table`` would;
+        the first and last sheet columns written."""
+        if table.bulk:
+            raise Unsupported("the TDListA is written by its own path")
+        sheet = self._sheet(table.sheet)
+        if table.name not in sheet.tables:
+            raise Unsupported(f"no Excel Table {table.name} on {table.sheet}")
+        for other in self._sheet_names():
+            if other != table.sheet and table.name in self._tables_by_sheet(other):
+                raise Unsupported("the table is on another sheet")
+        table_part, table_xml = sheet.tables[table.name]
+        _, header_row, last_col, _ = _bounds(table_xml.get("ref", ""))
+        cells = self._cells(sheet)
+        filled = self._filled(cells)
+        width = _block_end([c for _, c in filled], GAP_COLUMNS)
+        last = max(declared_last(table), last_col)
+        header_cells = [
+            self._value(cells[header_row, c]) if (header_row, c) in cells else None
+            for c in range(1, max(width, last) + 1)
+        ]
+        layout = write_layout(table, header_map(header_cells, table, last))
+        if layout.added:
+            raise Unsupported("a header to add")
+        headers = layout.headers
+        self._no_merged(sheet, header_row, min(headers), max(headers))
+        self._page_header_is(sheet, title)
+        block = block_for_rows(table, rows, layout, top=header_row + 1)
+        formats = {
+            layout.positions[c.key]: _declared_format(c.kind, c.number_format)
+            for c in table.columns
+        }
+        for (r, c), cell in cells.items():
+            if r > header_row and c in headers and not is_blank(self._value(cell)):
+                _clear(cell)
+        first = layout.first
+        for i, line in enumerate(block):
+            r = header_row + 1 + i
+            for offset, value in enumerate(line):
+                col = first + offset
+                if col in headers:
+                    self._store(sheet, cells, r, col, value, formats.get(col))
+        count = max(1, len(rows))
+        ref = f"{get_column_letter(table.anchor_column)}{header_row}:"
+        ref += f"{get_column_letter(max(headers))}{header_row + count}"
+        self._set_table_ref(sheet, table, table_part, table_xml, ref)
+        self._finish(sheet)
+        return min(headers), max(headers)
+
+    def append_log(self, entries: Sequence[LogEntry]) -> None:
+        """Add ``entries`` below the Log's last line, as the openpyxl gateway would."""
+        if not entries:
+            return
+        sheet = self._sheet(LOG.sheet)
+        if LOG.name not in sheet.tables:
+            raise Unsupported("no Log table")
+        table_part, table_xml = sheet.tables[LOG.name]
+        _, header_row, _, _ = _bounds(table_xml.get("ref", ""))
+        cells = self._cells(sheet)
+        filled = self._filled(cells)
+        bottom = _block_end([r for r, _ in filled], GAP_ROWS)
+        anchor = LOG.anchor_column
+        last = max(
+            (r for r, c in filled if c == anchor and header_row < r <= bottom), default=header_row
+        )
+        self._no_merged(sheet, header_row, anchor, anchor + len(LOG.columns) - 1)
+        for i, entry in enumerate(entries, start=1):
+            r = last + i
+            values = (entry.timestamp, entry.level, entry.action, entry.message)
+            for offset, (column, value) in enumerate(zip(LOG.columns, values, strict=True)):
+                col = anchor + offset
+                gated = gate(value, f"{LOG.sheet}!{get_column_letter(col)}{r}")
+                self._store(sheet, cells, r, col, gated, column.number_format)
+        count = last + len(entries) - header_row
+        ref = f"{get_column_letter(anchor)}{header_row}:"
+        ref += f"{get_column_letter(anchor + len(LOG.columns) - 1)}{header_row + max(1, count)}"
+        self._set_table_ref(sheet, LOG, table_part, table_xml, ref)
+        self._finish(sheet)
+
+    def _no_merged(self, sheet: _Sheet, header_row: int, first: int, last: int) -> None:
+        for merged in sheet.root.iterfind("m:mergeCells/m:mergeCell", _NS):
+            a, _, b, r2 = _bounds(merged.get("ref", ""))
+            if r2 > header_row and a <= last and b >= first:
+                raise Unsupported("merged cells in the table")  # openpyxl names them
+
+    def _page_header_is(self, sheet: _Sheet, title: str) -> None:
+        """The sheet's page header already says what ``styling.set_header`` would write."""
+        left = title.replace("&", "&&") if title else "&F"
+        header = sheet.root.find("m:headerFooter/m:oddHeader", _NS)
+        footer = sheet.root.find("m:headerFooter/m:oddFooter", _NS)
+        if (
+            header is None
+            or header.text != f"&L{left}&C&A&R&D &T"
+            or footer is None
+            or footer.text != "&CPage &P of &N"
+        ):
+            raise Unsupported("the page header changes")
+
+    def _store(
+        self,
+        sheet: _Sheet,
+        cells: dict[tuple[int, int], etree._Element],
+        r: int,
+        c: int,
+        value: object,
+        number_format: str | None,
+    ) -> None:
+        cell = cells.get((r, c))
+        if cell is None:
+            if value is None and number_format is None:
+                return
+            cell = cells[r, c] = self._new_cell(sheet, r, c)
+        if number_format is None and isinstance(value, date | time):
+            number_format = self._date_default(cell, value)
+        if number_format is not None:
+            self._set_format(cell, number_format)
+        _clear(cell)
+        _put(cell, value)
+
+    def _new_cell(self, sheet: _Sheet, r: int, c: int) -> etree._Element:
+        row = sheet.rows.get(r)
+        if row is None:
+            numbers = sorted(sheet.rows)
+            at = bisect.bisect(numbers, r)
+            row = etree.Element(_ROW, r=str(r))
+            sheet.data.insert(
+                at if at == len(numbers) else sheet.data.index(sheet.rows[numbers[at]]), row
+            )
+            sheet.rows[r] = row
+        cell = etree.Element(_C, r=f"{get_column_letter(c)}{r}")
+        later = [i for i, other in enumerate(row) if _split_ref(other.get("r"))[1] > c]
+        row.insert(later[0] if later else len(row), cell)
+        return cell
+
+    def _date_default(self, cell: etree._Element, value: object) -> str | None:
+        xf = self._xfs()[int(cell.get("s") or 0)]
+        if int(xf.get("numFmtId") or 0) != 0:
+            return None
+        return DEFAULT_DATETIME if isinstance(value, datetime) else DEFAULT_DATE
+
+    # --- styles -----------------------------------------------------------------------
+
+    def _styles_root(self) -> etree._Element:
+        if self._styles is None:
+            self._styles = self._xml("xl/styles.xml")
+        return self._styles
+
+    def _xfs(self) -> list[etree._Element]:
+        xfs = self._styles_root().find("m:cellXfs", _NS)
+        if xfs is None or len(xfs) == 0:
+            raise Unsupported("no cell formats")
+        return list(xfs)
+
+    def _format_id(self, code: str) -> int:
+        for fmt in self._styles_root().iterfind("m:numFmts/m:numFmt", _NS):
+            if fmt.get("formatCode") == code:
+                return int(fmt.get("numFmtId") or 0)
+        if code in BUILTIN_FORMATS:
+            return BUILTIN_FORMATS[code]
+        raise Unsupported(f"number format {code!r} is not in the package")
+
+    def _set_format(self, cell: etree._Element, code: str) -> None:
+        """Give ``cell`` the format it has with number format ``code``: an existing one."""
+        xfs = self._xfs()
+        index = int(cell.get("s") or 0)
+        if index >= len(xfs):
+            raise Unsupported("a style index out of range")
+        wanted = self._format_id(code)
+        if int(xfs[index].get("numFmtId") or 0) == wanted:
+            return
+        shape = _xf_shape(xfs[index], wanted)
+        for i, xf in enumerate(xfs):
+            if _xf_shape(xf, None) == shape:
+                if i:
+                    cell.set("s", str(i))
+                else:
+                    cell.attrib.pop("s", None)
+                return
+        raise Unsupported(f"no cell format with {code!r}")
+
+    # --- the Excel Table, the print area, the dimension -------------------------------
+
+    def _set_table_ref(
+        self, sheet: _Sheet, table: Table, part: str, xml: etree._Element, ref: str
+    ) -> None:
+        if table.printed:
+            first, last_row = ref.split(":")
+            last = get_column_letter(table.anchor_column + table.printed - 1)
+            digits = last_row.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+            self._set_print_area(sheet.name, f"{first}:{last}{digits}")
+        if xml.get("ref") == ref:
+            return
+        a, _, b, _ = _bounds(ref)
+        old_a, _, old_b, _ = _bounds(xml.get("ref", ""))
+        if (a, b) != (old_a, old_b):
+            raise Unsupported("the table's columns change")
+        xml.set("ref", ref)
+        autofilter = xml.find("m:autoFilter", _NS)
+        if autofilter is not None:
+            autofilter.set("ref", ref)
+        self._changed[part] = xml
+
+    def _set_print_area(self, sheet: str, area: str) -> None:
+        a, r1, b, r2 = _bounds(area)
+        quoted = "'" + sheet.replace("'", "''") + "'"
+        text = f"{quoted}!${get_column_letter(a)}${r1}:${get_column_letter(b)}${r2}"
+        root = self._workbook_root()
+        index = str(self._sheet_names().index(sheet))
+        for name in root.iterfind("m:definedNames/m:definedName", _NS):
+            if name.get("name") == "_xlnm.Print_Area" and name.get("localSheetId") == index:
+                if name.text != text:
+                    name.text = text
+                    self._changed["xl/workbook.xml"] = root
+                return
+        raise Unsupported("no print area to move")
+
+    def _finish(self, sheet: _Sheet) -> None:
+        filled = [
+            _split_ref(cell.get("r"))
+            for row in sheet.rows.values()
+            for cell in row
+            if cell.tag == _C
+        ]
+        dimension = sheet.root.find("m:dimension", _NS)
+        if dimension is not None and filled:
+            bottom = max(r for r, _ in filled)
+            right = max(c for _, c in filled)
+            dimension.set("ref", f"A1:{get_column_letter(right)}{bottom}")
+        self._changed[sheet.part] = sheet.root
+
+    # --- the package ------------------------------------------------------------------
+
+    @property
+    def changed(self) -> bool:
+        return bool(self._changed)
+
+    def package(self) -> bytes:
+        """The whole package: the parts written, serialized; the rest copied compressed."""
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as copy:
+            for item in self._zip.infolist():
+                root = self._changed.get(item.filename)
+                if root is None:
+                    copy_compressed(self._zip, item, copy)
+                    continue
+                try:
+                    content = etree.tostring(
+                        root, xml_declaration=True, encoding="UTF-8", standalone=True
+                    )
+                except ValueError as err:  # text lxml cannot hold: openpyxl's words for it
+                    raise Unsupported(str(err)) from err
+                info = zipfile.ZipInfo(item.filename, item.date_time)
+                info.compress_type = zipfile.ZIP_DEFLATED
+                info.external_attr = item.external_attr
+                copy.writestr(info, content)
+        return out.getvalue()
+
+    def write(self, path: Path) -> None:
+        data = self.package()
+        with open(path, "wb") as f:
+            f.write(data)
+
+
+def _declared_format(kind: Kind, declared: str | None) -> str | None:
+    """``styling.number_format`` (that module brings openpyxl)."""
+    if declared:
+        return declared
+    return "yyyy-mm-dd" if kind is Kind.DATE else None
+
+
+def _xf_shape(xf: etree._Element, number_format: int | None) -> bytes:
+    """A format's attributes and children, its number format replaced when given."""
+    attributes = dict(xf.attrib)
+    if number_format is not None:
+        attributes["numFmtId"] = str(number_format)
+    for name in [n for n in attributes if n.startswith("apply")]:
+        del attributes[name]
+    children = b"".join(etree.tostring(child) for child in xf)
+    return repr(sorted(attributes.items())).encode() + children
+
+
+def _clear(cell: etree._Element) -> None:
+    for child in list(cell):
+        cell.remove(child)
+    cell.attrib.pop("t", None)
+
+
+def _put(cell: etree._Element, value: object) -> None:
+    """The value as openpyxl writes it (inline strings, dates as serial numbers)."""
+    if value is None:
+        return
+    if isinstance(value, Text):
+        value = value.value
+    elif isinstance(value, Formula):
+        etree.SubElement(cell, _F).text = value[1:]
+        etree.SubElement(cell, _V)
+        return
+    elif isinstance(value, ErrorValue):
+        cell.set("t", "e")
+        etree.SubElement(cell, _V).text = str(value)
+        return
+    if isinstance(value, str):
+        cell.set("t", "inlineStr")
+        t = etree.SubElement(etree.SubElement(cell, _IS), _T)
+        t.text = value
+        if value != value.strip():
+            t.set("{http://www.w3.org/XML/1998/namespace}space", "preserve")
+        return
+    if isinstance(value, bool):
+        cell.set("t", "b")
+        etree.SubElement(cell, _V).text = "1" if value else "0"
+        return
+    if isinstance(value, datetime | date):
+        stamp = value if isinstance(value, datetime) else datetime.combine(value, time())
+        if stamp.tzinfo is not None or stamp < datetime(1900, 3, 1):
+            raise Unsupported("a date openpyxl converts its own way")
+        value = (stamp - _EPOCH).total_seconds() / 86400
+    if isinstance(value, int | float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise Unsupported("not a finite number")
+        cell.set("t", "n")
+        etree.SubElement(cell, _V).text = repr(value) if isinstance(value, float) else str(value)
+        return
+    raise Unsupported(f"a value of type {type(value).__name__}")

@@ -1,0 +1,182 @@
+"""The command line's file store writes what the openpyxl gateway writes.
+
+A desk action (a result, a registration, a withdrawal...) is read with python-calamine and
+written as XML edits of the sheets it changes (``addin.workbook.file_store``). The openpyxl
+gateway is the reference: each action runs once through each, on copies of one demo
+tournament, and the two files must hold the same values, number formats, Excel Tables, print
+areas and page headers. Where the fast path cannot be exact (merged cells, a table to create,
+a workbook LibreOffice saved in its own way) the store hands over to openpyxl, and the TD
+sees the same answer.
+"""
+
+from __future__ import annotations
+
+import shutil
+import zipfile
+from collections.abc import Iterator, Mapping
+from datetime import datetime
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from addin.actions.registry import load_one
+from addin.actions.session import Session
+from addin.workbook.bulk_sheet import sheet_part
+from addin.workbook.file_store import FileStore
+from addin.workbook.openpyxl_gateway import OpenpyxlGateway
+from tests.helpers import digest, libreoffice_convert, run
+
+ROUNDS = 3
+
+
+@pytest.fixture(scope="module")
+def event(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    book = tmp_path_factory.mktemp("store") / "event.xlsx"
+    done = run("demo", book, "--players", 24, "--rounds", ROUNDS)
+    assert done.returncode == 0, done.stderr
+    return book
+
+
+def _board_one(book: Path) -> tuple[str, str]:
+    ws = openpyxl.load_workbook(book)[f"Round {ROUNDS}"]
+    result = str(ws["F2"].value)
+    return str(ws["A2"].value), "B" if result == "White wins" else "W"
+
+
+def _members(book: Path) -> tuple[int, int]:
+    """A member of the TDListA not registered, and a registered player."""
+    wb = openpyxl.load_workbook(book)
+    registered = {r[0] for r in wb["Players"].iter_rows(min_row=2, values_only=True) if r[0]}
+    listed = [r[1] for r in wb["TDListA"].iter_rows(min_row=2, values_only=True) if r[1]]
+    return next(m for m in listed if m not in registered), min(registered)
+
+
+def _cells(book: Path) -> dict[str, object]:
+    """What a TD sees: every sheet's cells (value, number format), Tables, print area and
+    page header; the Log's times left out (the two runs are seconds apart)."""
+    wb = openpyxl.load_workbook(book)
+    seen: dict[str, object] = {"sheets": wb.sheetnames}
+    for ws in wb.worksheets:
+        for row in ws.iter_rows():
+            for cell in row:
+                if cell.value is None:
+                    continue
+                value = cell.value
+                if ws.title == "Log" and isinstance(value, datetime):
+                    value = "a time"
+                seen[f"{ws.title}!{cell.coordinate}"] = (value, cell.number_format)
+        seen[f"{ws.title} tables"] = dict(ws.tables.items())
+        seen[f"{ws.title} print area"] = ws.print_area
+        seen[f"{ws.title} header"] = ws.oddHeader.left.text
+    return seen
+
+
+def _run(gateway: OpenpyxlGateway | FileStore, action: str, params: Mapping[str, object]) -> None:
+    session = Session(gateway, action, in_terminal=True)
+    load_one(action).run(session, dict(params))
+    gateway.append_log(session.log)
+    gateway.save()
+
+
+def _desk_actions(book: Path) -> Iterator[tuple[str, dict[str, object]]]:
+    board, turned = _board_one(book)
+    member, player = _members(book)
+    yield "result", {"round": ROUNDS, "board": int(board), "result": turned}
+    yield "result", {"round": 1, "board": 2, "result": ""}
+    yield "drop", {"player": player, "yes": True}
+    yield "register", {"aga": member, "yes": True}
+    yield "set-rating", {"player": player, "rating": "3d", "yes": True}
+
+
+@pytest.mark.parametrize("index", range(5))
+def test_each_desk_action_writes_what_openpyxl_writes_without_openpyxl(
+    event: Path, tmp_path: Path, index: int
+) -> None:
+    action, params = list(_desk_actions(event))[index]
+    fast, reference = tmp_path / "fast.xlsx", tmp_path / "reference.xlsx"
+    shutil.copyfile(event, fast)
+    shutil.copyfile(event, reference)
+    store = FileStore.open(fast, confirm=lambda message: True)
+    _run(store, action, _with_defaults(action, params))
+    _run(
+        OpenpyxlGateway.open(reference, confirm=lambda message: True),
+        action,
+        _with_defaults(action, params),
+    )
+    assert store._full is None, "the action fell back to openpyxl"
+    assert digest(fast) != digest(event)
+    assert _cells(fast) == _cells(reference)
+
+
+def _with_defaults(action: str, given: Mapping[str, object]) -> dict[str, object]:
+    """Every parameter of ``action``: the given ones, the others blank (as the CLI leaves them)."""
+    return {p.name: given.get(p.name) for p in load_one(action).params} | {
+        k: v for k, v in given.items() if k == "yes"
+    }
+
+
+def test_a_result_through_the_command_line_leaves_every_other_part_as_stored(
+    event: Path, tmp_path: Path
+) -> None:
+    book = tmp_path / "event.xlsx"
+    shutil.copyfile(event, book)
+    board, turned = _board_one(book)
+    done = run("result", book, "--round", ROUNDS, "--board", board, "--result", turned)
+    assert done.returncode == 0, done.stderr
+    with zipfile.ZipFile(event) as before, zipfile.ZipFile(book) as after:
+        assert after.testzip() is None
+        assert after.namelist() == before.namelist()
+        changed = {i.filename for i in after.infolist() if i.CRC != before.getinfo(i.filename).CRC}
+        round_part, log_part = (sheet_part(after, s) for s in (f"Round {ROUNDS}", "Log"))
+    tables = {n for n in changed if n.startswith("xl/tables/")}
+    assert changed - tables == {round_part, log_part}
+    assert len(tables) <= 1  # the Log's Table grows by the line
+
+
+def test_a_formula_the_td_typed_in_a_table_survives_a_desk_write(
+    event: Path, tmp_path: Path
+) -> None:
+    book = tmp_path / "event.xlsx"
+    wb = openpyxl.load_workbook(event)
+    ws = wb["Players"]
+    notes = next(c.column for c in ws[1] if c.value == "Notes")
+    ws.cell(row=3, column=notes, value='=HYPERLINK("https://example.org","club")')
+    wb.save(book)
+    _, player = _members(book)
+    done = run("drop", book, "--player", player, "--yes")
+    assert done.returncode == 0, done.stderr
+    after = openpyxl.load_workbook(book)["Players"]
+    assert after.cell(row=3, column=notes).value == '=HYPERLINK("https://example.org","club")'
+
+
+def test_merged_cells_in_a_written_table_are_named_and_nothing_is_written(
+    event: Path, tmp_path: Path
+) -> None:
+    book = tmp_path / "event.xlsx"
+    wb = openpyxl.load_workbook(event)
+    wb[f"Round {ROUNDS}"].merge_cells("F3:F4")
+    wb.save(book)
+    before = digest(book)
+    board, turned = _board_one(book)
+    done = run("result", book, "--round", ROUNDS, "--board", board, "--result", turned)
+    assert done.returncode == 1
+    assert "F3:F4" in done.stderr and "merged" in done.stderr
+    assert digest(book) == before
+
+
+def test_a_workbook_libreoffice_saved_takes_a_result(event: Path, tmp_path: Path) -> None:
+    """LibreOffice writes shared strings and styles of its own: the result lands, every
+    other cell reads as before."""
+    saved = libreoffice_convert(event, "xlsx:Calc MS Excel 2007 XML", tmp_path / "lo")
+    book = tmp_path / "event.xlsx"
+    shutil.copyfile(saved, book)
+    board, turned = _board_one(book)
+    before = _cells(book)
+    done = run("result", book, "--round", ROUNDS, "--board", board, "--result", turned)
+    assert done.returncode == 0, done.stderr
+    after = _cells(book)
+    changed = {k for k in set(before) | set(after) if before.get(k) != after.get(k)}
+    result_cell = f"Round {ROUNDS}!F2"
+    assert result_cell in changed
+    assert all(k == result_cell or k.startswith("Log") for k in changed), sorted(changed)
