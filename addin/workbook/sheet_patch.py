@@ -297,9 +297,6 @@ class PackagePatch:
             layout.positions[c.key]: _declared_format(c.kind, c.number_format)
             for c in table.columns
         }
-        for (r, c), cell in cells.items():
-            if r > header_row and c in headers and not is_blank(self._value(cell)):
-                _clear(cell)
         first = layout.first
         for i, line in enumerate(block):
             r = header_row + 1 + i
@@ -307,6 +304,10 @@ class PackagePatch:
                 col = first + offset
                 if col in headers:
                     self._store(sheet, cells, r, col, value, formats.get(col))
+        bottom = header_row + len(block)
+        for (r, c), cell in cells.items():  # the rows below the table's new end
+            if r > bottom and c in headers and not is_blank(self._value(cell)):
+                _clear(cell)
         count = max(1, len(rows))
         ref = f"{get_column_letter(table.anchor_column)}{header_row}:"
         ref += f"{get_column_letter(max(headers))}{header_row + count}"
@@ -381,8 +382,9 @@ class PackagePatch:
             number_format = self._date_default(cell, value)
         if number_format is not None:
             self._set_format(cell, number_format)
-        _clear(cell)
-        _put(cell, value)
+        if not _holds(cell, value):
+            _clear(cell)
+            _put(cell, value)
 
     def _new_cell(self, sheet: _Sheet, r: int, c: int) -> etree._Element:
         row = sheet.rows.get(r)
@@ -544,6 +546,34 @@ def _xf_shape(xf: etree._Element, number_format: int | None) -> bytes:
         del attributes[name]
     children = b"".join(etree.tostring(child) for child in xf)
     return repr(sorted(attributes.items())).encode() + children
+
+
+def _holds(cell: etree._Element, value: object) -> bool:
+    """Whether ``cell`` already holds ``value`` as ``_put`` would write it (most cells of a
+    table written again are unchanged: they are left as they are)."""
+    kind = cell.get("t")
+    children = list(cell)
+    if value is None:
+        return not children
+    if len(children) != 1 or isinstance(value, Formula | ErrorValue):
+        return False
+    child = children[0]
+    if isinstance(value, Text):
+        value = value.value
+    if isinstance(value, str):
+        if kind != "inlineStr" or child.tag != _IS or len(child) != 1:
+            return False
+        return bool(child[0].tag == _T and (child[0].text or "") == value)
+    if child.tag != _V or child.text is None:
+        return False
+    if isinstance(value, bool):
+        return kind == "b" and child.text == ("1" if value else "0")
+    if isinstance(value, int | float) and kind in (None, "n"):
+        try:
+            return float(child.text) == value and type(value) is not bool
+        except ValueError:
+            return False
+    return False
 
 
 def _clear(cell: etree._Element) -> None:
