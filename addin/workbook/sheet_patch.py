@@ -384,7 +384,10 @@ class PackagePatch:
             self._set_format(cell, number_format)
         if not _holds(cell, value):
             _clear(cell)
-            _put(cell, value)
+            try:
+                _put(cell, value)
+            except ValueError as err:  # text lxml will not hold: openpyxl's words for it
+                raise Unsupported(str(err)) from err
 
     def _new_cell(self, sheet: _Sheet, r: int, c: int) -> etree._Element:
         row = sheet.rows.get(r)
