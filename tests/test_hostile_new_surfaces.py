@@ -169,19 +169,23 @@ def spoil_pipe(entry: Path) -> None:
 
 
 def spoil_foreign(entry: Path) -> None:
-    entry.write_bytes(pickle.dumps({"not": "an index"}))
+    entry.write_bytes(f"{entry.stem}\n".encode() + pickle.dumps({"not": "an index"}))
 
 
 def spoil_unkeyed(entry: Path) -> None:
-    """An index as an older version kept it: the object alone, no key."""
-    with entry.open("rb") as f:
-        _, index = pickle.load(f)
-    entry.write_bytes(pickle.dumps(index))
+    """An index kept without its key: the object alone."""
+    entry.write_bytes(entry.read_bytes().split(b"\n", 1)[1])
+
+
+def spoil_older(entry: Path) -> None:
+    """An index as an older version kept it: a pickled (key, index)."""
+    key, index = entry.read_bytes().split(b"\n", 1)
+    entry.write_bytes(pickle.dumps((key.decode(), pickle.loads(index))))
 
 
 @pytest.mark.parametrize(
     "spoil",
-    [spoil_truncated, spoil_folder, spoil_pipe, spoil_foreign, spoil_unkeyed],
+    [spoil_truncated, spoil_folder, spoil_pipe, spoil_foreign, spoil_unkeyed, spoil_older],
     ids=lambda f: f.__name__.removeprefix("spoil_"),
 )
 def test_a_spoiled_kept_index_is_a_miss_and_the_lookup_reads_the_list_again(
@@ -202,11 +206,11 @@ def test_a_spoiled_kept_index_is_a_miss_and_the_lookup_reads_the_list_again(
 
 def test_a_kept_index_swapped_for_another_lists_is_a_miss(desk: Path, tmp_path: Path) -> None:
     """Two lists, two entries: each renamed as the other's is not read as its own."""
+    mine = run("lookup", desk, "cornell").stdout
+    entries = kept_entries()
     other = tmp_path / "other.xlsx"
     assert run("new", other).returncode == 0
     assert run("import-tdlista", other, TDLISTA_SNAPSHOT, "--yes").returncode == 0
-    mine = run("lookup", desk, "cornell").stdout
-    entries = kept_entries()
     assert run("lookup", other, "cornell").returncode == 0
     others = [e for e in kept_entries() if e not in entries]
     assert others
