@@ -11,10 +11,12 @@ from __future__ import annotations
 import json
 import os
 import pickle
+import re
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
+import openpyxl
 import pytest
 
 from addin.actions.serve import phones_folder
@@ -217,6 +219,31 @@ def test_a_kept_index_swapped_for_another_lists_is_a_miss(desk: Path, tmp_path: 
     for entry in entries:
         entry.write_bytes(others[0].read_bytes())
     assert run("lookup", desk, "cornell").stdout == mine
+
+
+@pytest.mark.parametrize(
+    ("header", "value"),
+    [
+        ("Chapter", "C" * 40_000),
+        ("Name", "Cornell, " + "D" * 40_000),
+        ("Type", "T" * 40_000),
+        ("State", "S" * 40_000),
+    ],
+    ids=["chapter", "name", "type", "state"],
+)
+def test_lookup_cuts_a_huge_cell_in_its_line(desk: Path, header: str, value: str) -> None:
+    """A 40,000-character cell typed into the TDListA is named by its length, never echoed
+    in full into the terminal."""
+    sheet = openpyxl.load_workbook(desk)["TDListA"]
+    row = next(c.row for c in sheet["B"] if c.value == 1310)
+    set_cell(desk, "TDListA", header, value, row=row)
+    done = run("lookup", desk, "cornell")
+    assert done.returncode == 0, done.stderr
+    line = next(line for line in done.stdout.splitlines() if line.startswith("AGA 1310 "))
+    said = re.search(r"(\w)\1{40,}\.\.\. \(([0-9,]+) characters\)", line)
+    assert said and value.endswith(said.group(1) * 100)
+    assert int(said.group(2).replace(",", "")) > 60  # as much as the cell holds, named
+    assert len(line) < 300
 
 
 # --- export-opengotha on a hand-edited workbook -------------------------------------------
