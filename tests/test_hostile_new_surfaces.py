@@ -405,3 +405,26 @@ def test_a_tdlista_sheet_calamine_refuses_is_the_gateways_one_line(
     one_short_message(done, expected)
     assert "XmlError" not in done.stderr and "lookup:" not in done.stderr
     assert digest(hostile) == before
+
+
+@pytest.mark.parametrize("blocked", ["phones-a-file", "desk-a-folder"])
+def test_publish_refuses_a_phones_place_it_cannot_use_before_writing_the_site(
+    published: Path, tmp_path: Path, blocked: str
+) -> None:
+    """``BOOK.phones`` a file (or its desk.json a folder): one line naming it, and neither
+    the site nor anything else written."""
+    book = tmp_path / published.name
+    book.write_bytes(published.read_bytes())
+    phones = phones_folder(book)
+    if blocked == "phones-a-file":
+        phones.write_text("not a folder")
+        named = phones
+    else:
+        (phones / DESK_FILE).mkdir(parents=True)
+        named = phones / DESK_FILE
+    before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    folders = sorted(p for p in tmp_path.rglob("*") if p.is_dir())
+    done = run("publish", book)
+    one_short_message(done, str(named))
+    assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
+    assert sorted(p for p in tmp_path.rglob("*") if p.is_dir()) == folders
