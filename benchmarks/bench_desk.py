@@ -5,9 +5,13 @@ command runs as a whole process (``python -m addin ...``), as a TD runs it, and 
 its floor, alternately (command, floor, command, floor, ...), so the ratio holds when the
 machine's speed drifts:
 
-- ``lookup`` (reads the TDListA): a bare python-calamine read of the TDListA sheet;
+- ``lookup`` (reads the TDListA): a bare python-calamine read of the TDListA sheet; as
+  the desk runs it (the list's index kept by an earlier look-up), as the first look-up
+  after ``import-tdlista`` (which keeps the new list's index), and with no index kept
+  (the user's cache emptied, or a workbook whose list was imported on another machine);
 - ``check`` (reads every sheet): a bare python-calamine read of every sheet;
-- ``register``, ``result``, ``drop`` (write): a plain zip copy of the workbook;
+- ``register``, ``result``, ``drop``, ``import-tdlista`` (write): a plain zip copy of the
+  workbook;
 - ``--version``: ``python -c pass``.
 
 Each write runs on a fresh copy of the event (copied outside the timed process). The package
@@ -131,6 +135,8 @@ def main() -> None:
     subprocess.run([PY, "-m", "compileall", "-q", str(ROOT / "addin")], check=True)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
+        cache = folder / "cache"
+        ENV["XDG_CACHE_HOME"] = str(cache)  # lookup's kept index: here, not the user's
         members = generated_members(folder, args.members) if args.members else SNAPSHOT
         pristine = build_event(folder, args.players, members)
         choice = desk_choices(pristine)
@@ -143,11 +149,13 @@ def main() -> None:
             work.parent.mkdir()
             shutil.copyfile(pristine, work)
 
-        cache = folder / "cache"
-        ENV["XDG_CACHE_HOME"] = str(cache)  # lookup's kept index: here, not the user's
-
         def forget() -> None:
             shutil.rmtree(cache, ignore_errors=True)
+
+        def imported_anew() -> None:
+            fresh()
+            forget()
+            run("import-tdlista", work, members, "--yes")
 
         fresh()
         addin = [PY, "-m", "addin"]
@@ -168,7 +176,21 @@ def main() -> None:
                 [*addin, "lookup", str(work), "smith"],
                 read_floor,
                 "calamine TDListA",
+                imported_anew,
+            ),
+            (
+                "lookup0",
+                [*addin, "lookup", str(work), "smith"],
+                read_floor,
+                "calamine TDListA",
                 forget,
+            ),
+            (
+                "import",
+                [*addin, "import-tdlista", str(work), str(members), "--yes"],
+                zip_floor,
+                "zip copy",
+                True,
             ),
             (
                 "register",
@@ -236,7 +258,8 @@ def main() -> None:
                 f"{statistics.median(base.wall):>7.2f} {statistics.median(base.cpu):>7.2f}  "
                 f"{ratio_cpu:>13.2f} {ratio_wall:>14.2f}"
             )
-        print("lookup*: the first look-up in a list (no index kept from an earlier one)")
+        print("lookup*: the first look-up after import-tdlista (the import kept the index)")
+        print("lookup0: a look-up with no index kept (the cache emptied)")
         if not args.no_excel:
             excel_buttons(pristine, choice, args.runs)
 

@@ -10,6 +10,7 @@ same template and saving, then opening that workbook again. Ours: the real comma
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import statistics
 import subprocess
@@ -59,6 +60,11 @@ def cli(*args: object) -> None:
     subprocess.run(
         [sys.executable, "-m", "addin", *map(str, args)], check=True, capture_output=True
     )
+
+
+CACHE = tempfile.TemporaryDirectory()
+"""The import keeps the new list's index (``read_cache``): here, not in the user's cache."""
+os.environ["XDG_CACHE_HOME"] = CACHE.name
 
 
 def main() -> None:

@@ -97,12 +97,13 @@ def test_lookup_on_a_file_that_is_no_workbook_is_one_line(tmp_path: Path) -> Non
     assert "Traceback" not in done.stderr
 
 
-def test_a_lookup_keeps_the_index_until_the_list_changes(
-    book: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+def test_a_lookup_keeps_the_index_until_the_list_changes(book: Path) -> None:
+    from addin.workbook import read_cache
+
+    for entry in read_cache.folder().glob("*.pickle"):
+        entry.unlink()  # as if the list came from elsewhere (see tests/test_kept_index.py)
     first = run("lookup", book, "cornell")
-    kept = list((tmp_path / "cache" / "aga-mcmahon").glob("*.pickle"))
+    kept = list(read_cache.folder().glob("*.pickle"))
     assert first.returncode == 0 and kept
     assert run("lookup", book, "cornell").stdout == first.stdout
     row = next(
@@ -114,12 +115,9 @@ def test_a_lookup_keeps_the_index_until_the_list_changes(
     assert "Dewey G." not in changed.stdout
 
 
-def test_a_kept_index_others_could_have_written_is_not_read(
-    book: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_kept_index_others_could_have_written_is_not_read(book: Path) -> None:
     from addin.workbook import read_cache
 
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     assert run("lookup", book, "cornell").returncode == 0
     entries = list(read_cache.folder().glob("*.pickle"))
     key = entries[0].stem
@@ -135,11 +133,10 @@ def test_a_kept_index_others_could_have_written_is_not_read(
 
 @pytest.mark.parametrize("cell", ["AD1048576", "XFD5"], ids=["far below", "far right"])
 def test_a_stray_far_away_costs_no_more_than_the_openpyxl_gateway_pays(
-    book: Path, cell: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    book: Path, cell: str
 ) -> None:
     """calamine makes the whole rectangle up to the farthest cell: such a sheet is not
     handed to it (it took 1.3 GB and 6 s for a stray in AD1048576)."""
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     _type_into(book, TDLISTA.sheet, cell, "stray")
     probe = (
         "import resource, sys\nfrom addin.cli import main\n"
@@ -159,7 +156,6 @@ def test_the_kept_index_outlives_a_registration_but_not_a_new_list(
     """The desk: look up, register, look up again; the list itself did not change."""
     from addin.core.lookup import MemberIndex
 
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     made: list[int] = []
     index_list = MemberIndex.__init__
 
@@ -172,20 +168,22 @@ def test_the_kept_index_outlives_a_registration_but_not_a_new_list(
     assert first.returncode == 0 and "AGA 8217 Adam, Kurt" in first.stdout
     assert run("register", book, "--aga", 8217, "--yes").returncode == 0
     assert run("lookup", book, "adam").stdout == first.stdout
-    assert len(made) == 1  # the list was indexed once
+    assert not made  # the list was indexed once, by its import (the fixture)
     snapshot = DATA / "tdlista" / "tdlista-snapshot.txt"
     assert run("import-tdlista", book, snapshot, "--yes").returncode == 0
-    made.clear()
+    assert len(made) == 1  # a new list is indexed anew, as it arrives
     assert run("lookup", book, "adam").stdout != first.stdout
-    assert len(made) == 1  # a new list is indexed anew
+    assert len(made) == 1
 
 
 def test_register_with_the_kept_index_writes_what_it_writes_without(
-    book: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    book: Path, tmp_path: Path
 ) -> None:
+    from addin.workbook import read_cache
     from tests.helpers import sheet_rows
 
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    for entry in read_cache.folder().glob("*.pickle"):
+        entry.unlink()
     twin = tmp_path / "twin.xlsx"
     twin.write_bytes(book.read_bytes())
     assert run("register", twin, "--aga", 1310, "--yes").returncode == 0  # nothing kept yet

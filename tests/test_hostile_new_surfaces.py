@@ -11,10 +11,12 @@ from __future__ import annotations
 import json
 import os
 import pickle
+import re
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
+import openpyxl
 import pytest
 
 from addin.actions.serve import phones_folder
@@ -169,19 +171,23 @@ def spoil_pipe(entry: Path) -> None:
 
 
 def spoil_foreign(entry: Path) -> None:
-    entry.write_bytes(pickle.dumps({"not": "an index"}))
+    entry.write_bytes(f"{entry.stem}\n".encode() + pickle.dumps({"not": "an index"}))
 
 
 def spoil_unkeyed(entry: Path) -> None:
-    """An index as an older version kept it: the object alone, no key."""
-    with entry.open("rb") as f:
-        _, index = pickle.load(f)
-    entry.write_bytes(pickle.dumps(index))
+    """An index kept without its key: the object alone."""
+    entry.write_bytes(entry.read_bytes().split(b"\n", 1)[1])
+
+
+def spoil_older(entry: Path) -> None:
+    """An index as an older version kept it: a pickled (key, index)."""
+    key, index = entry.read_bytes().split(b"\n", 1)
+    entry.write_bytes(pickle.dumps((key.decode(), pickle.loads(index))))
 
 
 @pytest.mark.parametrize(
     "spoil",
-    [spoil_truncated, spoil_folder, spoil_pipe, spoil_foreign, spoil_unkeyed],
+    [spoil_truncated, spoil_folder, spoil_pipe, spoil_foreign, spoil_unkeyed, spoil_older],
     ids=lambda f: f.__name__.removeprefix("spoil_"),
 )
 def test_a_spoiled_kept_index_is_a_miss_and_the_lookup_reads_the_list_again(
@@ -202,17 +208,42 @@ def test_a_spoiled_kept_index_is_a_miss_and_the_lookup_reads_the_list_again(
 
 def test_a_kept_index_swapped_for_another_lists_is_a_miss(desk: Path, tmp_path: Path) -> None:
     """Two lists, two entries: each renamed as the other's is not read as its own."""
+    mine = run("lookup", desk, "cornell").stdout
+    entries = kept_entries()
     other = tmp_path / "other.xlsx"
     assert run("new", other).returncode == 0
     assert run("import-tdlista", other, TDLISTA_SNAPSHOT, "--yes").returncode == 0
-    mine = run("lookup", desk, "cornell").stdout
-    entries = kept_entries()
     assert run("lookup", other, "cornell").returncode == 0
     others = [e for e in kept_entries() if e not in entries]
     assert others
     for entry in entries:
         entry.write_bytes(others[0].read_bytes())
     assert run("lookup", desk, "cornell").stdout == mine
+
+
+@pytest.mark.parametrize(
+    ("header", "value"),
+    [
+        ("Chapter", "C" * 40_000),
+        ("Name", "Cornell, " + "D" * 40_000),
+        ("Type", "T" * 40_000),
+        ("State", "S" * 40_000),
+    ],
+    ids=["chapter", "name", "type", "state"],
+)
+def test_lookup_cuts_a_huge_cell_in_its_line(desk: Path, header: str, value: str) -> None:
+    """A 40,000-character cell typed into the TDListA is named by its length, never echoed
+    in full into the terminal."""
+    sheet = openpyxl.load_workbook(desk)["TDListA"]
+    row = next(c.row for c in sheet["B"] if c.value == 1310)
+    set_cell(desk, "TDListA", header, value, row=row)
+    done = run("lookup", desk, "cornell")
+    assert done.returncode == 0, done.stderr
+    line = next(line for line in done.stdout.splitlines() if line.startswith("AGA 1310 "))
+    said = re.search(r"(\w)\1{40,}\.\.\. \(([0-9,]+) characters\)", line)
+    assert said and value.endswith(said.group(1) * 100)
+    assert int(said.group(2).replace(",", "")) > 60  # as much as the cell holds, named
+    assert len(line) < 300
 
 
 # --- export-opengotha on a hand-edited workbook -------------------------------------------
@@ -374,3 +405,26 @@ def test_a_tdlista_sheet_calamine_refuses_is_the_gateways_one_line(
     one_short_message(done, expected)
     assert "XmlError" not in done.stderr and "lookup:" not in done.stderr
     assert digest(hostile) == before
+
+
+@pytest.mark.parametrize("blocked", ["phones-a-file", "desk-a-folder"])
+def test_publish_refuses_a_phones_place_it_cannot_use_before_writing_the_site(
+    published: Path, tmp_path: Path, blocked: str
+) -> None:
+    """``BOOK.phones`` a file (or its desk.json a folder): one line naming it, and neither
+    the site nor anything else written."""
+    book = tmp_path / published.name
+    book.write_bytes(published.read_bytes())
+    phones = phones_folder(book)
+    if blocked == "phones-a-file":
+        phones.write_text("not a folder")
+        named = phones
+    else:
+        (phones / DESK_FILE).mkdir(parents=True)
+        named = phones / DESK_FILE
+    before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    folders = sorted(p for p in tmp_path.rglob("*") if p.is_dir())
+    done = run("publish", book)
+    one_short_message(done, str(named))
+    assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
+    assert sorted(p for p in tmp_path.rglob("*") if p.is_dir()) == folders

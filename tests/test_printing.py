@@ -15,6 +15,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 from lxml import etree
+from openpyxl.utils import range_boundaries
 
 from addin.workbook.layout import fixed_tables, games_table
 from addin.workbook.styling import is_wide
@@ -141,3 +142,61 @@ def test_a_60_board_round_prints_one_page_wide_at_9_pt_or_more(
         )
         boards_seen.update(int(t) for t in texts if t.isdigit() and int(t) <= 60)
     assert boards_seen >= set(range(1, 61))
+
+
+@pytest.fixture(scope="module")
+def with_byes(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An odd field whose first round gives byes (the demo's own volunteers and one forced)."""
+    path = tmp_path_factory.mktemp("byes") / "odd.xlsx"
+    assert run("demo", path, "--players", 23, "--rounds", 2).returncode == 0
+    return path
+
+
+def _byes(path: Path, sheet: str) -> list[tuple[object, ...]]:
+    ws = openpyxl.load_workbook(path)[sheet]
+    table = ws.tables[f"Round{sheet.removeprefix('Round ')}Byes"]
+    rows = list(ws[table.ref])[1:]
+    return [tuple(c.value for c in r) for r in rows if any(c.value is not None for c in r)]
+
+
+def test_a_rounds_byes_print_after_its_games_and_its_codes_never(with_byes: Path) -> None:
+    wb = openpyxl.load_workbook(with_byes)
+    rounds = [ws.title for ws in wb.worksheets if ws.title.startswith("Round ")]
+    assert any(_byes(with_byes, r) for r in rounds) and not all(_byes(with_byes, r) for r in rounds)
+    for sheet in rounds:
+        ws = wb[sheet]
+        games, byes, codes = (
+            ws.tables[f"Round{sheet.removeprefix('Round ')}{n}"] for n in ("Games", "Byes", "Codes")
+        )
+        area = ws.print_area.replace("$", "").replace(f"'{sheet}'!", "").split(",")
+        games_printed = re.sub(r"^A1:[A-Z]+", "A1:F", games.ref)
+        if _byes(with_byes, sheet):
+            assert area == [games_printed, byes.ref], sheet
+        else:
+            assert area == [games_printed], f"{sheet}: no byes, no page for them"
+        codes_column = range_boundaries(codes.ref)[0]
+        assert all(range_boundaries(r)[0] != codes_column for r in area)
+
+
+@needs_printing
+def test_the_printed_round_shows_its_byes_and_not_its_codes(
+    with_byes: Path, tmp_path: Path
+) -> None:
+    sheet = next(
+        ws.title
+        for ws in openpyxl.load_workbook(with_byes).worksheets
+        if ws.title.startswith("Round ") and _byes(with_byes, ws.title)
+    )
+    pdf = print_sheet(
+        with_byes, sheet, openpyxl.worksheet.worksheet.Worksheet.PAPERSIZE_LETTER, tmp_path
+    )
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(pdf), "-"], check=True, capture_output=True, text=True
+    ).stdout
+    pages = text.split("\f")
+    assert "Board" in pages[0] and "Result" in pages[0]
+    assert "Bye player" in text
+    for player, name, kind in _byes(with_byes, sheet):
+        assert re.search(rf"{player}\s+{re.escape(str(name))}\s+{kind}", text), name
+    assert "Code board" not in text and "Result code" not in text
+    assert "Notes" not in text and "rating" not in text, "the games' printed columns only"

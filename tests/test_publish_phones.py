@@ -161,6 +161,40 @@ def test_serve_sends_pages_gzipped_to_a_phone_that_accepts_it(named: Path) -> No
         stop(server)
 
 
+def _fetch(port: int, path: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    connection.request("GET", path, headers={"Accept-Encoding": "gzip", **headers})
+    answer = connection.getresponse()
+    body = answer.read()
+    connection.close()
+    return answer.status, {k.lower(): v for k, v in answer.getheaders()}, body
+
+
+@pytest.mark.parametrize("name", ["site.css", "site.js", "index.html"])
+def test_a_reload_of_what_the_phone_holds_is_a_304_until_it_changes(
+    tmp_path: Path, name: str
+) -> None:
+    """A hall of phones reloading: the style sheet, the script and an unchanged page are
+    sent once; a newer version is sent again (the ETag names what was sent)."""
+    book = played_book(tmp_path)
+    assert run("publish", book).returncode == 0
+    server = start_serve(book, "--port", "0", "--bind", "127.0.0.1", "--loopback")
+    try:
+        status, headers, body = _fetch(server.port, f"/{name}")
+        file = book.with_name(f"{book.stem}-site") / name
+        assert status == 200 and gzip.decompress(body) == file.read_bytes()
+        tag = headers["etag"]
+        status, again, body = _fetch(server.port, f"/{name}", **{"If-None-Match": tag})
+        assert (status, body, again["etag"]) == (304, b"", tag)
+        assert again["cache-control"] == "no-cache"
+        file.write_bytes(file.read_bytes() + b"\n")  # a newer publication of it
+        status, headers, body = _fetch(server.port, f"/{name}", **{"If-None-Match": tag})
+        assert status == 200 and gzip.decompress(body) == file.read_bytes()
+        assert headers["etag"] != tag
+    finally:
+        stop(server)
+
+
 # --- in the browser ----------------------------------------------------------------------
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Collection
+from pathlib import Path
 
 from addin.actions.session import ActionError
 from addin.core.limits import shown
@@ -58,7 +59,7 @@ def read_members(gw: Gateway) -> MemberIndex:
         kept = read_cache.load(key)
         if isinstance(kept, MemberIndex):
             if tried:  # kept again under the cheaper key, for the next look-up
-                read_cache.store(tried[0], kept)
+                read_cache.copy(key, tried[0])
             return kept
         tried.append(key)
     data = gw.read_table(TDLISTA)
@@ -79,9 +80,31 @@ def read_members(gw: Gateway) -> MemberIndex:
         )
     index = MemberIndex(m for m in map(member_from_row, data.rows) if m is not None)
     if not data.problems:
-        for key in tried:
-            read_cache.store(key, index)
+        read_cache.store(index, *tried)
     return index
+
+
+def keep_index(path: Path) -> int:
+    """Index the TDListA saved in ``path`` and keep it, as ``lookup`` reads and keys it: a
+    new list is indexed when it arrives, not at the desk's first look-up. What is kept is
+    what reading the saved file makes, under keys of its saved bytes, so a list changed
+    later misses it. Run once the workbook is saved (``Session.afterwards``); anything in
+    the way (another command's turn, a list with problems) leaves nothing kept and is no
+    error: the next look-up indexes the list. Returns the exit code, 0."""
+    from addin.workbook.calamine_reader import CalamineReader
+    from addin.workbook.open_elsewhere import one_at_a_time
+    from addin.workbook.saving import target_of
+
+    try:
+        with one_at_a_time(target_of(path), timeout=KEEP_WAIT):
+            read_members(CalamineReader.open(path, [TDLISTA.sheet]))
+    except Exception:  # the import is done and reported; keeping its index is a bonus
+        pass
+    return 0
+
+
+KEEP_WAIT = 2.0
+"""Seconds ``keep_index`` waits for another command on the workbook before it gives up."""
 
 
 def previous_members(gw: Gateway, wanted: Collection[int]) -> dict[int, Member]:

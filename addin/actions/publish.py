@@ -57,27 +57,46 @@ def publish(session: Session, params: Mapping[str, object]) -> None:
         site = build_site(book.tournament, datetime.now().astimezone(), log_lines(session.gw))
     except ReportError as err:
         raise ActionError(f"cannot publish: {err}") from err
+    book_path = getattr(session.gw, "path", None)
+    phones = phones_folder(Path(book_path)) if book_path is not None else None
+    desk = None
+    if phones is not None:  # refused before the site is written, not after
+        desk = report_desk(session.gw, book.tournament)
+        _check_desk_place(phones)
     try:
         write_site(folder, site)
     except FolderRefused as err:
         raise ActionError(f"cannot publish: {err}") from err
     except OSError as err:
         raise ActionError(f"could not write the site in {folder}: {err.strerror or err}") from err
-    book_path = getattr(session.gw, "path", None)
-    if book_path is not None:
-        desk = report_desk(session.gw, book.tournament)
+    if phones is not None and desk is not None:
         try:
-            write_atomically(phones_folder(Path(book_path)) / DESK_FILE, desk.to_json())
+            write_atomically(phones / DESK_FILE, desk.to_json())
         except OSError as err:
             raise ActionError(
-                f"could not open results reporting in {phones_folder(Path(book_path))}: "
-                f"{err.strerror or err}"
+                f"could not open results reporting in {phones}: {err.strerror or err}"
             ) from err
     where = f"round {site.round}" if site.round else "before round 1"
     session.say(
         f"Published {len(site.files) + 1} files ({where}, {site.players} players) to {folder}; "
         f"open {folder / 'index.html'}"
     )
+
+
+def _check_desk_place(phones: Path) -> None:
+    """Refuse, before the site is written, a place the desk file cannot go: a file where
+    the folder should be, or a folder where the file should be."""
+    desk = phones / DESK_FILE
+    if phones.exists() and not phones.is_dir():
+        raise ActionError(
+            f"cannot publish: {phones} is a file, not the folder of results reported from the "
+            "boards; move it away (nothing was written)"
+        )
+    if desk.is_dir():
+        raise ActionError(
+            f"cannot publish: {desk} is not a file this program wrote; move it away (nothing "
+            "was written)"
+        )
 
 
 def report_desk(gw: Gateway, t: Tournament) -> Desk:

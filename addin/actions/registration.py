@@ -7,7 +7,12 @@ from datetime import date
 from pathlib import Path
 
 from addin.actions import intake, needs, player_refresh
-from addin.actions.member_list import member_values, previous_members, read_members
+from addin.actions.member_list import (
+    keep_index,
+    member_values,
+    previous_members,
+    read_members,
+)
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session, read_input
 from addin.core.limits import shown
@@ -59,6 +64,9 @@ def import_tdlista(session: Session, params: Mapping[str, object]) -> None:
         session, b, report.members, bool(params.get("update_players")), previous
     )
     session.gw.write_table(TDLISTA, [member_values(m) for m in report.members])
+    saved_in = getattr(session.gw, "path", None)
+    if session.in_terminal and isinstance(saved_in, Path):
+        session.afterwards = lambda: keep_index(saved_in)
     if report.cleaned:
         lines = ", ".join(map(str, report.cleaned[:10])) + (
             ", ..." if len(report.cleaned) > 10 else ""

@@ -69,7 +69,8 @@ class Session:
     """The command line: an action may keep running after the workbook is released."""
     afterwards: Callable[[], int] | None = None
     """What the command line runs once the workbook is released and the messages printed
-    (``serve``'s server, until Ctrl-C); its result is the exit code."""
+    (``serve``'s server, until Ctrl-C; ``import-tdlista``'s index of the new list); its
+    result is the exit code."""
     wrote_sheet: bool = False
     """The action wrote a sheet that is not tournament data (a report sheet): the workbook
     is saved, but nothing goes to the Log and the undo backups are left alone."""

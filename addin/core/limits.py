@@ -28,6 +28,15 @@ def shown(value: object, limit: int = MAX_SHOWN) -> str:
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
 
 
+MAX_SAID = 60
+"""A text said in a line of output (a name, a chapter) longer than this is cut."""
+
+
+def cut(text: str, limit: int = MAX_SAID) -> str:
+    """``text`` as said in a line of output: a long one cut, its length named."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
+
+
 def komi_problem(komi: float) -> str | None:
     """Why ``komi`` is not a komi, or ``None`` when it is one."""
     if not math.isfinite(komi) or abs(komi) > MAX_KOMI:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 
 from addin.core import text_input
-from addin.core.limits import MAX_AGA_ID, MAX_ROUNDS, shown
+from addin.core.limits import MAX_AGA_ID, MAX_ROUNDS, cut, shown
 from addin.core.lookup import MemberIndex, fold
 from addin.core.member import Member, split_name
 from addin.core.model import Player
@@ -143,8 +143,9 @@ def describe(member: Member) -> str:
     """One member on one line, as a TD compares candidates."""
     rating = "unrated" if member.rating is None else _rating_text(member.rating)
     expiry = f"expires {_date_text(member.expiry)}" if member.expiry else "no expiry date"
-    place = " ".join(p for p in (member.chapter, member.state) if p)
-    parts = [f"AGA {member.aga_id} {member.name}", member.membership_type or "?", rating, expiry]
+    place = " ".join(cut(p) for p in (member.chapter, member.state) if p)
+    kind = cut(member.membership_type) if member.membership_type else "?"
+    parts = [f"AGA {member.aga_id} {cut(member.name)}", kind, rating, expiry]
     if place:
         parts.append(place)
     return ", ".join(parts)

@@ -4,7 +4,8 @@ The standard library's threaded HTTP server is enough for a tournament hall (a f
 phones reloading small static pages) and needs nothing installed. Requests are answered
 from the site folder only: ``..`` never leaves it, a symbolic link pointing out of it is not
 followed, folders are never listed, and every answer says ``Cache-Control: no-cache`` so a
-phone's refresh always sees the newest round.
+phone's refresh always sees the newest round (a gzipped page, style sheet or script the
+phone already holds is answered 304 by its ETag).
 
 ``python -m addin.publish.serve FOLDER --port N`` serves a folder alone: the Excel button
 starts it in the background (``addin.publish.background``) so that Excel is never blocked.
@@ -17,6 +18,7 @@ import argparse
 import contextlib
 import errno
 import gzip
+import hashlib
 import io
 import json
 import os
@@ -167,16 +169,25 @@ class SiteHandler(SimpleHTTPRequestHandler):
         if "gzip" in self.headers.get("Accept-Encoding", "") and local.endswith(COMPRESSED):
             found = _gzipped(local)
             if found is not None:
-                data, modified = found
-                self.send_response(HTTPStatus.OK)
-                self.send_header("Content-Type", self.guess_type(local))
-                self.send_header("Content-Encoding", "gzip")
-                self.send_header("Vary", "Accept-Encoding")
-                self.send_header("Content-Length", str(len(data)))
-                self.send_header("Last-Modified", self.date_time_string(modified))
-                self.end_headers()
-                return io.BytesIO(data)
+                return self._send_gzipped(local, *found)
         return super().send_head()
+
+    def _send_gzipped(self, local: str, data: bytes, modified: float, tag: str) -> Any:
+        """The file gzipped, or 304 when the phone holds this very version (its ETag):
+        a reload costs a few headers, not the page, its style sheet and its script."""
+        unchanged = _matches(self.headers.get("If-None-Match", ""), tag)
+        self.send_response(HTTPStatus.NOT_MODIFIED if unchanged else HTTPStatus.OK)
+        self.send_header("ETag", tag)
+        self.send_header("Vary", "Accept-Encoding")
+        self.send_header("Last-Modified", self.date_time_string(modified))
+        if unchanged:
+            self.end_headers()
+            return None
+        self.send_header("Content-Type", self.guess_type(local))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        return io.BytesIO(data)
 
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
         """A client's mistake is a 4xx: an unknown method is 405 (not 501), an unknown
@@ -221,12 +232,13 @@ def _fields(body: bytes, content_type: str) -> dict[str, str]:
 
 COMPRESSED = (".html", ".css", ".js")
 """Sent gzipped to a phone that accepts it: a 400-player pairings page is 200 KB, 28 KB so."""
-_GZIP_CACHE: dict[str, tuple[int, int, bytes]] = {}
+_GZIP_CACHE: dict[str, tuple[int, int, bytes, str]] = {}
 _GZIP_LOCK = threading.Lock()
 
 
-def _gzipped(path: str) -> tuple[bytes, float] | None:
-    """``path`` gzipped (once per version of the file), and its time; None if no file."""
+def _gzipped(path: str) -> tuple[bytes, float, str] | None:
+    """``path`` gzipped (once per version of the file), its time and its ETag (a hash of
+    what is sent); None if no file."""
     try:
         st = os.stat(path)
         if not stat.S_ISREG(st.st_mode) or st.st_size < 1024:
@@ -234,16 +246,23 @@ def _gzipped(path: str) -> tuple[bytes, float] | None:
         with _GZIP_LOCK:
             cached = _GZIP_CACHE.get(path)
         if cached is not None and cached[:2] == (st.st_mtime_ns, st.st_size):
-            return cached[2], st.st_mtime
+            return cached[2], st.st_mtime, cached[3]
         with open(path, "rb") as f:
             data = gzip.compress(f.read(), compresslevel=6, mtime=0)
     except OSError:
         return None
+    tag = f'"{hashlib.sha256(data).hexdigest()[:32]}-gz"'
     with _GZIP_LOCK:
         if len(_GZIP_CACHE) > 5000:
             _GZIP_CACHE.clear()
-        _GZIP_CACHE[path] = (st.st_mtime_ns, st.st_size, data)
-    return data, st.st_mtime
+        _GZIP_CACHE[path] = (st.st_mtime_ns, st.st_size, data, tag)
+    return data, st.st_mtime, tag
+
+
+def _matches(if_none_match: str, tag: str) -> bool:
+    """Whether an If-None-Match header names ``tag`` (or ``*``), compared weakly."""
+    named = [t.strip().removeprefix("W/") for t in if_none_match.split(",")]
+    return "*" in named or tag in named
 
 
 class SiteServer(ThreadingHTTPServer):

@@ -104,6 +104,9 @@ class Table:
     """Key of a column whose non-blank values must be unique (e.g. AGA #)."""
     printed: int | None = None
     """How many leading columns a printout shows (``None``: all); the rest stay on screen."""
+    printed_beside: bool = False
+    """Printed after the sheet's first table, on a page of its own, and only while it has
+    rows (a round's byes; never its codes, a table without ``printed``)."""
     freeze: str = "A2"
     """The top-left cell that scrolls: the header row (and name columns) stay in view."""
     bulk: bool = False
@@ -607,6 +610,8 @@ def byes_table(number: int) -> Table:
             Column("kind", "Bye type", Kind.CHOICE, p, width=10, choices=_choices(ByeKind)),
         ),
         unique="player",
+        printed=3,
+        printed_beside=True,
     )
 
 

@@ -226,7 +226,8 @@ class OpenpyxlGateway:
         for col, header in layout.added.items():
             ws.cell(row=header_row, column=col, value=header).font = styling.HEADER_FONT
         width = max(headers) - table.anchor_column + 1
-        styling.set_table_ref(ws, table, styling.table_ref(table, header_row, len(rows), width))
+        ref = styling.table_ref(table, header_row, len(rows), width)
+        styling.set_table_ref(ws, table, ref, rows=len(rows))
         if table.bulk:
             self._write_bulk(table, block)
             return

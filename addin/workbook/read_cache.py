@@ -105,10 +105,38 @@ def _stored_bytes(raw: BinaryIO, item: zipfile.ZipInfo) -> bytes:
 
 def load(key: str) -> object | None:
     """The object kept under ``key``, or None."""
+    kept = _kept_bytes(key)
+    if kept is None:
+        return None
+    try:
+        return pickle.loads(kept)  # our own folder, our own files: see _own_folder
+    except Exception:  # damaged: read the sheet again
+        return None
+
+
+def store(value: object, *keys: str) -> None:
+    """Keep ``value`` under each of ``keys`` (pickled once; quietly nothing when it cannot
+    be kept)."""
+    with contextlib.suppress(Exception):
+        _write(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), keys)
+
+
+def copy(kept: str, *keys: str) -> None:
+    """Keep what is kept under ``kept`` under ``keys`` too (its bytes, not pickled again)."""
+    value = _kept_bytes(kept)
+    if value is not None:
+        with contextlib.suppress(Exception):
+            _write(value, keys)
+
+
+def _kept_bytes(key: str) -> bytes | None:
+    """The pickled object kept under ``key``, or None. An entry is its key on a line, then
+    the object: one renamed or copied over another's is a miss."""
     where = _own_folder(create=False)
     if where is None:
         return None
     entry = where / f"{key}.pickle"
+    name = f"{key}\n".encode()
     try:
         info = entry.lstat()
         if not stat.S_ISREG(info.st_mode):  # a link, a folder, a pipe (a read would wait)
@@ -116,34 +144,34 @@ def load(key: str) -> object | None:
         if hasattr(os, "getuid") and info.st_uid != os.getuid():
             return None
         with entry.open("rb") as f:
-            found = pickle.load(f)  # our own folder, our own files: see _own_folder
-        # An entry names its key: one renamed or copied over another's is a miss.
-        if not (isinstance(found, tuple) and len(found) == 2 and found[0] == key):
-            return None
+            if f.read(len(name)) != name:
+                return None
+            kept = f.read()
         os.utime(entry)  # the newest are kept
-        return found[1]
-    except Exception:  # missing, damaged, unreadable: read the sheet again
+        return kept
+    except OSError:  # missing, unreadable: read the sheet again
         return None
 
 
-def store(key: str, value: object) -> None:
-    """Keep ``value`` under ``key`` (quietly nothing when it cannot be kept)."""
+def _write(value: bytes, keys: tuple[str, ...]) -> None:
+    """Each entry written whole or not at all; then only the newest ``KEPT`` stay."""
     where = _own_folder(create=True)
-    if where is None:
+    if where is None or not keys:
         return
-    with contextlib.suppress(Exception):
+    for key in keys:
         fd, temporary = tempfile.mkstemp(dir=where, suffix=".part")
         try:
             with os.fdopen(fd, "wb") as f:
-                pickle.dump((key, value), f, protocol=pickle.HIGHEST_PROTOCOL)
+                f.write(f"{key}\n".encode())
+                f.write(value)
             os.replace(temporary, where / f"{key}.pickle")
         except BaseException:  # a full disk: no half-written part left behind
             with contextlib.suppress(OSError):
                 os.unlink(temporary)
             raise
-        entries = sorted(where.glob("*.pickle"), key=lambda p: p.stat().st_mtime, reverse=True)
-        for old in entries[KEPT:]:
-            old.unlink(missing_ok=True)
+    entries = sorted(where.glob("*.pickle"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in entries[KEPT:]:
+        old.unlink(missing_ok=True)
 
 
 def _own_folder(*, create: bool) -> Path | None:

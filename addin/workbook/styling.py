@@ -6,6 +6,8 @@ Used by the template builder and whenever an action creates a sheet (a new
 
 from __future__ import annotations
 
+import re
+
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter, range_boundaries
 from openpyxl.worksheet.datavalidation import DataValidation
@@ -31,12 +33,34 @@ def table_ref(table: Table, header_row: int, data_rows: int, width: int | None =
     return f"{get_column_letter(first)}{header_row}:{get_column_letter(last)}{end_row}"
 
 
-def set_table_ref(ws: Worksheet, table: Table, ref: str) -> None:
-    """Point the Excel Table (and the print area) at ``ref``, creating it if the TD deleted it."""
-    if table.printed:
-        first, last_row = ref.split(":")
+def print_ranges(current: str | None, table: Table, ref: str, rows: int | None) -> list[str]:
+    """A sheet's print ranges once ``table`` lies at ``ref`` with ``rows`` rows (None: not
+    known, some): its printed columns replace the range it had (the one starting in its
+    column), left to right; a table ``printed_beside`` is left out while it has no rows."""
+    assert table.printed
+    left, top, _, bottom = range_boundaries(ref)
+    kept = [r for r in _ranges(current) if range_boundaries(r)[0] != left]
+    if not (table.printed_beside and rows == 0):
         last = get_column_letter(table.anchor_column + table.printed - 1)
-        ws.print_area = f"{first}:{last}{last_row.lstrip('ABCDEFGHIJKLMNOPQRSTUVWXYZ')}"
+        kept.append(f"{get_column_letter(left)}{top}:{last}{bottom}")
+    return sorted(kept, key=lambda r: range_boundaries(r)[0])
+
+
+def _ranges(area: str | None) -> list[str]:
+    """The ranges of a print area as Excel or openpyxl say it ("'Round 1'!$A$1:$F$9,...")."""
+    found = []
+    for part in (area or "").split(","):
+        cells = part.rsplit("!", 1)[-1].replace("$", "").strip()
+        if re.fullmatch(r"[A-Z]{1,3}[0-9]+:[A-Z]{1,3}[0-9]+", cells):
+            found.append(cells)
+    return found
+
+
+def set_table_ref(ws: Worksheet, table: Table, ref: str, rows: int | None = None) -> None:
+    """Point the Excel Table (and the print area) at ``ref``, creating it if the TD deleted
+    it; ``rows``: how many rows it holds, when known (``print_ranges``)."""
+    if table.printed:
+        ws.print_area = print_ranges(ws.print_area, table, ref, rows)
     xl = ws.tables.get(table.name)
     if xl is None:
         xl = XLTable(displayName=table.name, ref=ref)
@@ -87,7 +111,7 @@ def format_table(ws: Worksheet, table: Table, header_row: int = 1) -> None:
             validation.add(f"{letter}{header_row}")
             ws.add_data_validation(validation)
     ws.row_dimensions[header_row].height = HEADER_HEIGHT
-    set_table_ref(ws, table, table_ref(table, header_row, 0))
+    set_table_ref(ws, table, table_ref(table, header_row, 0), rows=0)
 
 
 PORTRAIT_WIDTH = 90

@@ -118,12 +118,15 @@ class CreateTable:
 
     table: Table
     ref: str
+    rows: int | None = None
 
 
 @dataclass(frozen=True)
 class ResizeTable:
     table: Table
     ref: str
+    rows: int | None = None
+    """How many rows the table holds (its print range follows: ``styling.print_ranges``)."""
 
 
 @dataclass(frozen=True)
@@ -311,15 +314,18 @@ class XlwingsGateway:
                     )
         width = end - table.anchor_column + 1
         ref = styling.table_ref(table, header_row, len(rows), width)
-        self._place_table(table, ref, refs)
+        self._place_table(table, ref, refs, len(rows))
 
-    def _place_table(self, table: Table, ref: str, refs: dict[str, str]) -> None:
-        """Resize the Excel Table, or create it when the sheet has none there."""
+    def _place_table(
+        self, table: Table, ref: str, refs: dict[str, str], rows: int | None = None
+    ) -> None:
+        """Resize the Excel Table, or create it when the sheet has none there (a table
+        printed only with rows is resized anyway: its print range follows its rows)."""
         if table.name in refs:
-            if refs[table.name] != ref:
-                self.changes.append(ResizeTable(table, ref))
+            if refs[table.name] != ref or table.printed_beside:
+                self.changes.append(ResizeTable(table, ref, rows))
         elif not any(_overlap(ref, other) for other in refs.values()):
-            self.changes.append(CreateTable(table, ref))
+            self.changes.append(CreateTable(table, ref, rows))
         else:
             return
         refs[table.name] = ref
@@ -463,23 +469,22 @@ def _apply(gw: XlwingsGateway, change: Change) -> None:
     elif isinstance(change, ResizeTable):
         ws = gw._sheet(change.table.sheet)
         ws.tables[change.table.name].resize(ws.range(change.ref))
-        _print_area(ws, change.table, change.ref)
+        _print_area(ws, change.table, change.ref, change.rows)
     elif isinstance(change, CreateTable):
         ws = gw._sheet(change.table.sheet)
-        _create_table(ws, change.table, change.ref)
+        _create_table(ws, change.table, change.ref, change.rows)
         _page_setup(ws, change.table, gw.event_name())
 
 
-def _print_area(ws: xw.Sheet, table: Table, ref: str) -> None:
-    """Print the table's leading columns only, as the template does (Players)."""
+def _print_area(ws: xw.Sheet, table: Table, ref: str, rows: int | None) -> None:
+    """Print the table's leading columns only, as the template does (Players), beside the
+    sheet's other printed tables (``styling.print_ranges``)."""
     if table.printed:
-        left, top, _, bottom = range_boundaries(ref)
-        right = table.anchor_column + table.printed - 1
-        first = f"{get_column_letter(left)}{top}"
-        ws.page_setup.print_area = f"{first}:{get_column_letter(right)}{bottom}"
+        ranges = styling.print_ranges(ws.page_setup.print_area, table, ref, rows)
+        ws.page_setup.print_area = ",".join(ranges) if ranges else None
 
 
-def _create_table(ws: xw.Sheet, table: Table, ref: str) -> None:
+def _create_table(ws: xw.Sheet, table: Table, ref: str, rows: int | None) -> None:
     """The Excel Table with the template's look, for a sheet the action just made."""
     left, top, right, _ = (int(v) for v in range_boundaries(ref))
     ws.tables.add(source=ws.range(ref), name=table.name, table_style_name=TABLE_STYLE)
@@ -495,7 +500,7 @@ def _create_table(ws: xw.Sheet, table: Table, ref: str) -> None:
             cells_below = ws.range((top + 1, col), (top + styling.VALIDATED_ROWS, col))
             cells_below.data_validation.set_list(list(column.choices), in_cell_dropdown=True)
             _warn_only(cells_below)
-    _print_area(ws, table, ref)
+    _print_area(ws, table, ref, rows)
 
 
 def _page_setup(ws: xw.Sheet, table: Table, title: str) -> None:

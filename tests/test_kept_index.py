@@ -1,0 +1,103 @@
+"""A new TDListA is indexed when it arrives: ``import-tdlista`` keeps the index of the list
+it saved, under the keys ``lookup`` looks it up by, so the desk's first look-up in a new list
+costs what every later one costs; a list changed since is never answered from that index."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from addin.workbook import read_cache
+from addin.workbook.bulk_sheet import sheet_part
+from addin.workbook.layout import TDLISTA
+from tests.helpers import DATA, digest, run, run_process
+
+SHORT = DATA / "tdlista" / "tdlista-short.txt"
+
+
+def kept() -> dict[str, int]:
+    """Each kept entry and its file's inode (an entry written again is a new file)."""
+    return {p.name: p.stat().st_ino for p in read_cache.folder().glob("*.pickle")}
+
+
+@pytest.fixture
+def imported(tmp_path: Path) -> Path:
+    """A new event whose list was just imported, as a TD does it (whole processes)."""
+    book = tmp_path / "desk.xlsx"
+    assert run_process("new", book).returncode == 0
+    done = run_process("import-tdlista", book, SHORT, "--yes")
+    assert done.returncode == 0, done.stderr
+    assert "Imported" in done.stdout and not done.stderr
+    return book
+
+
+def test_the_first_lookup_after_an_import_answers_from_the_index_the_import_kept(
+    imported: Path,
+) -> None:
+    entries = kept()
+    assert entries, "the import keeps the new list's index"
+    before = digest(imported)
+    first = run_process("lookup", imported, "cornell")
+    assert first.returncode == 0 and "AGA 1310 Cornell, Dewey G." in first.stdout
+    assert kept() == entries, "the look-up wrote nothing: it found the index, not built one"
+    assert digest(imported) == before
+    for entry in read_cache.folder().glob("*.pickle"):
+        entry.unlink()
+    assert run_process("lookup", imported, "cornell").stdout == first.stdout  # read afresh
+
+
+def _retype(book: Path, old: str, new: str) -> None:
+    """Change a name in the TDListA as a spreadsheet does: typed, the file saved again."""
+    wb = openpyxl.load_workbook(book)
+    ws = wb[TDLISTA.sheet]
+    cell = next(c for row in ws.iter_rows() for c in row if c.value == old)
+    cell.value = new
+    wb.save(book)
+
+
+def _edit_in_place(book: Path, old: bytes, new: bytes) -> None:
+    """Change a name in the TDListA's own XML, every other byte as it was (our plain rows
+    stay plain rows: the cheaper of the two keys is made again, and must differ)."""
+    source = zipfile.ZipFile(io.BytesIO(book.read_bytes()))
+    part = sheet_part(source, TDLISTA.sheet)
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
+        for item in source.infolist():
+            data = source.read(item)
+            if item.filename == part:
+                assert data.count(old) == 1
+                data = data.replace(old, new)
+            target.writestr(item, data)
+    book.write_bytes(out.getvalue())
+
+
+@pytest.mark.parametrize("edit", [_retype, _edit_in_place], ids=["typed", "in its XML"])
+def test_a_list_edited_after_the_import_is_not_answered_from_the_old_index(
+    imported: Path, edit: object
+) -> None:
+    if edit is _retype:
+        _retype(imported, "Cornell, Dewey G.", "Cornell, Dewey Junior")
+    else:
+        _edit_in_place(imported, b"Cornell, Dewey G.", b"Cornell, Dewey Junior")
+    done = run("lookup", imported, "cornell")
+    assert done.returncode == 0, done.stderr
+    assert "AGA 1310 Cornell, Dewey Junior" in done.stdout
+    assert "Dewey G." not in done.stdout
+
+
+def test_an_import_whose_index_cannot_be_kept_is_done_all_the_same(tmp_path: Path) -> None:
+    """A cache folder others may write to is never used: the import says what it always
+    says, and the first look-up indexes the list itself."""
+    book = tmp_path / "desk.xlsx"
+    assert run("new", book).returncode == 0
+    read_cache.folder().mkdir(parents=True)
+    read_cache.folder().chmod(0o777)
+    done = run("import-tdlista", book, SHORT, "--yes")
+    assert done.returncode == 0 and done.stderr == ""
+    assert done.stdout.startswith("Imported")
+    assert not kept()
+    assert "AGA 1310 Cornell, Dewey G." in run("lookup", book, "cornell").stdout
