@@ -34,6 +34,7 @@ from addin.workbook.cell_gate import ErrorValue, Formula, Text, gate
 from addin.workbook.cells import is_blank
 from addin.workbook.gateway import LogEntry, WriteRow
 from addin.workbook.layout import LOG, Kind, Table
+from addin.workbook.print_area import bounds, column_index, defined_name, print_ranges
 from addin.workbook.table_rows import (
     block_for_rows,
     declared_last,
@@ -56,18 +57,10 @@ DEFAULT_DATETIME, DEFAULT_DATE = "yyyy-mm-dd h:mm:ss", "yyyy-mm-dd"
 """openpyxl's formats for a date written into a cell whose format is General."""
 _EPOCH = datetime(1899, 12, 30)
 _REF = re.compile(r"^([A-Z]{1,3})([0-9]{1,7})$")
-_RANGE = re.compile(r"^\$?([A-Z]{1,3})\$?([0-9]{1,7}):\$?([A-Z]{1,3})\$?([0-9]{1,7})$")
 
 
 class Unsupported(Exception):
     """This package or this write is not one the fast path makes the way openpyxl would."""
-
-
-def column_index(letters: str) -> int:
-    n = 0
-    for ch in letters:
-        n = n * 26 + ord(ch) - 64
-    return n
 
 
 def _split_ref(ref: str | None) -> tuple[int, int]:
@@ -80,11 +73,10 @@ def _split_ref(ref: str | None) -> tuple[int, int]:
 
 def _bounds(ref: str) -> tuple[int, int, int, int]:
     """(first column, first row, last column, last row) of ``A1:D9``."""
-    found = _RANGE.match(ref)
-    if found is None:
-        raise Unsupported(f"range {ref!r}")
-    a, r1, b, r2 = found.groups()
-    return column_index(a), int(r1), column_index(b), int(r2)
+    try:
+        return bounds(ref)
+    except ValueError as err:
+        raise Unsupported(str(err)) from err
 
 
 def _block_end(positions: Sequence[int], gap: int) -> int:
@@ -311,7 +303,7 @@ class PackagePatch:
         count = max(1, len(rows))
         ref = f"{get_column_letter(table.anchor_column)}{header_row}:"
         ref += f"{get_column_letter(max(headers))}{header_row + count}"
-        self._set_table_ref(sheet, table, table_part, table_xml, ref)
+        self._set_table_ref(sheet, table, table_part, table_xml, ref, len(rows))
         self._finish(sheet)
         return min(headers), max(headers)
 
@@ -453,13 +445,16 @@ class PackagePatch:
     # --- the Excel Table, the print area, the dimension -------------------------------
 
     def _set_table_ref(
-        self, sheet: _Sheet, table: Table, part: str, xml: etree._Element, ref: str
+        self,
+        sheet: _Sheet,
+        table: Table,
+        part: str,
+        xml: etree._Element,
+        ref: str,
+        rows: int | None = None,
     ) -> None:
         if table.printed:
-            first, last_row = ref.split(":")
-            last = get_column_letter(table.anchor_column + table.printed - 1)
-            digits = last_row.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
-            self._set_print_area(sheet.name, f"{first}:{last}{digits}")
+            self._set_print_area(sheet.name, table, ref, rows)
         if xml.get("ref") == ref:
             return
         a, _, b, _ = _bounds(ref)
@@ -472,19 +467,27 @@ class PackagePatch:
             autofilter.set("ref", ref)
         self._changed[part] = xml
 
-    def _set_print_area(self, sheet: str, area: str) -> None:
-        a, r1, b, r2 = _bounds(area)
-        quoted = "'" + sheet.replace("'", "''") + "'"
-        text = f"{quoted}!${get_column_letter(a)}${r1}:${get_column_letter(b)}${r2}"
+    def _set_print_area(self, sheet: str, table: Table, ref: str, rows: int | None) -> None:
+        """``styling.set_table_ref``'s print area: the sheet's ranges, this table's moved."""
         root = self._workbook_root()
         index = str(self._sheet_names().index(sheet))
-        for name in root.iterfind("m:definedNames/m:definedName", _NS):
-            if name.get("name") == "_xlnm.Print_Area" and name.get("localSheetId") == index:
-                if name.text != text:
-                    name.text = text
-                    self._changed["xl/workbook.xml"] = root
-                return
-        raise Unsupported("no print area to move")
+        node = next(
+            (
+                name
+                for name in root.iterfind("m:definedNames/m:definedName", _NS)
+                if name.get("name") == "_xlnm.Print_Area" and name.get("localSheetId") == index
+            ),
+            None,
+        )
+        if node is None:
+            raise Unsupported("no print area to move")
+        cells = print_ranges(node.text, table, ref, rows)
+        if not cells:
+            raise Unsupported("a print area to remove")
+        text = defined_name(sheet, cells)
+        if node.text != text:
+            node.text = text
+            self._changed["xl/workbook.xml"] = root
 
     def _finish(self, sheet: _Sheet) -> None:
         filled = [

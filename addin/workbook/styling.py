@@ -6,8 +6,6 @@ Used by the template builder and whenever an action creates a sheet (a new
 
 from __future__ import annotations
 
-import re
-
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter, range_boundaries
 from openpyxl.worksheet.datavalidation import DataValidation
@@ -17,6 +15,7 @@ from openpyxl.worksheet.table import TableColumn, TableStyleInfo
 from openpyxl.worksheet.worksheet import Worksheet
 
 from addin.workbook.layout import Kind, Table
+from addin.workbook.print_area import print_ranges
 
 HEADER_FONT = Font(bold=True)
 HEADER_FILL = PatternFill("solid", fgColor="DDE6F0")
@@ -31,29 +30,6 @@ def table_ref(table: Table, header_row: int, data_rows: int, width: int | None =
     last = first + (width or len(table.columns)) - 1
     end_row = header_row + max(1, data_rows)
     return f"{get_column_letter(first)}{header_row}:{get_column_letter(last)}{end_row}"
-
-
-def print_ranges(current: str | None, table: Table, ref: str, rows: int | None) -> list[str]:
-    """A sheet's print ranges once ``table`` lies at ``ref`` with ``rows`` rows (None: not
-    known, some): its printed columns replace the range it had (the one starting in its
-    column), left to right; a table ``printed_beside`` is left out while it has no rows."""
-    assert table.printed
-    left, top, _, bottom = range_boundaries(ref)
-    kept = [r for r in _ranges(current) if range_boundaries(r)[0] != left]
-    if not (table.printed_beside and rows == 0):
-        last = get_column_letter(table.anchor_column + table.printed - 1)
-        kept.append(f"{get_column_letter(left)}{top}:{last}{bottom}")
-    return sorted(kept, key=lambda r: range_boundaries(r)[0])
-
-
-def _ranges(area: str | None) -> list[str]:
-    """The ranges of a print area as Excel or openpyxl say it ("'Round 1'!$A$1:$F$9,...")."""
-    found = []
-    for part in (area or "").split(","):
-        cells = part.rsplit("!", 1)[-1].replace("$", "").strip()
-        if re.fullmatch(r"[A-Z]{1,3}[0-9]+:[A-Z]{1,3}[0-9]+", cells):
-            found.append(cells)
-    return found
 
 
 def set_table_ref(ws: Worksheet, table: Table, ref: str, rows: int | None = None) -> None:

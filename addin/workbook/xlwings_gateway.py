@@ -34,6 +34,7 @@ from addin.workbook.gateway import (
     selected_rows,
 )
 from addin.workbook.layout import LOG, Table
+from addin.workbook.print_area import print_ranges
 
 if TYPE_CHECKING:
     import xlwings as xw
@@ -480,7 +481,7 @@ def _print_area(ws: xw.Sheet, table: Table, ref: str, rows: int | None) -> None:
     """Print the table's leading columns only, as the template does (Players), beside the
     sheet's other printed tables (``styling.print_ranges``)."""
     if table.printed:
-        ranges = styling.print_ranges(ws.page_setup.print_area, table, ref, rows)
+        ranges = print_ranges(ws.page_setup.print_area, table, ref, rows)
         ws.page_setup.print_area = ",".join(ranges) if ranges else None
 
 
