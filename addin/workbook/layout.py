@@ -18,6 +18,7 @@ Owners
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -112,11 +113,16 @@ class Table:
     bulk: bool = False
     """Too large for openpyxl's pace: its rows bypass it (see ``addin.workbook.bulk_sheet``)."""
 
+    @functools.cached_property
+    def _by_key(self) -> dict[str, Column]:
+        """The columns by key (a column is looked up once per cell written)."""
+        return {c.key: c for c in self.columns}
+
     def column(self, key: str) -> Column:
-        for c in self.columns:
-            if c.key == key:
-                return c
-        raise KeyError(f"{self.name} has no column {key!r}")
+        found = self._by_key.get(key)
+        if found is None:
+            raise KeyError(f"{self.name} has no column {key!r}")
+        return found
 
     @property
     def headers(self) -> tuple[str, ...]:

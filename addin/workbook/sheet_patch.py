@@ -18,6 +18,7 @@ gateway instead: the fast path never guesses.
 from __future__ import annotations
 
 import bisect
+import functools
 import io
 import posixpath
 import re
@@ -68,7 +69,12 @@ def _split_ref(ref: str | None) -> tuple[int, int]:
     found = _REF.match(ref or "")
     if found is None:
         raise Unsupported(f"cell reference {ref!r}")
-    return int(found.group(2)), column_index(found.group(1))
+    return int(found.group(2)), _column_of(found.group(1))
+
+
+@functools.lru_cache(maxsize=1024)
+def _column_of(letters: str) -> int:
+    return column_index(letters)
 
 
 def _bounds(ref: str) -> tuple[int, int, int, int]:
@@ -236,8 +242,10 @@ class PackagePatch:
                 cells[at] = cell
         return cells
 
-    def _filled(self, cells: dict[tuple[int, int], etree._Element]) -> list[tuple[int, int]]:
-        return [at for at, cell in cells.items() if not is_blank(self._value(cell))]
+    @staticmethod
+    def _filled(cells: dict[tuple[int, int], etree._Element]) -> list[tuple[int, int]]:
+        """Where the cells holding something are (a formula, a number, non-blank text)."""
+        return [at for at, cell in cells.items() if _holds_something(cell)]
 
     def title(self) -> str:
         """The event's name as the page headers show it (Tournament!B2, as openpyxl reads it)."""
@@ -552,6 +560,16 @@ def _xf_shape(xf: etree._Element, number_format: int | None) -> bytes:
         del attributes[name]
     children = b"".join(etree.tostring(child) for child in xf)
     return repr(sorted(attributes.items())).encode() + children
+
+
+def _holds_something(cell: etree._Element) -> bool:
+    for child in cell:
+        if child.tag == _F:
+            return True
+        text = "".join(child.itertext()) if child.tag == _IS else child.text
+        if text and text.strip():
+            return True
+    return False
 
 
 def _holds(cell: etree._Element, value: object) -> bool:
