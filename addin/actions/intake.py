@@ -34,7 +34,8 @@ from addin.core.registration import (
 from addin.formats.tdlista import Member
 from addin.workbook import book, parts
 from addin.workbook.gateway import Gateway, LogEntry, Problem, Row, TableData
-from addin.workbook.layout import LOG, players_table
+from addin.workbook.layout import players_table
+from addin.workbook.log_sheet import read_log
 
 STAMP = "Checked the players' registration: digest "
 """Log text before the digest of the Players' registration cells."""
@@ -78,7 +79,7 @@ def copy_row(r: Row) -> Row:
 
 
 def _log(gw: Gateway) -> list[tuple[str, str]]:
-    return [(str(r.get("level", "")), str(r.get("message", ""))) for r in gw.read_table(LOG).rows]
+    return read_log(gw)
 
 
 def last_stamp(log: Sequence[tuple[str, str]]) -> str | None:
