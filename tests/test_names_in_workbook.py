@@ -43,15 +43,8 @@ CELL_MAKERS = frozenset({"Problem", "Cell"})
 TODO: frozenset[str] = frozenset(
     {
         "actions/basic.py",
-        "actions/director/pair_requests.py",
         "actions/intake.py",
         "actions/late_arrivals.py",
-        "actions/member_list.py",
-        "actions/member_lookup.py",
-        "actions/pairing.py",
-        "actions/player_refresh.py",
-        "actions/registration.py",
-        "actions/replace_id.py",
         "actions/standings.py",
         "core/submission.py",
         "demo.py",
