@@ -22,7 +22,7 @@ from addin.core.registration import (
     register_preregistration,
 )
 from addin.formats.tdlista import TDListAError, parse_tdlista, split_name
-from addin.workbook import book, players_sheet
+from addin.workbook import book, players_intake, players_sheet
 from addin.workbook.gateway import LogEntry
 from addin.workbook.member_sheet import previous_members, write_members
 
@@ -180,7 +180,7 @@ def _add_players(session: Session, b: book.Book, new: list[Player], warnings: li
     existing = list(b.tournament.players.values())
     warnings = warnings + intake.duplicate_warnings(existing, new)
     rows = players_sheet.with_players(b, new)
-    late_book = intake.rebuilt(b, intake.Intake(rows))
+    late_book = players_intake.rebuilt(b, players_intake.with_rows(rows))
     late, notes, _ = intake.place_late_arrivals(late_book, rows)
     session.warn(warnings + late)
     players_sheet.write_rows(session.gw, b, rows)

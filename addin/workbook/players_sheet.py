@@ -49,6 +49,18 @@ def refreshes(
     return found
 
 
+def row_aga_id(row: Row) -> object:
+    """The AGA # a Players row holds (None when blank or unreadable)."""
+    return row.values.get(ID)
+
+
+def place_row(row: Row, band: int, initial_score: float) -> None:
+    """A late arrival's row put in ``band`` (unless a band is typed there) with
+    ``initial_score``."""
+    row.values["band"] = row.values.get("band") or band
+    row.values["initial_score"] = initial_score
+
+
 def player_row(b: Book, pid: object) -> Row | None:
     """The Players row of AGA # ``pid`` (the first, if the TD typed it twice)."""
     return next((r for r in b.players_data.rows if r.get(ID) == pid), None)
