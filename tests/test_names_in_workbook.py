@@ -42,8 +42,10 @@ CELL_MAKERS = frozenset({"Problem", "Cell"})
 
 TODO: frozenset[str] = frozenset(
     {
+        # Being rewritten on another branch (runner); the workbook side is ready:
+        # ``Problem("Players", fill)`` -> ``players_sheet.sheet_notice(fill)``.
         "actions/basic.py",
-        "core/submission.py",
+        # ``TDLISTA.sheet`` and its last column -> ``selected_rows.member_list_area()``.
         "door/dispatch.py",
     }
 )

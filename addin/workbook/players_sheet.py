@@ -61,6 +61,11 @@ def place_row(row: Row, band: int, initial_score: float) -> None:
     row.values["initial_score"] = initial_score
 
 
+def sheet_notice(message: str) -> Problem:
+    """``message`` about the Players sheet as a whole (what the next action fills in)."""
+    return Problem(players_table(0).sheet, message)
+
+
 def player_row(b: Book, pid: object) -> Row | None:
     """The Players row of AGA # ``pid`` (the first, if the TD typed it twice)."""
     return next((r for r in b.players_data.rows if r.get(ID) == pid), None)

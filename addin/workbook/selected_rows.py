@@ -17,6 +17,7 @@ from addin.workbook.layout import (
     round_number_of,
     standings_table,
 )
+from addin.workbook.table_rows import get_column_letter
 
 PLAYER_SHEETS = (players_table(0).sheet, standings_table(()).sheet)
 
@@ -55,6 +56,11 @@ def member_ids(gw: Gateway, sel: Selection) -> list[object]:
     """The AGA # on each selected row of the TDListA sheet, in row order."""
     data = gw.read_table(TDLISTA)
     return [row.get("aga_id") for row in data.rows if row.number in sel.rows]
+
+
+def member_list_area() -> tuple[str, str]:
+    """The TDListA sheet's name and the letter of its last column, for selecting rows."""
+    return TDLISTA.sheet, get_column_letter(TDLISTA.anchor_column + len(TDLISTA.columns) - 1)
 
 
 def member_rows(gw: Gateway, ids: Collection[int]) -> list[int]:

@@ -28,7 +28,10 @@ def player_rows(b: Book) -> list[PlayerRow]:
     for row in data.rows:
         player = player_from_row(row, rounds)
         if player is not None:
-            rows.append(PlayerRow(player, _cells(data, row)))
+            cells = _cells(data, row)
+            rows.append(
+                PlayerRow(player, cells, cells.get("aga_id"), cells.get("membership_expiry"))
+            )
     return rows
 
 
