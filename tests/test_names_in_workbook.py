@@ -19,7 +19,10 @@ a module of ``addin`` fails here, naming file and line, when it
 
 Words that merely coincide with a sheet's names are not naming and pass: a report's
 column heading ("Name", "AGA #"), a page title ("Standings"), an XML element ("name",
-"Tournament"), a command's parameter (``params["round"]``), a Log level ("Action").
+"Tournament"), a command's parameter (``params["round"]``), a Log level ("Action"). So
+does a :class:`~addin.core.model.Player` field name in a dictionary of changes given to
+``players_sheet.write_fields`` (``{"band": 3}``): that is the model's word, which the
+Players sheet happens to use for its column.
 """
 
 from __future__ import annotations

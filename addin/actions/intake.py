@@ -28,7 +28,6 @@ from addin.workbook.log_sheet import read_log
 from addin.workbook.players_intake import (
     Examiner,
     Intake,
-    copy_row,
     rebuilt,
     registration_digest,
     settled_rows,
@@ -167,7 +166,7 @@ def check_report(gw: Gateway, b: book.Book) -> tuple[list[Problem], list[str], l
     if not problems:
         late, _, _ = place_late_arrivals(
             settled,
-            [copy_row(r) for r in intake.rows],
+            [book.copy_row(r) for r in intake.rows],
         )
         warnings += late
     return problems, warnings, notes

@@ -25,7 +25,7 @@ from addin.core.registration import (
     is_temporary_id,
     next_temporary_id,
 )
-from addin.workbook.book import Book, player_from_row
+from addin.workbook.book import Book, copy_row, player_from_row
 from addin.workbook.gateway import Problem, Row, TableData
 
 REGISTRATION_KEYS = (
@@ -56,11 +56,6 @@ class Intake:
     resolved: set[str] = field(default_factory=set)
     """Cells whose blank-value problem from ``read_book`` this intake answers."""
     digest: str = ""
-
-
-def copy_row(r: Row) -> Row:
-    """A row to change without touching the one read (what the TD typed travels with it)."""
-    return Row(dict(r.values), r.number, dict(r.extra), dict(r.cells), dict(r.unread))
 
 
 def registration_digest(rows: Sequence[Row], settings: Settings) -> str:

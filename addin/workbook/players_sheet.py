@@ -40,7 +40,7 @@ def refreshes(
     previous = previous or {}
     found = []
     for row in b.players_data.rows:
-        pid = row.values.get("aga_id")
+        pid = row.values.get(ID)
         if not isinstance(pid, int) or is_temporary_id(pid) or pid not in by_id:
             continue
         r = refresh(row.values, by_id[pid], previous.get(pid))

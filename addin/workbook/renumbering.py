@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from addin.core.model import Tournament
-from addin.workbook.book import Book
-from addin.workbook.gateway import Gateway, Row, TableData
+from addin.workbook.book import Book, copy_row
+from addin.workbook.gateway import Gateway, TableData
 from addin.workbook.layout import REQUESTS, byes_table, games_table, standings_table
 
 GAME_IDS = ("white", "black")
@@ -38,11 +38,7 @@ def _renumbered_rows(data: TableData | None, keys: Sequence[str], old: int, new:
 def _copy(data: TableData | None) -> TableData | None:
     if data is None:
         return None
-    rows = [
-        Row(dict(r.values), r.number, dict(r.extra), dict(r.cells), dict(r.unread))
-        for r in data.rows
-    ]
-    return replace(data, rows=rows)
+    return replace(data, rows=[copy_row(r) for r in data.rows])
 
 
 def _standings(gw: Gateway, tiebreaks: Sequence[str]) -> TableData | None:

@@ -9,7 +9,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from addin.workbook import cells
-from addin.workbook.book import SETTING_BY_LABEL, Book, _setting_column, settings_rows
+from addin.workbook.book import (
+    SETTING_BY_LABEL,
+    Book,
+    _setting_column,
+    copy_row,
+    settings_rows,
+)
 from addin.workbook.gateway import Gateway, Problem, Row
 from addin.workbook.layout import SETTINGS, SETTINGS_TABLE
 
@@ -39,10 +45,7 @@ def _key_of(row: Row) -> str | None:
 def write_setting(gw: Gateway, b: Book, key: str, value: object) -> None:
     """Setting ``key`` set to ``value`` in its row (added if the TD deleted it); every other
     row, and what the TD typed in it, as it was."""
-    rows = [
-        Row(dict(r.values), r.number, dict(r.extra), dict(r.cells), dict(r.unread))
-        for r in b.settings.data.rows
-    ]
+    rows = [copy_row(r) for r in b.settings.data.rows]
     row = next((r for r in rows if _key_of(r) == key), None)
     if row is None:
         row = Row({"setting": label(key)})
