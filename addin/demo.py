@@ -42,10 +42,10 @@ from addin.core.ghost import ghost_games
 from addin.core.model import Player, PlayerId, Result, Tournament
 from addin.core.scoring import score_history
 from addin.formats.tdlista import Member, parse_tdlista
-from addin.workbook import book, template
+from addin.workbook import book, settings_table, template
 from addin.workbook.gateway import LogEntry
-from addin.workbook.layout import SETTINGS_TABLE, games_table
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
+from addin.workbook.round_results import record_results
 
 START = date(2018, 9, 1)
 """The sample list is a 2018 snapshot: a tournament then finds most members current."""
@@ -218,7 +218,7 @@ class Demo:
         members = sorted((p for p in t.players.values() if p.aga_id < 90000), key=_rating)
         ghost = members[len(members) // 10]
         values = book.settings_values(t.settings) | {"ghost_player": ghost.aga_id}
-        self.gw.write_table(SETTINGS_TABLE, book.settings_rows(values))
+        settings_table.write_settings(self.gw, values)
 
     def import_list(self) -> list[Member]:
         name, data = sample_tdlista()
@@ -264,14 +264,11 @@ class Demo:
         self.summary.files.append(csv_path)
 
     def play(self, number: int) -> None:
-        table = games_table(number)
-        data = self.gw.read_table(table)
-        for row in data.rows:
-            white, black = int(row["white"]), int(row["black"])  # type: ignore[call-overload]
-            stones = int(row.get("handicap", 0))  # type: ignore[call-overload]
+        def decide(white: int, black: int, stones: int) -> Result:
             p = win_probability(self.strength[white], self.strength[black], stones)
-            row.values["result"] = Result.WHITE_WINS if self.rng.random() < p else Result.BLACK_WINS
-        self.gw.write_table(table, data.rows)
+            return Result.WHITE_WINS if self.rng.random() < p else Result.BLACK_WINS
+
+        record_results(self.gw, number, decide)
 
     def between_rounds(self, number: int) -> None:
         if number == 1 and self.rounds > 1:

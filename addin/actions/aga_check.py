@@ -18,9 +18,6 @@ from addin.actions.session import ActionError, Session
 from addin.core import membership_updates
 from addin.core.model import PlayerId
 from addin.core.submission import (
-    Cell,
-    PlayerRow,
-    SettingField,
     Severity,
     Submission,
     SubmissionProblem,
@@ -29,12 +26,11 @@ from addin.core.submission import (
 from addin.formats.aga_xml import OvertimeError, overtime_element
 from addin.formats.tdlista import Member
 from addin.workbook import book
-from addin.workbook.gateway import LogEntry, Row, TableData
-from addin.workbook.layout import SETTINGS, SETTINGS_TABLE, games_table
+from addin.workbook.gateway import LogEntry
+from addin.workbook.parts import FEE_COLUMNS
+from addin.workbook.submission_cells import player_rows, result_cells, setting_cell, setting_fields
 
-EXPORT_NEEDS = needs.Needs(
-    players=needs.EVERY, player_columns=frozenset({"aga_fee"}), unknown_players=True
-)
+EXPORT_NEEDS = needs.Needs(players=needs.EVERY, player_columns=FEE_COLUMNS, unknown_players=True)
 """The fee the AGA report would carry must be readable, and every player of a game listed
 (an unreadable AGA # leaves its games without their player); other bad cells are printed
 around."""
@@ -52,42 +48,14 @@ def submission_problems(
     problems = check_submission(
         Submission(
             tournament=b.tournament,
-            rows=_player_rows(b),
-            settings=_setting_fields(b),
+            rows=player_rows(b),
+            settings=setting_fields(b),
             listed_expiry={pid: m.expiry for pid, m in members.items()},
-            result_cells=_result_cells(b),
+            result_cells=result_cells(b),
             today=date.today(),
         )
     )
     return unread + problems
-
-
-def _cells(data: TableData, row: Row) -> dict[str, Cell]:
-    return {
-        c.key: Cell(data.table.sheet, row.cells.get(c.key), c.header)
-        for c in data.table.columns
-        if row.cells.get(c.key)
-    }
-
-
-def _player_rows(b: book.Book) -> list[PlayerRow]:
-    data, rounds = b.players_data, b.tournament.settings.rounds
-    rows = []
-    for row in data.rows:
-        player = book.player_from_row(row, rounds)
-        if player is not None:
-            rows.append(PlayerRow(player, _cells(data, row)))
-    return rows
-
-
-def _setting_fields(b: book.Book) -> list[SettingField]:
-    fields = []
-    for s in SETTINGS:
-        ref = b.settings.cell(s.key)
-        cell = Cell(SETTINGS_TABLE.sheet, ref, s.label) if ref else Cell(SETTINGS_TABLE.sheet)
-        blank = b.settings.values.get(s.key) in (None, "")
-        fields.append(SettingField(s.key, s.label, blank, cell))
-    return fields
 
 
 def xml_problems(b: book.Book) -> list[SubmissionProblem]:
@@ -96,26 +64,9 @@ def xml_problems(b: book.Book) -> list[SubmissionProblem]:
     try:
         overtime_element(s.overtime_format, s.overtime_conditions)
     except OvertimeError as err:
-        label = next(f.label for f in SETTINGS if f.key == err.setting)
-        ref = b.settings.cell(err.setting)
-        cell = Cell(SETTINGS_TABLE.sheet, ref, label) if ref else Cell(SETTINGS_TABLE.sheet)
+        cell = setting_cell(b, err.setting)
         return [SubmissionProblem(Severity.WARNING, f"no XML report can be written: {err}", cell)]
     return []
-
-
-def _result_cells(b: book.Book) -> dict[tuple[int, PlayerId, PlayerId], Cell]:
-    cells = {}
-    for rnd in b.tournament.rounds:
-        data = b.tables.get(games_table(rnd.number).name)
-        if data is None:
-            continue
-        for row in data.rows:
-            white, black = row.get("white"), row.get("black")
-            if isinstance(white, int) and isinstance(black, int) and row.cells.get("result"):
-                cells[(rnd.number, white, black)] = Cell(
-                    data.table.sheet, row.cells["result"], "Result"
-                )
-    return cells
 
 
 def listed_members(session: Session, b: book.Book) -> Listing:

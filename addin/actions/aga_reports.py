@@ -19,9 +19,10 @@ from addin.formats.aga_text import AGAReportError, read_aga_text_file, write_aga
 from addin.formats.aga_xml import read_aga_xml_report, validate_aga_xml, write_aga_xml
 from addin.formats.eggplant import eggplant_limits
 from addin.publish.codes import write_codes
-from addin.workbook import book
+from addin.workbook import book, players_sheet, settings_table
+from addin.workbook.bands_sheet import write_bands
 from addin.workbook.gateway import LogEntry
-from addin.workbook.layout import BANDS, players_table, round_number_of
+from addin.workbook.round_sheets import remove_rounds
 
 SOFTWARE = "addin (AGA Swiss McMahon for Excel)"
 
@@ -185,17 +186,13 @@ def fill_workbook(
     if banded.settings is not None:
         changed = book.settings_values(banded.settings)
         values.update({k: v for k, v in changed.items() if k in banded.changed})
-    gw.write_table(b.settings.data.table, book.settings_rows(values))
-    gw.write_table(
-        players_table(rounds), [book.player_values(p, rounds) for p in banded.players.values()]
-    )
-    gw.write_table(BANDS, banded.band_rows())
+    settings_table.write_settings(gw, values)
+    players_sheet.write_players(gw, banded.players.values(), rounds)
+    write_bands(gw, banded.bands, banded.counts)
     if banded.note:
         session.say(banded.note)
         session.log.append(LogEntry("Note", session.action, banded.note))
-    for sheet in gw.sheet_names():
-        if round_number_of(sheet) is not None:
-            gw.remove_sheet(sheet)
+    remove_rounds(gw)
     for rnd in t.rounds:
         book.write_round(gw, rnd, t.players)
     if t.rounds:  # the round in play: its players report results from the board, as if paired

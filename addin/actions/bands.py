@@ -24,29 +24,27 @@ from addin.core.bands import (
 from addin.core.european import McMahonRules, Supergroup
 from addin.core.grades import grade_scale_text, is_grade_scale
 from addin.core.handicap import scheme_text
-from addin.core.model import Band, Player, Settings, Status
+from addin.core.model import Player, PlayerId, Settings, Status
 from addin.core.ratings import RatingError, entry_rating, rank_floor, rank_of
-from addin.workbook import book
-from addin.workbook.gateway import LogEntry, Problem, Row
-from addin.workbook.layout import BANDS, SETTINGS, SETTINGS_TABLE, players_table
+from addin.workbook import bands_sheet, book, players_sheet, settings_table
+from addin.workbook.gateway import LogEntry, Problem
 
 
 def rated_players(b: book.Book) -> list[Player]:
     """Active players with an entry rating (from the rank when the TD typed only a rank)."""
     players: list[Player] = []
     problems: list[Problem] = []
-    rows = {r.get("aga_id"): r for r in b.players_data.rows}
     for p in b.tournament.players.values():
         if p.status is Status.DROPPED:
             continue
         try:
             rating = entry_rating(p)
         except RatingError:
-            problems.append(
-                b.players_data.problem(
-                    rows[p.aga_id], "rating", f"{p.name} has no entry rating and no rank"
-                )
+            problem = players_sheet.rating_problem(
+                b, p.aga_id, f"{p.name} has no entry rating and no rank"
             )
+            assert problem is not None  # every player was read from a row
+            problems.append(problem)
             continue
         players.append(replace(p, rating=rating))
     if problems:
@@ -57,17 +55,16 @@ def rated_players(b: book.Book) -> list[Player]:
 def band_error_problem(b: book.Book, err: BandError) -> Problem:
     """Pin a BandError to the cell the TD must change."""
     if err.setting is not None:
-        return Problem("Tournament", str(err), b.settings.cell(err.setting), err.setting)
+        return settings_table.setting_problem(b, err.setting, str(err))
     if err.player is not None:
-        row = next((r for r in b.players_data.rows if r.get("aga_id") == err.player), None)
-        if row is not None:
-            return b.players_data.problem(row, "band_override", str(err))
+        problem = players_sheet.band_override_problem(b, err.player, str(err))
+        if problem is not None:
+            return problem
     if err.band is not None:
-        data = b.tables.get(BANDS.name)
-        row = next((r for r in data.rows if r.get("number") == err.band), None) if data else None
-        if row is not None and data is not None:
-            return data.problem(row, "separation_override", str(err))
-    return Problem(BANDS.sheet, str(err))
+        problem = bands_sheet.separation_problem(b, err.band, str(err))
+        if problem is not None:
+            return problem
+    return bands_sheet.sheet_problem(str(err))
 
 
 def compute_banding(b: book.Book, players: list[Player], *, fresh: bool) -> Banding:
@@ -143,8 +140,8 @@ def bands(session: Session, params: Mapping[str, object]) -> None:
 
     if proposal is not None:
         write_bar(session, b)
-    session.gw.write_table(BANDS, [band_values(band, banding.counts) for band in banding.bands])
-    updates: dict[object, dict[str, object]] = {
+    bands_sheet.write_bands(session.gw, banding.bands, banding.counts)
+    updates: dict[PlayerId, dict[str, object]] = {
         pid: {
             "band": banding.band_of.get(pid),
             "band_override": banding.band_overrides.get(pid),
@@ -154,8 +151,7 @@ def bands(session: Session, params: Mapping[str, object]) -> None:
         # A player dropped after playing keeps the score their games were scored with.
         if pid in banding.band_of or not t.rounds
     }
-    table = players_table(t.settings.rounds)
-    session.gw.write_table(table, book.merge_rows(b.players_data, "aga_id", updates))
+    players_sheet.write_fields(session.gw, b, updates)
 
     session.done(banding.sizes())
     if banding.supergroup:
@@ -254,30 +250,5 @@ def _proposal(settings: Settings, ratings: list[float]) -> tuple[str, float, str
 def write_bar(session: Session, b: book.Book) -> None:
     """The accepted bar into the Tournament sheet's Bar row (added if the TD deleted it)."""
     rank = rank_of(b.tournament.settings.bar)  # type: ignore[arg-type]
-    rows = [intake.copy_row(r) for r in b.settings.data.rows]
-    label = next(s.label for s in SETTINGS if s.key == "bar")
-    row = next((r for r in rows if _setting_key(r) == "bar"), None)
-    if row is None:
-        row = Row({"setting": label})
-        rows.append(row)
-    row.values["value"] = rank
-    session.gw.write_table(SETTINGS_TABLE, rows)
+    settings_table.write_setting(session.gw, b, "bar", rank)
     session.log.append(LogEntry("Action", session.action, f"Bar set to {rank} (Tournament sheet)"))
-
-
-def _setting_key(row: Row) -> str | None:
-    setting = book.SETTING_BY_LABEL.get(" ".join(str(row.get("setting", "")).split()).casefold())
-    return setting.key if setting else None
-
-
-def band_values(band: Band, counts: Mapping[int, int]) -> dict[str, object]:
-    """A Bands table row: the band and how many players it holds (``counts``)."""
-    return {
-        "number": band.number,
-        "label": band.label,
-        "min_rating": band.min_rating,
-        "players": counts.get(band.number, 0),
-        "separation": band.separation,
-        "separation_override": band.separation_override,
-        "initial_score": band.initial_score,
-    }

@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
-from addin.actions.bands import band_values
 from addin.core.bands import (
     BandError,
     Banding,
@@ -43,10 +42,6 @@ class ImportedBands:
     note: str = ""
     counts: dict[int, int] = field(default_factory=dict)
     """Band number -> players in it."""
-
-    def band_rows(self) -> list[dict[str, object]]:
-        """The Bands table's rows."""
-        return [band_values(band, self.counts) for band in self.bands]
 
 
 def imported_bands(t: Tournament) -> ImportedBands:

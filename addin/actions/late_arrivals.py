@@ -8,6 +8,7 @@ from addin.core.model import Status
 from addin.core.ratings import RatingError, entry_rating
 from addin.workbook import book
 from addin.workbook.gateway import Row
+from addin.workbook.players_sheet import place_row, row_aga_id
 
 
 def _where(row: Row) -> str:
@@ -30,7 +31,7 @@ def place_late_arrivals(b: book.Book, rows: list[Row]) -> tuple[list[str], list[
     notes: list[str] = []
     changed = False
     for row in rows:
-        pid = row.values.get("aga_id")
+        pid = row_aga_id(row)
         p = t.players.get(pid) if isinstance(pid, int) else None
         if p is None or p.status is Status.DROPPED:
             continue
@@ -61,8 +62,7 @@ def place_late_arrivals(b: book.Book, rows: list[Row]) -> tuple[list[str], list[
                 f"Bands: band {number} has no initial score; run bands before pairing "
                 f"(needed for {p.name}, {_where(row)})"
             )
-        row.values["band"] = row.values.get("band") or number
-        row.values["initial_score"] = band.initial_score
+        place_row(row, number, band.initial_score)
         changed = True
         text = (
             f"{p.name} (AGA # {p.aga_id}, {_where(row)}) arrived after the bands were made: "

@@ -13,7 +13,7 @@ from addin.actions.member_list import read_members
 from addin.actions.registry import Param, action
 from addin.actions.session import ActionError, Session
 from addin.core.registration import describe
-from addin.workbook.layout import TDLISTA
+from addin.workbook.member_sheet import MEMBER_SHEETS
 
 
 @action(
@@ -26,7 +26,7 @@ from addin.workbook.layout import TDLISTA
         required=True,
         positional=True,
     ),
-    reads_only=(TDLISTA.sheet,),
+    reads_only=MEMBER_SHEETS,
 )
 def lookup(session: Session, params: Mapping[str, object]) -> None:
     index = read_members(session.gw)

@@ -19,38 +19,16 @@ from addin.actions.session import Session
 from addin.core.model import PlayerId, Status, Tournament
 from addin.workbook import book
 from addin.workbook.gateway import Problem
-from addin.workbook.layout import SETTINGS, players_table
+from addin.workbook.parts import (
+    DIRECTOR_COLUMNS,
+    PAIRING_COLUMNS,
+    PLAYING_SETTINGS,
+    SCORING_COLUMNS,
+    is_aga_id,
+)
 
 EVERY = None
 """In a ``Needs`` field: every player, column, round or setting."""
-
-CONTACT_COLUMNS = frozenset(
-    {
-        "membership_type",
-        "membership_expiry",
-        "email",
-        "phone",
-        "address",
-        "citizenship",
-        "birth_date",
-        "aga_fee",
-        "notes",
-    }
-)
-"""Players columns only registration, reports and exports read."""
-
-SCORING_COLUMNS = frozenset(
-    {"aga_id", "family_name", "given_name", "band", "band_override", "initial_score", "status"}
-)
-"""Players columns the McMahon scores, tiebreaks and standings read."""
-
-DESCRIPTIVE_SETTINGS = frozenset(
-    {"name", "venue", "venue_address", "end_date", "basic_time_minutes", "overtime_format"}
-    | {"overtime_conditions"}
-    | {f"{who}_{what}" for who in ("director", "sponsor", "convener")
-       for what in ("name", "address", "phone", "email", "web")}
-)  # fmt: skip
-"""Settings that only describe the event (reports and the AGA files print them)."""
 
 
 @dataclass(frozen=True)
@@ -73,8 +51,7 @@ class Needs:
         """Whether ``problem`` is in an input of the action."""
         part = problem.affects
         if self.unknown_players and (
-            problem.missing_player is not None
-            or (problem.unreadable and part is not None and part.column == "aga_id")
+            problem.missing_player is not None or (problem.unreadable and is_aga_id(part))
         ):
             return True
         if part is None:
@@ -98,9 +75,6 @@ def _within(key: object, wanted: Collection[object] | None) -> bool:
 
 NOTHING = Needs()
 """Reports, printing and exports: they print around a bad cell, with a warning."""
-
-PLAYING_SETTINGS = frozenset(s.key for s in SETTINGS) - DESCRIPTIVE_SETTINGS
-"""Settings that decide pairings, bands, scores and registration."""
 
 
 def every_player() -> Needs:
@@ -127,7 +101,7 @@ def pairing(t: Tournament, number: int) -> Needs:
     }
     return Needs(
         players=playing | {None},
-        player_columns=_all_columns_but(CONTACT_COLUMNS),
+        player_columns=PAIRING_COLUMNS,
         rounds=range(1, number),
         requests={number, None},
         bands=True,
@@ -140,7 +114,7 @@ def director() -> Needs:
     but never read ranks (entry ratings are what they use) or contact details."""
     return Needs(
         players=EVERY,
-        player_columns=_all_columns_but(CONTACT_COLUMNS | {"rank"}),
+        player_columns=DIRECTOR_COLUMNS,
         rounds=EVERY,
         requests=EVERY,
         bands=True,
@@ -154,17 +128,13 @@ def carried_elsewhere() -> Needs:
     carried."""
     return Needs(
         players=EVERY,
-        player_columns=_all_columns_but(CONTACT_COLUMNS),
+        player_columns=PAIRING_COLUMNS,
         rounds=EVERY,
         requests=EVERY,
         bands=True,
         settings=PLAYING_SETTINGS,
         unknown_players=True,
     )
-
-
-def _all_columns_but(left_out: Collection[str]) -> frozenset[str]:
-    return frozenset(c.key for c in players_table(30).columns) - set(left_out)
 
 
 def screen(

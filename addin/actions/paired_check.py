@@ -10,14 +10,8 @@ from addin.core.model import PlayerId, Round
 from addin.journal.rounds import round_as_stamped
 from addin.workbook import book
 from addin.workbook.gateway import Gateway
-from addin.workbook.layout import LOG, byes_table, games_table, round_number_of
-from addin.workbook.paired_rounds import paired_round_problems
-
-_PLAYER_COLUMNS = {
-    games_table(1).column("white").header,
-    games_table(1).column("black").header,
-    byes_table(1).column("player").header,
-}
+from addin.workbook.log_sheet import read_log
+from addin.workbook.paired_rounds import names_a_round_player, paired_round_problems
 
 
 def with_paired_round_problems(
@@ -27,17 +21,14 @@ def with_paired_round_problems(
     (a sheet renamed, emptied, a game row deleted); ``log``: (level, message) of each Log row,
     read here when not given."""
     if log is None:
-        rows = gw.read_table(LOG).rows
-        log = [(str(r.get("level", "")), str(r.get("message", ""))) for r in rows]
+        log = read_log(gw)
     path = getattr(gw, "path", None)
 
     def reference(number: int, digest: str) -> tuple[Round, Mapping[PlayerId, str]] | None:
         return round_as_stamped(Path(path), number, digest) if path else None
 
     misread = {  # games a cell of which names no player: named there already
-        n
-        for p in b.problems
-        if (n := round_number_of(p.sheet)) is not None and p.column in _PLAYER_COLUMNS
+        n for p in b.problems if (n := names_a_round_player(p)) is not None
     }
     found = paired_round_problems(b.tournament.rounds, gw.sheet_names(), log, reference, misread)
     return replace(b, problems=[*b.problems, *found]) if found else b

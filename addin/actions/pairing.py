@@ -19,9 +19,9 @@ from addin.core.pairing.engine import PairingInput, PairingResult, pair_round
 from addin.core.pairing.errors import PairingError
 from addin.core.scoring import mcmahon_scores
 from addin.publish.codes import write_codes
-from addin.workbook import book
-from addin.workbook.layout import round_sheet
+from addin.workbook import book, players_sheet
 from addin.workbook.paired_rounds import paired_in_log
+from addin.workbook.round_sheets import remove_round, sheet_of
 
 ROUND = Param("round", "round number (default: the next round)", ParamKind.INT)
 
@@ -98,7 +98,7 @@ def pair(session: Session, params: Mapping[str, object]) -> None:
     if number < next_round(t) - 1:
         raise ActionError(
             f"round {next_round(t) - 1} is paired after round {number}: restore the "
-            f"{round_sheet(number)} sheet, or unpair the rounds after it first "
+            f"{sheet_of(number)} sheet, or unpair the rounds after it first "
             f"(unpair --round {next_round(t) - 1})"
         )
     if number > next_round(t):
@@ -177,14 +177,15 @@ def _require_bands(b: book.Book, active: list[Player]) -> None:
             f"{b.settings.data.table.sheet}: Pairing format is McMahon and there are no bands "
             "yet: run bands first (it proposes the bands and initial McMahon scores), then pair"
         )
-    rows = {r.get("aga_id"): r for r in b.players_data.rows}
     problems = [
-        b.players_data.problem(
-            rows[p.aga_id],
-            "initial_score",
-            f"{p.name} has no initial McMahon score; run bands, or set-band",
-        )
+        problem
         for p in blank
+        if (
+            problem := players_sheet.initial_score_problem(
+                b, p.aga_id, f"{p.name} has no initial McMahon score; run bands, or set-band"
+            )
+        )
+        is not None
     ]
     raise ActionError("these players cannot be paired yet", problems)
 
@@ -211,7 +212,7 @@ def unpair(session: Session, params: Mapping[str, object]) -> None:
     number = last if asked is None else in_tournament(t, int(asked))  # type: ignore[call-overload]
     rnd = t.round(number)
     if (rnd is None or not (rnd.games or rnd.byes)) and lost_by_hand(t, session, number):
-        session.gw.remove_sheet(round_sheet(number))  # nothing left to take: the Log says so
+        remove_round(session.gw, number)  # nothing left to take: the Log says so
         session.done(f"Removed the pairing of round {number} (its games were gone already)")
         return
     if rnd is None:
@@ -221,7 +222,7 @@ def unpair(session: Session, params: Mapping[str, object]) -> None:
     recorded = [g for g in rnd.games if g.result is not None]
     if recorded:
         session.warn([f"round {number} already has {len(recorded)} result(s); they will be lost"])
-    session.gw.remove_sheet(round_sheet(number))
+    remove_round(session.gw, number)
     session.done(f"Removed the pairing of round {number} ({len(rnd.games)} games)")
 
 

@@ -11,11 +11,10 @@ from collections.abc import Mapping, Sequence
 from datetime import date
 
 from addin.actions.session import Session
-from addin.core.member_refresh import Refresh, refresh
-from addin.core.registration import is_temporary_id
+from addin.core.member_refresh import Refresh
 from addin.formats.tdlista import Member
-from addin.workbook import book
-from addin.workbook.layout import players_table
+from addin.workbook import book, players_sheet
+from addin.workbook.players_sheet import refreshes
 
 UPDATE_FLAG = "--update-players"
 
@@ -28,29 +27,6 @@ def _shown(value: object) -> str:
     if isinstance(value, date):
         return value.isoformat()
     return str(value)
-
-
-def _name(values: dict[str, object]) -> str:
-    family, given = values.get("family_name") or "", values.get("given_name") or ""
-    return f"{family}, {given}" if given else str(family)
-
-
-def refreshes(
-    b: book.Book, members: Sequence[Member], previous: Mapping[int, Member] | None = None
-) -> list[tuple[str, Refresh]]:
-    """Each registered player the list changes, with the player's name; ``previous``: the
-    list the workbook held until now, by AGA #, which tells the desk's values from its own."""
-    by_id = {m.aga_id: m for m in members}
-    previous = previous or {}
-    found = []
-    for row in b.players_data.rows:
-        pid = row.values.get("aga_id")
-        if not isinstance(pid, int) or is_temporary_id(pid) or pid not in by_id:
-            continue
-        r = refresh(row.values, by_id[pid], previous.get(pid))
-        if r.changes or r.kept_rating is not None or r.kept:
-            found.append((_name(row.values), r))
-    return found
 
 
 def describe(name: str, r: Refresh, header: dict[str, str]) -> list[str]:
@@ -93,8 +69,7 @@ def update_players(
     if not found:
         return
     rounds = b.tournament.settings.rounds
-    table = players_table(rounds)
-    header = {c.key: c.header for c in table.columns}
+    header = players_sheet.headers(rounds)
     paired = _paired(b)
     if paired and not update:
         session.done(
@@ -118,7 +93,7 @@ def update_players(
         )
     updates = {r.aga_id: r.values() for _, r in changed}
     if updates:
-        session.gw.write_table(table, book.merge_rows(b.players_data, "aga_id", updates))
+        players_sheet.write_fields(session.gw, b, updates)
     session.done(f"Updated the AGA data of {len(changed)} registered player(s) from the new list")
     for name, r in found:
         for line in describe(name, r, header):

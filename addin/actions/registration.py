@@ -7,12 +7,7 @@ from datetime import date
 from pathlib import Path
 
 from addin.actions import intake, needs, player_refresh
-from addin.actions.member_list import (
-    keep_index,
-    member_values,
-    previous_members,
-    read_members,
-)
+from addin.actions.member_list import keep_index, read_members
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session, read_input
 from addin.core.limits import shown
@@ -27,9 +22,9 @@ from addin.core.registration import (
     register_preregistration,
 )
 from addin.formats.tdlista import TDListAError, parse_tdlista, split_name
-from addin.workbook import book
+from addin.workbook import book, players_intake, players_sheet
 from addin.workbook.gateway import LogEntry
-from addin.workbook.layout import TDLISTA, players_table
+from addin.workbook.member_sheet import previous_members, write_members
 
 # --- actions ----------------------------------------------------------------------------
 
@@ -63,7 +58,7 @@ def import_tdlista(session: Session, params: Mapping[str, object]) -> None:
     player_refresh.update_players(
         session, b, report.members, bool(params.get("update_players")), previous
     )
-    session.gw.write_table(TDLISTA, [member_values(m) for m in report.members])
+    write_members(session.gw, report.members)
     saved_in = getattr(session.gw, "path", None)
     if session.in_terminal and isinstance(saved_in, Path):
         session.afterwards = lambda: keep_index(saved_in)
@@ -110,7 +105,7 @@ def register(session: Session, params: Mapping[str, object]) -> None:
         if aga_id in players:
             raise ActionError(
                 f"AGA # {aga_id} is already registered: {players[aga_id].name} "
-                f"(Players row {_row_of(b, aga_id)})"
+                f"(Players row {players_sheet.row_number(b, aga_id)})"
             )
         member = index.by_id(aga_id)
         warnings = check_registration(
@@ -160,7 +155,8 @@ def preregister(session: Session, params: Mapping[str, object]) -> None:
         if pre.aga_id is not None and pre.aga_id in b.tournament.players:
             warnings.append(
                 f"{path.name}, line {pre.line}: {pre.name} (AGA # {pre.aga_id}) is already "
-                f"registered in Players row {_row_of(b, pre.aga_id)}; not added again"
+                f"registered in Players row {players_sheet.row_number(b, pre.aga_id)}; "
+                "not added again"
             )
             continue
         try:
@@ -182,20 +178,14 @@ def _new_player(aga_id: PlayerId, name: str, requested: str | None) -> Player:
     return Player(aga_id, family, given, rank=requested or "", rating=rating)
 
 
-def _row_of(b: book.Book, aga_id: PlayerId) -> object:
-    return next((r.number for r in b.players_data.rows if r.get("aga_id") == aga_id), "?")
-
-
 def _add_players(session: Session, b: book.Book, new: list[Player], warnings: list[str]) -> None:
     """Ask about ``warnings``, duplicates and late arrivals' bands at once; write one block."""
-    rounds = b.tournament.settings.rounds
     existing = list(b.tournament.players.values())
     warnings = warnings + intake.duplicate_warnings(existing, new)
-    updates = {p.aga_id: book.player_values(p, rounds) for p in new}
-    rows = book.merge_rows(b.players_data, "aga_id", updates)
-    late_book = intake.rebuilt(b, intake.Intake(rows))
+    rows = players_sheet.with_players(b, new)
+    late_book = players_intake.rebuilt(b, players_intake.with_rows(rows))
     late, notes, _ = intake.place_late_arrivals(late_book, rows)
     session.warn(warnings + late)
-    session.gw.write_table(players_table(rounds), rows)
+    players_sheet.write_rows(session.gw, b, rows)
     session.log += [LogEntry("Action", session.action, n) for n in notes]
     intake.stamp_rows(session, rows, b.tournament.settings)

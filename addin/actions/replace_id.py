@@ -9,8 +9,7 @@ number as history. When the TDListA has the new number, its AGA data fill the Pl
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Mapping
 from datetime import date
 
 from addin.actions import intake
@@ -19,15 +18,12 @@ from addin.actions.member_list import read_members
 from addin.actions.registry import Param, action
 from addin.actions.session import ActionError, Session
 from addin.core.limits import shown
-from addin.core.model import PlayerId
 from addin.core.registration import TEMPORARY_IDS, check_registration, is_temporary_id
 from addin.core.renumber import renumbered
 from addin.formats.tdlista import Member
-from addin.workbook import book
-from addin.workbook.gateway import Gateway, TableData
-from addin.workbook.layout import REQUESTS, byes_table, games_table, players_table, standings_table
+from addin.workbook import players_sheet
+from addin.workbook.renumbering import renumber_elsewhere
 
-ID_COLUMNS: Mapping[str, tuple[str, ...]] = {"games": ("white", "black"), "byes": ("player",)}
 HIGHEST_AGA = TEMPORARY_IDS[0] - 1
 """Real AGA numbers lie below the temporary range."""
 
@@ -44,35 +40,6 @@ def parse_number(value: object, option: str) -> int:
             f"{option}: {shown(value)} is not an AGA number (a whole number, 1 or more)"
         )
     return int(text)
-
-
-def _renumbered_rows(data: TableData | None, keys: Sequence[str], old: int, new: int) -> int:
-    """Replace ``old`` by ``new`` in ``keys`` of ``data``'s rows (in place); how many cells."""
-    count = 0
-    for row in data.rows if data else ():
-        for key in keys:
-            if row.values.get(key) == old:
-                row.values[key] = new
-                count += 1
-                notes = row.values.get("notes")  # a game's notes name players "Name (number)"
-                if isinstance(notes, str):
-                    row.values["notes"] = notes.replace(f"({old})", f"({new})")
-    return count
-
-
-def _copy(data: TableData | None) -> TableData | None:
-    if data is None:
-        return None
-    return replace(data, rows=[intake.copy_row(r) for r in data.rows])
-
-
-def _standings(gw: Gateway, tiebreaks: Sequence[str]) -> TableData | None:
-    """The Standings table as ``standings`` wrote it; one it cannot read as such (the
-    tiebreak order changed since) is left for the next ``standings`` to rewrite."""
-    if "Standings" not in gw.sheet_names():
-        return None
-    data = gw.read_table(standings_table(tiebreaks))
-    return data if data.present and not data.problems else None
 
 
 def _list_values(member: Member) -> dict[str, object]:
@@ -111,7 +78,7 @@ def replace_id(session: Session, params: Mapping[str, object]) -> None:
     if new in t.players:
         raise ActionError(
             f"--to: AGA # {new} is already {t.players[new].name}'s number "
-            f"(Players row {_row_of(b, new)})"
+            f"(Players row {players_sheet.row_number(b, new)})"
         )
     index = read_members(session.gw)
     member = index.by_id(new) if len(index) else None
@@ -131,37 +98,12 @@ def replace_id(session: Session, params: Mapping[str, object]) -> None:
     after = renumbered(t, old, new)
     session.warn(warnings + check_warnings(session, desk))
 
-    values: dict[str, object] = {"aga_id": new}
-    if member is not None:
-        values.update(_list_values(member))
-    rows = book.merge_rows(b.players_data, "aga_id", {old: values})
-    session.gw.write_table(players_table(settings.rounds), rows)
-    where = [f"Players row {_row_of(b, old)}"]
-    for rnd in t.rounds:
-        games_t, byes_t = games_table(rnd.number), byes_table(rnd.number)
-        games, byes = _copy(b.tables.get(games_t.name)), _copy(b.tables.get(byes_t.name))
-        cells = _renumbered_rows(games, ID_COLUMNS["games"], old, new)
-        cells += _renumbered_rows(byes, ID_COLUMNS["byes"], old, new)
-        if cells:
-            if games is not None:
-                session.gw.write_table(games_t, games.rows)
-            if byes is not None:
-                session.gw.write_table(byes_t, byes.rows)
-            where.append(f"round {rnd.number}")
-    requests = _copy(b.tables.get(REQUESTS.name))
-    if _renumbered_rows(requests, ("first", "second"), old, new) and requests is not None:
-        session.gw.write_table(REQUESTS, requests.rows)
-        where.append("Requests")
-    standings = _copy(_standings(session.gw, settings.tiebreaks))
-    if _renumbered_rows(standings, ("aga_id",), old, new) and standings is not None:
-        session.gw.write_table(standings.table, standings.rows)
-        where.append("Standings")
+    fields = _list_values(member) if member is not None else {}
+    rows = players_sheet.renumber(session.gw, b, old, new, fields)
+    where = [f"Players row {players_sheet.row_number(b, old)}"]
+    where += renumber_elsewhere(session.gw, b, t, old, new)
     intake.stamp_rows(session, rows, settings)
     finish(session, desk, after, _message(player.name, old, new, where, member, player.rating))
-
-
-def _row_of(b: book.Book, aga_id: PlayerId) -> object:
-    return next((r.number for r in b.players_data.rows if r.get("aga_id") == aga_id), "?")
 
 
 def _message(

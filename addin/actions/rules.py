@@ -7,17 +7,11 @@ from collections.abc import Mapping
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session
 from addin.core.european import PRESET_SETTINGS, McMahonRules, Options
-from addin.workbook import book, cells
-from addin.workbook.layout import SETTINGS, SETTINGS_TABLE
+from addin.workbook import book, settings_table
+from addin.workbook.settings_table import shown as _shown
 
 EUROPEAN_KEYS = tuple(f for f in Options.__dataclass_fields__)
 """The European options' Settings keys: applying a preset blanks them, so they follow it."""
-
-
-def _shown(key: str, value: object) -> str:
-    setting = next(s for s in SETTINGS if s.key == key)
-    text = cells.render(value, book._setting_column(setting))
-    return "(blank)" if text in (None, "") else str(text)
 
 
 @action(
@@ -44,8 +38,7 @@ def rules(session: Session, params: Mapping[str, object]) -> None:
     wanted |= {key: None for key in EUROPEAN_KEYS}
     old = b.settings.values
     changes = [
-        f"{next(s.label for s in SETTINGS if s.key == key)}: {_shown(key, old.get(key))} -> "
-        f"{_shown(key, value)}"
+        f"{settings_table.label(key)}: {_shown(key, old.get(key))} -> {_shown(key, value)}"
         for key, value in wanted.items()
         if _shown(key, old.get(key)) != _shown(key, value)
     ]
@@ -62,7 +55,7 @@ def rules(session: Session, params: Mapping[str, object]) -> None:
         book.settings_from_values(values)
     except ValueError as err:  # cannot happen: the presets are valid settings
         raise ActionError(f"the {preset.value} preset cannot be applied: {err}") from err
-    session.gw.write_table(SETTINGS_TABLE, book.settings_rows(values))
+    settings_table.write_settings(session.gw, values)
     session.done(
         f"McMahon rules {preset.value}: "
         + ("; ".join(changes) if changes else "every setting already as the preset has it")

@@ -17,8 +17,7 @@ from addin.core.tiebreaks import (
     resolve,
     standings,
 )
-from addin.reports.builders import game_cell
-from addin.workbook.layout import cross_table, standings_table
+from addin.workbook.standings_sheets import write_standings
 
 DIGEST = re.compile(r"results digest ((?:\d+:[0-9a-f]{8} ?)+)")
 
@@ -97,51 +96,8 @@ def update_standings(session: Session, params: Mapping[str, object]) -> None:
         + director.edited_round_warnings(t, log)
     )
 
-    criteria = lines[0].criteria if lines else tuple(t.settings.tiebreaks)
     extras = extra_columns(t, [s.player for s in lines], ctx)
-    criteria = (*criteria, *extras)
-    numbers = {s.player: i for i, s in enumerate(lines, start=1)}
-    records = ctx.records
-    rounds = t.settings.rounds
-    standing_rows = []
-    cross_rows = []
-    for s in lines:
-        p = t.players.get(s.player)
-        values = (*s.tiebreaks, *(column[s.player] for column in extras.values()))
-        tiebreak_values = {
-            f"tb{i}": round(v, 4) if isinstance(v, float) else v
-            for i, v in enumerate(values, start=1)
-        }
-        standing_rows.append(
-            {
-                "place": s.place,
-                "aga_id": s.player,
-                "name": p.name if p else str(s.player),
-                "rank": rank_label(p),
-                "band": p.effective_band if p else None,
-                "initial_score": (p.initial_score or 0.0) if p else None,
-                "wins": s.wins,
-                "mms": s.score,
-                **tiebreak_values,
-            }
-        )
-        cells = {f"r{rec.round}": str(game_cell(rec, numbers)) for rec in records[s.player]}
-        cross_rows.append(
-            {
-                "number": numbers[s.player],
-                "name": p.name if p else str(s.player),
-                "rank": rank_label(p),
-                **cells,
-                "mms": s.score,
-                **tiebreak_values,
-            }
-        )
-    for table, rows in (
-        (standings_table(criteria), standing_rows),
-        (cross_table(rounds, criteria), cross_rows),
-    ):
-        session.gw.remove_sheet(table.sheet)  # wholly computed; columns follow the tiebreaks
-        session.gw.write_table(table, rows)
+    write_standings(session.gw, t, lines, extras, ctx.records, rank_label)
     director.stamp_pairings(session, t.rounds, log)
     played = max((r.number for r in t.rounds), default=0)
     stamp = " ".join(f"{n}:{d}" for n, d in digests(t).items())

@@ -93,10 +93,15 @@ class SubmissionProblem:
 
 @dataclass(frozen=True)
 class PlayerRow:
-    """One Players row read as a player, with its cells by column key."""
+    """One Players row read as a player, with its cells: each by the :class:`Player` field
+    it holds, and the two a problem most often names by name."""
 
     player: Player
     cells: Mapping[str, Cell] = field(default_factory=dict)
+    id_cell: Cell | None = None
+    """The AGA # cell."""
+    expiry_cell: Cell | None = None
+    """The membership's Expires cell."""
 
 
 @dataclass(frozen=True)
@@ -226,26 +231,26 @@ def _duplicates(rows: Sequence[PlayerRow]) -> list[SubmissionProblem]:
                 SubmissionProblem(
                     Severity.ERROR,
                     f"AGA {aga_id} is on {len(same)} rows ({cells}): one member, one row",
-                    same[1].cells.get("aga_id"),
+                    same[1].id_cell,
                 )
             )
     for same in by_name.values():
         ids = sorted({r.player.aga_id for r in same})
         if len(ids) > 1:
-            named = ", ".join(f"AGA {r.player.aga_id} ({r.cells.get('aga_id', '?')})" for r in same)
+            named = ", ".join(f"AGA {r.player.aga_id} ({r.id_cell or '?'})" for r in same)
             found.append(
                 SubmissionProblem(
                     Severity.WARNING,
                     f"{same[0].player.name} is registered {len(same)} times, as {named}: "
                     "the same member twice?",
-                    same[1].cells.get("aga_id"),
+                    same[1].id_cell,
                 )
             )
     return found
 
 
 def _place(row: PlayerRow) -> str:
-    cell = row.cells.get("aga_id")
+    cell = row.id_cell
     return cell.place if cell else "?"
 
 
@@ -259,7 +264,7 @@ def _temporary_numbers(rows: Sequence[PlayerRow]) -> list[SubmissionProblem]:
             Severity.ERROR,
             f"{_who(r.player)} has a temporary number; the AGA no longer accepts them: put "
             "in the member's AGA number once the membership form is processed",
-            r.cells.get("aga_id"),
+            r.id_cell,
         )
         for r in rows
         if r.player.aga_id in TEMPORARY
@@ -281,7 +286,7 @@ def _memberships(s: Submission) -> list[SubmissionProblem]:
         if p.aga_id in TEMPORARY or p.aga_id in seen or p.aga_fee:
             continue
         seen.add(p.aga_id)
-        cell = row.cells.get("membership_expiry")
+        cell = row.expiry_cell
         dates = [d for d in (p.membership_expiry, s.listed_expiry.get(p.aga_id)) if d]
         if not dates:
             where = "" if p.aga_id in s.listed_expiry else " and the TDListA sheet does not list it"
@@ -353,7 +358,7 @@ def _without_games(s: Submission) -> list[SubmissionProblem]:
             SubmissionProblem(
                 Severity.WARNING,
                 f"{_who(p)} has no game in any round; the report lists the player anyway",
-                row.cells.get("aga_id"),
+                row.id_cell,
             )
         )
     return found

@@ -15,14 +15,9 @@ from dataclasses import dataclass
 
 from addin.core.model import Game, Player, Round, Tournament
 from addin.door.dialogs import CannotAsk, Dialogs
+from addin.workbook import selected_rows
 from addin.workbook.book import Book, read_book
 from addin.workbook.gateway import Gateway, Selection
-from addin.workbook.layout import (
-    TDLISTA,
-    games_table,
-    round_number_of,
-    standings_table,
-)
 
 Params = dict[str, object]
 
@@ -51,15 +46,11 @@ def _players_on_rows(ctx: Context) -> list[Player]:
     """The players whose rows are selected on the Players or Standings sheet."""
     sel = ctx.selection
     t = ctx.book.tournament
-    if sel is None or sel.sheet not in ("Players", "Standings"):
+    if sel is None or not selected_rows.on_player_sheet(sel):
         raise SelectionError(
             f"Select the player rows on the Players sheet, then click {ctx.label} again."
         )
-    if sel.sheet == "Players":
-        data = ctx.book.players_data
-    else:
-        data = ctx.gw.read_table(standings_table(t.settings.tiebreaks))
-    ids = [row.get("aga_id") for row in data.rows if row.number in sel.rows]
+    ids = selected_rows.player_ids(ctx.gw, ctx.book, sel)
     players = list(dict.fromkeys(t.players[i] for i in ids if i in t.players))
     if not players:
         raise SelectionError(
@@ -72,14 +63,13 @@ def _players_on_rows(ctx: Context) -> list[Player]:
 def _boards_on_rows(ctx: Context) -> tuple[Round, list[Game]]:
     """The games whose rows are selected on a Round sheet."""
     sel = ctx.selection
-    number = round_number_of(sel.sheet) if sel else None
+    number = selected_rows.round_of(sel)
     rnd = ctx.book.tournament.round(number) if number else None
     if sel is None or rnd is None:
         raise SelectionError(
             f"Select the board rows on a Round sheet, then click {ctx.label} again."
         )
-    data = ctx.book.tables[games_table(rnd.number).name]
-    boards = {row.get("board") for row in data.rows if row.number in sel.rows}
+    boards = selected_rows.boards(ctx.book, rnd.number, sel)
     games = [g for g in rnd.games if g.board is not None and g.board in boards]
     if not games:
         raise SelectionError(
@@ -92,8 +82,7 @@ def _boards_on_rows(ctx: Context) -> tuple[Round, list[Game]]:
 def _members_on_rows(ctx: Context) -> list[int]:
     sel = ctx.selection
     assert sel is not None
-    data = ctx.gw.read_table(TDLISTA)
-    ids = [row.get("aga_id") for row in data.rows if row.number in sel.rows]
+    ids = selected_rows.member_ids(ctx.gw, sel)
     return list(dict.fromkeys(int(i) for i in ids if i is not None))  # type: ignore[call-overload]
 
 
@@ -120,7 +109,7 @@ def nothing(ctx: Context) -> list[Params]:
 
 def register(ctx: Context) -> list[Params] | None:
     sel = ctx.selection
-    if sel is not None and sel.sheet == TDLISTA.sheet:
+    if sel is not None and selected_rows.on_member_list(sel):
         ids = _members_on_rows(ctx)
         if not ids:
             raise SelectionError("No member is on the selected rows of the TDListA sheet.")
@@ -341,5 +330,4 @@ def lookup_rows(gw: Gateway, query: str) -> list[int]:
     from addin.actions.registration import read_members
 
     found = {m.aga_id for m in read_members(gw).search(query)}
-    data = gw.read_table(TDLISTA)
-    return [int(row.number) for row in data.rows if row.get("aga_id") in found and row.number]
+    return selected_rows.member_rows(gw, found)

@@ -34,6 +34,7 @@ from lxml import etree
 import addin
 from addin.door.buttons import GROUPS, Button, buttons, report_items
 from addin.excel import vba
+from addin.workbook.sheet_guide import SHEET_GUIDE
 
 ADDIN_FILE = "aga_mcmahon.xlam"
 TITLE = "AGA Swiss McMahon"
@@ -59,16 +60,7 @@ folder on macOS)."""
 DEFAULT_SETTINGS = {"ADD_WORKBOOK_TO_PYTHONPATH": "False"}
 """xlwings would put the workbook's folder on Python's path (and map OneDrive folders) on
 every click; this add-in's code is found through PYTHONPATH alone."""
-SHEET_HELP = {
-    "Tournament": "the-workbook",
-    "Players": "a-tds-day",
-    "Bands": "what-you-can-type-and-what-the-program-does-with-it",
-    "Requests": "the-workbook",
-    "Standings": "reports-for-the-wall",
-    "Cross Table": "reports-for-the-wall",
-    "TDListA": "a-tds-day",
-    "Log": "undo-and-history",
-}
+SHEET_HELP = SHEET_GUIDE
 """The guide's section for a sheet (README anchors); a Round sheet and any other: In Excel."""
 XLWINGS_EDITS = (
     ('Public Const PROJECT_NAME As String = "myaddin"',

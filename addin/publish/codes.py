@@ -10,15 +10,14 @@ from addin.core.model import Round
 from addin.publish.board_reports import new_code, normal_code
 from addin.reports.common import boards
 from addin.workbook.gateway import Gateway
-from addin.workbook.layout import codes_table
+from addin.workbook.round_codes import read_round_codes, write_round_codes
 
 
 def read_codes(gw: Gateway, number: int) -> dict[int, str]:
     """Board -> code of round ``number`` ({} for a round paired before codes existed)."""
-    data = gw.read_table(codes_table(number))
     found: dict[int, str] = {}
-    for row in data.rows:
-        board, code = row.get("board"), normal_code(row.get("code"))
+    for board, typed in read_round_codes(gw, number):
+        code = normal_code(typed)
         if isinstance(board, int) and code:
             found[board] = code
     return found
@@ -34,7 +33,5 @@ def write_codes(gw: Gateway, rnd: Round, *, new_round: bool = True) -> dict[int,
     codes = {board: old.get(board) or new_code() for board, _ in boards(rnd)}
     if codes == old:
         return codes
-    gw.write_table(
-        codes_table(rnd.number), [{"board": b, "code": c} for b, c in sorted(codes.items())]
-    )
+    write_round_codes(gw, rnd.number, codes)
     return codes

@@ -604,6 +604,11 @@ def _read_round(book: Book, gw: Gateway, number: int, names: dict[str, PlayerId]
 # --- Writing ------------------------------------------------------------------------------
 
 
+def copy_row(r: Row) -> Row:
+    """A row to change without touching the one read (what the TD typed travels with it)."""
+    return Row(dict(r.values), r.number, dict(r.extra), dict(r.cells), dict(r.unread))
+
+
 def merge_rows(
     data: TableData,
     key: str,
@@ -617,10 +622,7 @@ def merge_rows(
     the TD typed is never overwritten.
     """
     fill_only = set(fill_only)
-    rows = [
-        Row(dict(r.values), r.number, dict(r.extra), dict(r.cells), dict(r.unread))
-        for r in data.rows
-    ]
+    rows = [copy_row(r) for r in data.rows]
     index = {r.values.get(key): r for r in rows}
     for k, values in updates.items():
         row = index.get(k)

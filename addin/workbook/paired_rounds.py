@@ -21,8 +21,22 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from addin.core.consistency import STAMP, pairing_digest
 from addin.core.model import PlayerId, Round
 from addin.workbook.gateway import Problem
-from addin.workbook.layout import round_number_of, round_sheet
+from addin.workbook.layout import byes_table, games_table, round_number_of, round_sheet
 from addin.workbook.round_sheets import renamed_candidates
+
+_PLAYER_COLUMNS = {
+    games_table(1).column("white").header,
+    games_table(1).column("black").header,
+    byes_table(1).column("player").header,
+}
+
+
+def names_a_round_player(problem: Problem) -> int | None:
+    """The round whose player cell (White, Black or Bye AGA #) ``problem`` is in; None for
+    any other cell."""
+    number = round_number_of(problem.sheet)
+    return number if number is not None and problem.column in _PLAYER_COLUMNS else None
+
 
 UNPAIRED = re.compile(r"^Removed the pairing of round (\d+)\b")
 """``unpair``'s Log message."""

@@ -12,7 +12,53 @@ from collections.abc import Collection
 from dataclasses import replace
 
 from addin.workbook.gateway import Part, Problem, Row, TableData
-from addin.workbook.layout import BANDS, REQUESTS, SETTINGS, round_number_of
+from addin.workbook.layout import BANDS, REQUESTS, SETTINGS, players_table, round_number_of
+
+CONTACT_COLUMNS = frozenset(
+    {
+        "membership_type",
+        "membership_expiry",
+        "email",
+        "phone",
+        "address",
+        "citizenship",
+        "birth_date",
+        "aga_fee",
+        "notes",
+    }
+)
+"""Players columns only registration, reports and exports read."""
+
+SCORING_COLUMNS = frozenset(
+    {"aga_id", "family_name", "given_name", "band", "band_override", "initial_score", "status"}
+)
+"""Players columns the McMahon scores, tiebreaks and standings read."""
+
+FEE_COLUMNS = frozenset({"aga_fee"})
+"""The Players column the AGA export reads beyond the players it names."""
+
+_EVERY_COLUMN = frozenset(c.key for c in players_table(30).columns)
+PAIRING_COLUMNS = _EVERY_COLUMN - CONTACT_COLUMNS
+"""Players columns a pairing, or a file another program pairs from, reads."""
+DIRECTOR_COLUMNS = PAIRING_COLUMNS - {"rank"}
+"""Players columns the director's operations read: entry ratings, never ranks."""
+
+DESCRIPTIVE_SETTINGS = frozenset(
+    {"name", "venue", "venue_address", "end_date", "basic_time_minutes", "overtime_format"}
+    | {"overtime_conditions"}
+    | {f"{who}_{what}" for who in ("director", "sponsor", "convener")
+        for what in ("name", "address", "phone", "email", "web")}
+)  # fmt: skip
+"""Settings that only describe the event (reports and the AGA files print them)."""
+
+PLAYING_SETTINGS = frozenset(s.key for s in SETTINGS) - DESCRIPTIVE_SETTINGS
+"""Settings that decide pairings, bands, scores and registration."""
+
+
+def is_aga_id(part: Part | None) -> bool:
+    """Whether ``part`` is a player's AGA # cell (one that cannot be read loses the player)."""
+    return part is not None and part.column == "aga_id"
+
 
 _ROW = re.compile(r"^[A-Z]+(\d+)$")
 _SETTING_BY_LABEL = {" ".join(s.label.split()).casefold(): s.key for s in SETTINGS}

@@ -14,12 +14,12 @@ from addin.core.model import Round, Tournament
 from addin.core.scoring import last_round
 from addin.workbook import book
 from addin.workbook.gateway import Gateway, LogEntry
-from addin.workbook.layout import LOG
+from addin.workbook.log_sheet import read_log
 
 
 def log_lines(gw: Gateway) -> list[consistency.LogLine]:
     """(level, message) of every Log row, oldest first."""
-    return [(str(r.get("level", "")), str(r.get("message", ""))) for r in gw.read_table(LOG).rows]
+    return read_log(gw)
 
 
 def edited_round_warnings(t: Tournament, log: Sequence[consistency.LogLine]) -> list[str]:

@@ -17,8 +17,7 @@ from addin.actions.session import ActionError, Session
 from addin.core import consistency
 from addin.core.model import PairRequest, RequestKind, Tournament
 from addin.core.scoring import last_round
-from addin.workbook.gateway import Row
-from addin.workbook.layout import REQUESTS
+from addin.workbook.requests_sheet import add_request
 
 FIRST = Param("first", "AGA # of one player", ParamKind.INT, required=True)
 
@@ -80,17 +79,7 @@ def _add_request(
     _check_request(t, request)
     warnings = _force_warnings(t, request) if kind is RequestKind.FORCE else []
     session.warn(warnings + check_warnings(session, desk))
-    rows: list[Row | dict[str, object]] = list(desk.b.tables[REQUESTS.name].rows)
-    rows.append(
-        {
-            "round": number,
-            "kind": kind.value,
-            "first": a,
-            "second": b,
-            "notes": f"{first.name} - {second.name}",
-        }
-    )
-    session.gw.write_table(REQUESTS, rows)
+    add_request(session.gw, desk.b, request, f"{first.name} - {second.name}")
     when = f"round {number}" if number is not None else "every round"
     verb = "Forced" if kind is RequestKind.FORCE else "Prohibited"
     finish(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
-from addin.actions.bands import band_values, compute_banding, rated_players
+from addin.actions.bands import compute_banding, rated_players
 from addin.actions.director.desk import Desk
 from addin.actions.director.lookup import name_of
 from addin.actions.director.writing import write_players
@@ -13,7 +13,7 @@ from addin.actions.session import ActionError, Session
 from addin.core.bands import Banding
 from addin.core.model import Player, PlayerId, Status, Tournament
 from addin.core.ratings import RatingError, entry_rating
-from addin.workbook.layout import BANDS
+from addin.workbook.bands_sheet import write_bands
 
 MAX_NAMED = 5
 """Players named in one warning; the rest are counted."""
@@ -74,5 +74,5 @@ def write_banding(
     updates: Mapping[PlayerId, dict[str, object]],
 ) -> None:
     if banding is not None:
-        session.gw.write_table(BANDS, [band_values(b, banding.counts) for b in banding.bands])
+        write_bands(session.gw, banding.bands, banding.counts)
     write_players(session, desk, updates)

@@ -1,0 +1,108 @@
+"""The TDListA sheet: the AGA member list, read as members and written from them.
+
+Registration and typed rows are checked against it; ``lookup`` reads it alone
+(``MEMBER_SHEETS``), at the registration desk's pace.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable
+
+from addin.core.limits import shown
+from addin.core.lookup import MemberIndex
+from addin.core.member import Member, split_name
+from addin.core.ratings import is_valid_rating
+from addin.workbook.gateway import Gateway, Problem, Row
+from addin.workbook.layout import TDLISTA
+
+MEMBER_SHEETS = (TDLISTA.sheet,)
+"""The sheets a look-up in the member list reads (and nothing else)."""
+
+
+def _member_values(m: Member) -> dict[str, object]:
+    return {
+        "name": m.name,
+        "aga_id": m.aga_id,
+        "membership_type": m.membership_type,
+        "rating": m.rating,
+        "expiry": m.expiry,
+        "chapter": m.chapter,
+        "state": m.state,
+        "sigma": m.sigma,
+        "rating_date": m.rating_date,
+    }
+
+
+def write_members(gw: Gateway, members: Iterable[Member]) -> None:
+    """Replace the TDListA sheet's rows with ``members``."""
+    gw.write_table(TDLISTA, [_member_values(m) for m in members])
+
+
+def _member_from_row(row: Row) -> Member | None:
+    if row.get("aga_id") is None or row.get("name") is None:
+        return None
+    name = str(row["name"])
+    family, given = split_name(name)
+    return Member(
+        name=name,
+        family_name=family,
+        given_name=given,
+        aga_id=int(row["aga_id"]),  # type: ignore[call-overload]
+        membership_type=str(row.get("membership_type", "")),
+        rating=row.get("rating"),  # type: ignore[arg-type]
+        expiry=row.get("expiry"),  # type: ignore[arg-type]
+        chapter=str(row.get("chapter", "")),
+        state=str(row.get("state", "")),
+        sigma=row.get("sigma"),  # type: ignore[arg-type]
+        rating_date=row.get("rating_date"),  # type: ignore[arg-type]
+    )
+
+
+def read_member_index(gw: Gateway) -> tuple[MemberIndex, list[Problem]]:
+    """The TDListA indexed, or the problems that stop it being used (an empty index then).
+
+    A gateway that can name its content (a file read for a look-up) keeps the index for
+    the next look-up in the same list (``read_cache``)."""
+    from addin.workbook import read_cache
+
+    keys_of = getattr(gw, "content_keys", None)
+    tried: list[str] = []
+    for key in keys_of(TDLISTA) if keys_of is not None else ():
+        kept = read_cache.load(key)
+        if isinstance(kept, MemberIndex):
+            if tried:  # kept again under the cheaper key, for the next look-up
+                read_cache.copy(key, tried[0])
+            return kept, []
+        tried.append(key)
+    data = gw.read_table(TDLISTA)
+    off_scale = [
+        Problem(
+            TDLISTA.sheet,
+            f"rating {shown(row['rating'], 40)} is not on the AGA scale (above -51 and below "
+            "11, not between -1 and 1)",
+            cell=row.cells.get("rating"),
+            column=TDLISTA.column("rating").header,
+        )
+        for row in data.rows
+        if isinstance(row.get("rating"), float) and not is_valid_rating(row["rating"])  # type: ignore[arg-type]
+    ]
+    if (data.problems and data.present) or off_scale:
+        return MemberIndex(()), [*data.problems, *off_scale]
+    index = MemberIndex(m for m in map(_member_from_row, data.rows) if m is not None)
+    if not data.problems:
+        read_cache.store(index, *tried)
+    return index, []
+
+
+def previous_members(gw: Gateway, wanted: Collection[int]) -> dict[int, Member]:
+    """The members ``wanted`` as the TDListA sheet holds them now, before a newer list
+    replaces it (nothing is read when nobody is wanted; an unreadable row is left out)."""
+    if not wanted:
+        return {}
+    found: dict[int, Member] = {}
+    for row in gw.read_table(TDLISTA).rows:
+        if row.get("aga_id") in wanted:
+            member = _member_from_row(row)
+            if member is not None:
+                found[member.aga_id] = member
+    return found

@@ -1,0 +1,133 @@
+"""The Players sheet as the actions change it: some of a player's fields, or every player.
+
+A Players column holds the :class:`~addin.core.model.Player` field of the same name, so an
+action says what it changes in the model's words (``{"band": 3}``); this module finds the
+rows and writes the table once, keeping every cell and column the TD typed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from addin.core.member import Member
+from addin.core.member_refresh import Refresh, refresh
+from addin.core.model import Player, PlayerId
+from addin.core.registration import is_temporary_id
+from addin.workbook.book import Book, merge_rows, player_values
+from addin.workbook.gateway import Gateway, Problem, Row
+from addin.workbook.layout import players_table
+
+ID = "aga_id"
+"""The field that keys a Players row."""
+
+
+def headers(rounds: int) -> dict[str, str]:
+    """The Players column header of each field, for messages."""
+    return {c.key: c.header for c in players_table(rounds).columns}
+
+
+def _name(values: dict[str, object]) -> str:
+    family, given = values.get("family_name") or "", values.get("given_name") or ""
+    return f"{family}, {given}" if given else str(family)
+
+
+def refreshes(
+    b: Book, members: Sequence[Member], previous: Mapping[int, Member] | None = None
+) -> list[tuple[str, Refresh]]:
+    """Each registered player the list changes, with the player's name; ``previous``: the
+    list the workbook held until now, by AGA #, which tells the desk's values from its own."""
+    by_id = {m.aga_id: m for m in members}
+    previous = previous or {}
+    found = []
+    for row in b.players_data.rows:
+        pid = row.values.get(ID)
+        if not isinstance(pid, int) or is_temporary_id(pid) or pid not in by_id:
+            continue
+        r = refresh(row.values, by_id[pid], previous.get(pid))
+        if r.changes or r.kept_rating is not None or r.kept:
+            found.append((_name(row.values), r))
+    return found
+
+
+def row_aga_id(row: Row) -> object:
+    """The AGA # a Players row holds (None when blank or unreadable)."""
+    return row.values.get(ID)
+
+
+def place_row(row: Row, band: int, initial_score: float) -> None:
+    """A late arrival's row put in ``band`` (unless a band is typed there) with
+    ``initial_score``."""
+    row.values["band"] = row.values.get("band") or band
+    row.values["initial_score"] = initial_score
+
+
+def sheet_notice(message: str) -> Problem:
+    """``message`` about the Players sheet as a whole (what the next action fills in)."""
+    return Problem(players_table(0).sheet, message)
+
+
+def player_row(b: Book, pid: object) -> Row | None:
+    """The Players row of AGA # ``pid`` (the first, if the TD typed it twice)."""
+    return next((r for r in b.players_data.rows if r.get(ID) == pid), None)
+
+
+def row_number(b: Book, pid: object) -> int | str:
+    """The sheet row of AGA # ``pid``, for messages ("?" when it has none)."""
+    row = player_row(b, pid)
+    return row.number if row is not None and row.number is not None else "?"
+
+
+def _problem(b: Book, pid: object, key: str, message: str) -> Problem | None:
+    row = player_row(b, pid)
+    return b.players_data.problem(row, key, message) if row is not None else None
+
+
+def rating_problem(b: Book, pid: object, message: str) -> Problem | None:
+    """``message`` on ``pid``'s Entry rating cell (None when no row has that AGA #)."""
+    return _problem(b, pid, "rating", message)
+
+
+def initial_score_problem(b: Book, pid: object, message: str) -> Problem | None:
+    """``message`` on ``pid``'s Initial score cell (None when no row has that AGA #)."""
+    return _problem(b, pid, "initial_score", message)
+
+
+def band_override_problem(b: Book, pid: object, message: str) -> Problem | None:
+    """``message`` on ``pid``'s Band override cell (None when no row has that AGA #)."""
+    return _problem(b, pid, "band_override", message)
+
+
+def write_fields(
+    gw: Gateway,
+    b: Book,
+    updates: Mapping[PlayerId, Mapping[str, object]],
+    *,
+    fill_only: Iterable[str] = (),
+) -> list[Row]:
+    """Write each player's changed fields (``updates``: AGA # -> field -> value) into their
+    row, a new row for an AGA # not there; fields in ``fill_only`` only into blank cells.
+    The rows written."""
+    rows = merge_rows(b.players_data, ID, updates, fill_only=fill_only)
+    gw.write_table(players_table(b.tournament.settings.rounds), rows)
+    return rows
+
+
+def renumber(gw: Gateway, b: Book, old: int, new: int, fields: Mapping[str, object]) -> list[Row]:
+    """AGA # ``old``'s row given AGA # ``new`` and ``fields``; the rows written."""
+    return write_fields(gw, b, {old: {ID: new, **fields}})
+
+
+def with_players(b: Book, players: Iterable[Player]) -> list[Row]:
+    """The Players rows ``b`` read, ``players`` written into theirs (new rows at the end)."""
+    rounds = b.tournament.settings.rounds
+    return merge_rows(b.players_data, ID, {p.aga_id: player_values(p, rounds) for p in players})
+
+
+def write_rows(gw: Gateway, b: Book, rows: Iterable[Row]) -> None:
+    """Replace the Players rows with ``rows`` (rows of ``b``'s Players table)."""
+    gw.write_table(players_table(b.tournament.settings.rounds), list(rows))
+
+
+def write_players(gw: Gateway, players: Iterable[Player], rounds: int) -> None:
+    """Replace every Players row with ``players`` (a tournament of ``rounds`` rounds)."""
+    gw.write_table(players_table(rounds), [player_values(p, rounds) for p in players])

@@ -1,0 +1,16 @@
+"""The guide's section (a README anchor) that explains each fixed sheet; the doors link a
+sheet's Help button to it. A Round sheet and any other sheet: the "In Excel" section."""
+
+from __future__ import annotations
+
+SHEET_GUIDE = {
+    "Tournament": "the-workbook",
+    "Players": "a-tds-day",
+    "Bands": "what-you-can-type-and-what-the-program-does-with-it",
+    "Requests": "the-workbook",
+    "Standings": "reports-for-the-wall",
+    "Cross Table": "reports-for-the-wall",
+    "TDListA": "a-tds-day",
+    "Log": "undo-and-history",
+}
+"""Sheet name -> README anchor, for every sheet of ``layout.SHEET_ORDER``."""

@@ -1,0 +1,71 @@
+"""The Standings and Cross Table sheets, written wholly from the computed standings.
+
+Both are recomputed on every run and their tiebreak columns follow the Tiebreak order, so
+each sheet is removed and written afresh (the TD's own columns there are not kept).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from addin.core.model import Player, PlayerId, Tournament
+from addin.core.scoring import RoundRecord
+from addin.core.tiebreaks import Standing
+from addin.reports.builders import game_cell
+from addin.workbook.gateway import Gateway
+from addin.workbook.layout import cross_table, standings_table
+
+
+def write_standings(
+    gw: Gateway,
+    t: Tournament,
+    lines: Sequence[Standing],
+    extras: Mapping[str, Mapping[PlayerId, float | None]],
+    records: Mapping[PlayerId, Sequence[RoundRecord]],
+    rank: Callable[[Player | None], str | None],
+) -> None:
+    """``lines`` (the standings, best first) with the TD's ``extras`` columns after their
+    tiebreaks; ``records``: each player's rounds, for the cross table; ``rank``: the rank
+    a printout shows."""
+    criteria = lines[0].criteria if lines else tuple(t.settings.tiebreaks)
+    criteria = (*criteria, *extras)
+    numbers = {s.player: i for i, s in enumerate(lines, start=1)}
+    standing_rows = []
+    cross_rows = []
+    for s in lines:
+        p = t.players.get(s.player)
+        values = (*s.tiebreaks, *(column[s.player] for column in extras.values()))
+        tiebreak_values = {
+            f"tb{i}": round(v, 4) if isinstance(v, float) else v
+            for i, v in enumerate(values, start=1)
+        }
+        standing_rows.append(
+            {
+                "place": s.place,
+                "aga_id": s.player,
+                "name": p.name if p else str(s.player),
+                "rank": rank(p),
+                "band": p.effective_band if p else None,
+                "initial_score": (p.initial_score or 0.0) if p else None,
+                "wins": s.wins,
+                "mms": s.score,
+                **tiebreak_values,
+            }
+        )
+        cells = {f"r{rec.round}": str(game_cell(rec, numbers)) for rec in records[s.player]}
+        cross_rows.append(
+            {
+                "number": numbers[s.player],
+                "name": p.name if p else str(s.player),
+                "rank": rank(p),
+                **cells,
+                "mms": s.score,
+                **tiebreak_values,
+            }
+        )
+    for table, rows in (
+        (standings_table(criteria), standing_rows),
+        (cross_table(t.settings.rounds, criteria), cross_rows),
+    ):
+        gw.remove_sheet(table.sheet)  # wholly computed; columns follow the tiebreaks
+        gw.write_table(table, rows)
