@@ -238,18 +238,18 @@ def _refusal(err: Exception, spec: Action, stage: str, door: Door) -> Outcome | 
     verb = "write" if spec.creates or spec.journal else "save"
     if isinstance(err, OSError) and (stage == "save" or spec.journal):
         reason = f"could not {verb} {door.book_path}: {err.strerror or err}"
-        return Outcome("error", [reason], stage="save", unchanged=name, error=err)
+        return Outcome("error", [reason], stage="save", unchanged=name)
     if spec.journal and isinstance(err, JOURNAL_REFUSED):
         kept = name if spec.changes else ""
-        return Outcome("error", [str(err)], stage="save", unchanged=kept, error=err)
+        return Outcome("error", [str(err)], stage="save", unchanged=kept)
     if stage == "open" and isinstance(err, WorkbookError):
-        return Outcome("error", [str(err)], stage="open", error=err)
+        return Outcome("error", [str(err)], stage="open")
     if stage == "save" and isinstance(err, NOT_SAVED):
-        return Outcome("error", [str(err)], stage="save", error=err)
+        return Outcome("error", [str(err)], stage="save")
     if stage == "save" and isinstance(err, JournalError):
-        return Outcome("error", [str(err)], stage="save", unchanged=name, error=err)
+        return Outcome("error", [str(err)], stage="save", unchanged=name)
     if isinstance(err, REFUSED):
-        return Outcome("error", [str(err)], stage="run", unchanged=name, error=err)
+        return Outcome("error", [str(err)], stage="run", unchanged=name)
     return None
 
 
