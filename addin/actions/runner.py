@@ -41,7 +41,6 @@ from addin.actions.session import (
     Session,
     Window,
 )
-from addin.journal.store import JournalError
 from addin.workbook.cell_gate import RefusedValue
 from addin.workbook.gateway import Gateway, LogEntry, Selection, TableData, WorkbookError
 from addin.workbook.layout import Table
@@ -53,12 +52,11 @@ Runs = Sequence[Params] | Callable[[Gateway], Sequence[Params] | None]
 """The parameter sets, one per run; or, given the open workbook, how to find them (None:
 the TD cancelled a question)."""
 
-REFUSED = (ActionError, RefusedValue, SaveRefused, WorkbookError, JournalError)
-"""What an action raises to refuse, with a reason for the TD: nothing was written."""
+REFUSED = (ActionError, RefusedValue, SaveRefused, WorkbookError)
+"""What an action raises to refuse, with a reason for the TD: nothing was written (and a
+``JournalError``: the journal, imported only when needed, refused)."""
 NOT_SAVED = (RefusedValue, SaveRefused, WorkbookLocked)
 """Why a save was refused before it began (the refusal says so itself)."""
-JOURNAL_REFUSED = (JournalError, SaveRefused, WorkbookLocked)
-"""Why an action on the journal could not be done: the workbook was put back."""
 
 
 class Door(Protocol):
@@ -234,12 +232,14 @@ def _keep(
 
 def _refusal(err: Exception, spec: Action, stage: str, door: Door) -> Outcome | None:
     """The error outcome for a refusal with a reason; None for a bug."""
+    from addin.journal.store import JournalError  # a desk look-up never loads the journal
+
     name = "" if spec.creates else f"{door.book_name} is unchanged"
     verb = "write" if spec.creates or spec.journal else "save"
     if isinstance(err, OSError) and (stage == "save" or spec.journal):
         reason = f"could not {verb} {door.book_path}: {err.strerror or err}"
         return Outcome("error", [reason], stage="save", unchanged=name)
-    if spec.journal and isinstance(err, JOURNAL_REFUSED):
+    if spec.journal and isinstance(err, (JournalError, SaveRefused, WorkbookLocked)):
         kept = name if spec.changes else ""
         return Outcome("error", [str(err)], stage="save", unchanged=kept)
     if stage == "open" and isinstance(err, WorkbookError):
@@ -248,7 +248,7 @@ def _refusal(err: Exception, spec: Action, stage: str, door: Door) -> Outcome | 
         return Outcome("error", [str(err)], stage="save")
     if stage == "save" and isinstance(err, JournalError):
         return Outcome("error", [str(err)], stage="save", unchanged=name)
-    if isinstance(err, REFUSED):
+    if isinstance(err, (*REFUSED, JournalError)):
         return Outcome("error", [str(err)], stage="run", unchanged=name)
     return None
 
