@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from addin import __version__
-from addin.actions.registry import ACTIONS, Action, ParamKind, load_all, load_one
+from addin.actions.registry import ACTIONS, Action, ParamKind, is_follow_up, load_all, load_one
 from addin.core.limits import MAX_ROUNDS, shown
 from addin.workbook import collector
 
@@ -110,19 +110,20 @@ class FileWindow:
     door = "CLI"
 
     def __init__(self, path: Path, *, force: bool) -> None:
-        from addin.workbook.gateway import WorkbookError
-        from addin.workbook.saving import target_of
-
-        if not target_of(path).is_file():
-            raise WorkbookError(
-                f"{path} does not exist (or is not a file); expected a tournament workbook"
-            )
         self.path, self.force = path, force
 
     def file(self) -> Path | None:
         return self.path
 
     def on_disk(self) -> Path | None:
+        """The file the TD named: one that is not there is refused (``WorkbookError``)."""
+        from addin.workbook.gateway import WorkbookError
+        from addin.workbook.saving import target_of
+
+        if not target_of(self.path).is_file():
+            raise WorkbookError(
+                f"{self.path} does not exist (or is not a file); expected a tournament workbook"
+            )
         return self.path
 
     def unavailable(self) -> str:
@@ -423,7 +424,8 @@ def build_parser(
     if only is not None or built_in_only:
         return parser
     for spec in load_all().values():
-        _add_registered(sub, spec)
+        if not is_follow_up(spec.id):
+            _add_registered(sub, spec)
     return parser
 
 
@@ -471,7 +473,7 @@ def _parser_for(argv: list[str]) -> argparse.ArgumentParser:
     named = next((a for a in argv if not a.startswith("-")), None)
     if named is None or {"-h", "--help"} & set(argv[: argv.index(named)]):
         return build_parser()
-    spec = load_one(named)
+    spec = None if is_follow_up(named) else load_one(named)
     if spec is not None:
         return build_parser(spec)
     built_in = build_parser(built_in_only=True)

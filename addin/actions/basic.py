@@ -103,8 +103,6 @@ def select_matches(session: Session, params: Mapping[str, object]) -> None:
     if not rows:
         return
     session.requests.append(SelectRows(TDLISTA.sheet, rows, len(TDLISTA.columns), MATCHES_SELECTED))
-    if session.in_terminal:
-        session.say(f"TDListA rows: {', '.join(map(str, rows))}")
 
 
 def new_tournament(

@@ -72,7 +72,7 @@ class Action:
     """The action works on the journal beside the workbook (``history``, ``undo``): no
     sheet is opened; it reaches the file through ``session.window``."""
     changes: bool = True
-    """Whether the action may change the workbook; False: a refusal need not say that the
+    """Whether the action may change the workbook; False: a refusal does not say that the
     workbook is unchanged (``history``)."""
 
 
@@ -151,7 +151,11 @@ tests/test_startup.py holds the table to the declarations."""
 FOLLOW_UPS: dict[str, str] = {"lookup": "select-matches"}
 """What a door that can select runs after an action, with its session and parameters:
 the look-up's matches are selected, ready for Register player. A follow-up is a
-convenience: when it fails, the action's answer stands without it."""
+convenience: when it fails, the action's answer stands without it. It is no command."""
+
+
+def is_follow_up(action_id: str) -> bool:
+    return action_id in FOLLOW_UPS.values()
 
 
 def load_one(action_id: str) -> Action | None:

@@ -234,14 +234,13 @@ def _refusal(err: Exception, spec: Action, stage: str, door: Door) -> Outcome | 
     """The error outcome for a refusal with a reason; None for a bug."""
     from addin.journal.store import JournalError  # a desk look-up never loads the journal
 
-    name = "" if spec.creates else f"{door.book_name} is unchanged"
+    name = "" if spec.creates or not spec.changes else f"{door.book_name} is unchanged"
     verb = "write" if spec.creates or spec.journal else "save"
     if isinstance(err, OSError) and (stage == "save" or spec.journal):
         reason = f"could not {verb} {door.book_path}: {err.strerror or err}"
         return Outcome("error", [reason], stage="save", unchanged=name)
     if spec.journal and isinstance(err, (JournalError, SaveRefused, WorkbookLocked)):
-        kept = name if spec.changes else ""
-        return Outcome("error", [str(err)], stage="save", unchanged=kept)
+        return Outcome("error", [str(err)], stage="save", unchanged=name)
     if stage == "open" and isinstance(err, WorkbookError):
         return Outcome("error", [str(err)], stage="open")
     if stage == "save" and isinstance(err, NOT_SAVED):
