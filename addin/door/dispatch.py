@@ -86,7 +86,9 @@ class WindowDoor:
             yield mine
 
     def confirm(self, question: str) -> bool:
-        return self.yes or self.dialogs.confirm(question, title=self.label)
+        """A question of the action itself (replace a file? lose hand edits?) is always
+        asked, under the button's label; ``yes`` accepts only warnings (the gateway's)."""
+        return self.dialogs.confirm(question, title=self.label)
 
     def alert(self, message: str) -> None:
         self.dialogs.alert(message, title=self.label)
