@@ -262,7 +262,8 @@ def cmd_template(args: argparse.Namespace) -> int:
 def _registered(spec: Action) -> Callable[[argparse.Namespace], int]:
     def handler(args: argparse.Namespace) -> int:
         params = {p.name: getattr(args, p.name) for p in spec.params}
-        return run_file(args.book, spec.id, params, yes=args.yes, force=args.force)
+        yes, force = getattr(args, "yes", False), getattr(args, "force", False)
+        return run_file(args.book, spec.id, params, yes=yes, force=force)
 
     return handler
 
@@ -290,6 +291,8 @@ def _add_registered(sub: argparse._SubParsersAction, spec: Action) -> None:
             p.add_argument(option, dest=param.name, action="store_true", help=param.help)
             continue
         kwargs: dict[str, object] = {"help": param.help, "type": _ARG_TYPES[param.kind]}
+        if param.metavar or param.option:
+            kwargs["metavar"] = param.metavar or str(param.option).upper()
         if param.bounds:
             kwargs["type"] = _bounded(*param.bounds)
         if param.choices:
@@ -299,15 +302,20 @@ def _add_registered(sub: argparse._SubParsersAction, spec: Action) -> None:
             p.add_argument(param.name, **kwargs)
         else:
             p.add_argument(option, dest=param.name, required=param.required, **kwargs)
-    p.add_argument("--yes", action="store_true", help="accept the warnings and go ahead")
-    p.add_argument(
-        "--force",
-        action="store_true",
-        help="overwrite an existing file"
-        if spec.creates
-        else "write although Excel or LibreOffice has the workbook open; "
-        "let an output replace a tournament workbook (a backup is kept)",
-    )
+    if not spec.changes:
+        return
+    p.add_argument("--yes", action="store_true", help=_YES[spec.journal])
+    p.add_argument("--force", action="store_true", help=_FORCE[spec.creates, spec.journal])
+
+
+_YES = {False: "accept the warnings and go ahead", True: "go ahead although hand edits are lost"}
+_FORCE = {
+    (True, False): "overwrite an existing file",
+    (False, True): "write although Excel or LibreOffice has the workbook open",
+    (False, False): "write although Excel or LibreOffice has the workbook open; "
+    "let an output replace a tournament workbook (a backup is kept)",
+}
+"""``--force``'s help: for an action that creates its file, one on the journal, any other."""
 
 
 def _choice(choices: tuple[str, ...]) -> Callable[[str], str]:
@@ -376,6 +384,12 @@ def build_parser(
         help="show the Python traceback of an unexpected failure (anywhere on the line)",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    if only is not None:
+        _add_registered(sub, only)
+    elif not built_in_only:  # the tournament's actions first, the tools after
+        for spec in load_all().values():
+            if not is_follow_up(spec.id):
+                _add_registered(sub, spec)
 
     def command(
         name: str, handler: Callable[[argparse.Namespace], int], help: str
@@ -419,13 +433,6 @@ def build_parser(
     p.add_argument("out", type=Path, nargs="?", default=Path("workbook_template.xlsx"))
     p.add_argument("--force", action="store_true", help="replace a tournament (a backup is kept)")
 
-    if only is not None:
-        _add_registered(sub, only)
-    if only is not None or built_in_only:
-        return parser
-    for spec in load_all().values():
-        if not is_follow_up(spec.id):
-            _add_registered(sub, spec)
     return parser
 
 

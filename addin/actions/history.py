@@ -29,6 +29,7 @@ SHOWN = 25
         "remove the snapshots only entries before N need (they can no longer be undone)",
         ParamKind.INT,
         asked=False,
+        metavar="N",
     ),
     journal=True,
     changes=False,
@@ -68,6 +69,7 @@ def history(session: Session, params: Mapping[str, object]) -> None:
         "put the workbook back as it was before entry N (see history)",
         ParamKind.INT,
         asked=False,
+        metavar="N",
     ),
     journal=True,
 )

@@ -45,6 +45,8 @@ class Param:
     """The lowest and highest whole number allowed (outside: a usage error)."""
     option: str | None = None
     """The command line's option when it is not the name's (``--start`` for ``start_date``)."""
+    metavar: str | None = None
+    """How the command line's help shows the value (default: the option's name)."""
 
 
 Run = Callable[["Session", Mapping[str, object]], None]
@@ -171,7 +173,7 @@ def load_one(action_id: str) -> Action | None:
 
 
 DAY_ORDER = (
-    "import-tdlista", "lookup", "register", "preregister", "bands", "pair", "unpair",
+    "new", "import-tdlista", "lookup", "register", "preregister", "bands", "pair", "unpair",
     "standings", "report", "publish", "export-aga", "import-aga-xml", "import-aga-text",
     "import-opengotha",
 )  # fmt: skip
