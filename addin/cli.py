@@ -1,5 +1,9 @@
 """The command line: ``python -m addin COMMAND BOOK.xlsx ...``.
 
+Every registered action is a command: its parameters become options, and it runs through
+the one runner (:mod:`addin.actions.runner`) with this door's hooks (:class:`FileDoor`);
+the outcome is printed here. The other commands are tools (demo, template, installers).
+
 Exit codes
 ----------
 0  done
@@ -12,18 +16,20 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from addin import __version__
-from addin.actions.registry import ACTIONS, Action, ParamKind, load_all, load_one
+from addin.actions.registry import ACTIONS, Action, ParamKind, is_follow_up, load_all, load_one
 from addin.core.limits import MAX_ROUNDS, shown
 from addin.workbook import collector
 
 if TYPE_CHECKING:
-    from addin.actions.session import Session
+    from addin.actions.runner import Outcome
+    from addin.workbook.gateway import Gateway
 
 # Start-up costs little more than Python itself: ``--version`` imports nothing more, and a
 # command imports the workbook code (openpyxl, the journal) only when it runs.
@@ -34,147 +40,158 @@ MAX_DEMO_PLAYERS = 2000
 """The demo draws its players from the sample list's current members (the README and the
 benchmarks run it at 2,000)."""
 
-FileAction = Callable[["Session", argparse.Namespace], None]
 
+class FileDoor:
+    """The command line's hooks for the runner (:mod:`addin.actions.runner`): a workbook
+    file, one command at a time on it, answers given by ``--yes`` and ``--force``."""
 
-def run_on_file(
-    path: Path,
-    name: str,
-    action: FileAction,
-    args: argparse.Namespace,
-    reads_only: Sequence[str] | None = None,
-) -> int:
-    """Open the workbook, run ``action``, and save only if it succeeded.
+    name = "CLI"
+    in_terminal = True
+    selects = False
 
-    One command at a time per workbook: a second waits for the first, then reads afresh.
-    ``reads_only``: the sheets an action that writes nothing reads (only those are read).
-    """
-    from addin.workbook.open_elsewhere import WorkbookBusy, one_at_a_time
-    from addin.workbook.saving import target_of
+    def __init__(self, path: Path, *, yes: bool = False, force: bool = False) -> None:
+        self.path, self.yes, self.force = Path(path), yes, force
+        self.book_name, self.book_path = self.path.name, str(path)
 
-    started: list[Session] = []
-    try:
-        with one_at_a_time(target_of(path)):
-            code = _run_on_file(path, name, action, args, started, reads_only)
-    except WorkbookBusy as err:
-        print(f"error: {err}", file=sys.stderr)
-        return EXIT_ERROR
-    later = started[0].afterwards if started and code == EXIT_OK else None
-    return later() if later else code  # serve's server: the workbook is free meanwhile
+    def turn(self) -> AbstractContextManager[object]:
+        """A second command waits for the first, then reads afresh."""
+        from addin.workbook.open_elsewhere import one_at_a_time
+        from addin.workbook.saving import target_of
 
+        return one_at_a_time(target_of(self.path))
 
-def _run_on_file(
-    path: Path,
-    name: str,
-    action: FileAction,
-    args: argparse.Namespace,
-    started: list[Session],
-    reads_only: Sequence[str] | None = None,
-) -> int:
-    from addin.actions.session import ActionError, Cancelled, Session
-    from addin.workbook.cell_gate import RefusedValue
-    from addin.workbook.gateway import WorkbookError
-    from addin.workbook.saving import SaveRefused
+    def confirm(self, question: str) -> bool:
+        return self.yes
 
-    yes = getattr(args, "yes", False)
-    force = getattr(args, "force", False)
-    try:
+    def alert(self, message: str) -> None:
+        """A terminal shows the action's messages once it is done."""
+
+    def open(self, reads_only: Sequence[str] | None) -> Gateway:
         from addin.workbook.store import open_file
 
-        gw = open_file(path, reads_only=reads_only, force=force, confirm=lambda m: yes)
-    except WorkbookError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return EXIT_ERROR
-    session = Session(gw, name, force=gw.force, in_terminal=True)
-    started.append(session)
-    try:
-        action(session, args)
-    except Cancelled as cancelled:
-        print(f"{name}: needs confirmation (nothing was written):", file=sys.stderr)
-        for w in cancelled.warnings:
+        gw: Gateway = open_file(
+            self.path, reads_only=reads_only, force=self.force, confirm=self.confirm
+        )
+        return gw
+
+    def window(self) -> FileWindow:
+        return FileWindow(self.path, force=self.force)
+
+    def keep(
+        self,
+        gw: Gateway,
+        action: str,
+        arguments: Mapping[str, object],
+        changed: bool,
+        wrote_sheet: bool,
+    ) -> list[str]:
+        """Save what changed: the tournament journaled, a report sheet alone without a
+        journal entry (the backups stay); nothing while another program holds the file and
+        only the Log would change (the output is what counts)."""
+        if not (changed or wrote_sheet):
+            return []
+        book: Any = gw
+        holder = None if book.force else book.held_by()
+        if holder and not book.changed:
+            return [f"note: not noted in the Log, {self.path.name} is open in {holder}"]
+        if changed:  # the journal keeps the state before
+            from addin.journal.recorder import record
+
+            record(self.path, action, arguments, book.save)
+        else:
+            book.save(keep=0)
+        return []
+
+
+class FileWindow:
+    """The workbook file as an action on the journal sees it (``session.window``):
+    nothing to save first, and nothing shows it again after an undo."""
+
+    door = "CLI"
+
+    def __init__(self, path: Path, *, force: bool) -> None:
+        self.path, self.force = path, force
+
+    def file(self) -> Path | None:
+        return self.path
+
+    def on_disk(self) -> Path | None:
+        """The file the TD named: one that is not there is refused (``WorkbookError``)."""
+        from addin.workbook.gateway import WorkbookError
+        from addin.workbook.saving import target_of
+
+        if not target_of(self.path).is_file():
+            raise WorkbookError(
+                f"{self.path} does not exist (or is not a file); expected a tournament workbook"
+            )
+        return self.path
+
+    def unavailable(self) -> str:
+        return f"{self.path} does not exist"
+
+    def save(self) -> None:
+        """The file is all there is."""
+
+    def modified(self) -> bool:
+        return False
+
+    def reopen(self, between: Callable[[], None]) -> Any:
+        """Refuse while Excel or LibreOffice holds the file (unless ``--force``)."""
+        from addin.workbook.open_elsewhere import check_not_open
+        from addin.workbook.saving import target_of
+
+        if not self.force:
+            check_not_open(target_of(self.path))
+        between()
+        return None
+
+
+def run_file(
+    path: Path,
+    action: str,
+    params: Mapping[str, object],
+    *,
+    yes: bool = False,
+    force: bool = False,
+) -> int:
+    """Run ``action`` on the workbook file ``path`` as ``python -m addin`` does; the exit
+    code (a failure's traceback is raised)."""
+    from addin.actions.runner import run
+
+    door = FileDoor(path, yes=yes, force=force)
+    return said(run(action, [params], door), action, door)
+
+
+def said(outcome: Outcome, action: str, door: FileDoor) -> int:
+    """Print ``outcome`` and give its exit code; raise the exception of a failure."""
+    if outcome.status == "failed" and outcome.error is not None:
+        raise outcome.error
+    if outcome.status == "cancelled":
+        print(f"{action}: needs confirmation (nothing was written):", file=sys.stderr)
+        for w in outcome.warnings:
             print(f"  warning: {w}", file=sys.stderr)
         print("Run again with --yes to go ahead.", file=sys.stderr)
         return EXIT_CONFIRM
-    except (ActionError, RefusedValue, SaveRefused, WorkbookError) as err:
-        # WorkbookError: a reading action's package calamine refused, opened by openpyxl late
-        print(f"error: {err}", file=sys.stderr)
-        print(f"{path.name} is unchanged.", file=sys.stderr)
-        return EXIT_ERROR
-    notes = []
-    if session.log or session.wrote_sheet:
-        holder = None if gw.force else gw.held_by()
-        if holder and not gw.changed:  # only the Log would change: the output is what counts
-            notes.append(f"note: not noted in the Log, {path.name} is open in {holder}")
+    if outcome.status != "done":
+        reason = "\n".join(outcome.messages)
+        if outcome.stage == "usage":
+            print(f"error: {reason}", file=sys.stderr)
+            return EXIT_USAGE
+        if not outcome.unchanged:
+            print(f"error: {reason}", file=sys.stderr)
+        elif outcome.stage == "run":
+            print(f"error: {reason}\n{outcome.unchanged}.", file=sys.stderr)
         else:
-            from addin.journal.recorder import record
-            from addin.journal.store import JournalError
-            from addin.workbook.open_elsewhere import WorkbookLocked
-
-            gw.append_log(session.log)
-            try:
-                if session.log:  # the tournament changed: the journal keeps the state before
-                    record(path, name, _arguments(args), gw.save)
-                else:
-                    gw.save(keep=0)  # a report sheet: no journal entry, the backups stay
-            except (RefusedValue, SaveRefused, WorkbookLocked) as err:
-                print(f"error: {err}", file=sys.stderr)
-                return EXIT_ERROR
-            except JournalError as err:
-                print(f"error: {err}; {path.name} is unchanged", file=sys.stderr)
-                return EXIT_ERROR
-            except OSError as err:
-                reason = err.strerror or err
-                print(
-                    f"error: could not save {path}: {reason}; {path.name} is unchanged",
-                    file=sys.stderr,
-                )
-                return EXIT_ERROR
-    for message in [*session.messages, *notes]:
+            print(f"error: {reason}; {outcome.unchanged}", file=sys.stderr)
+        return EXIT_ERROR
+    for message in outcome.messages:
         print(message)
-    return EXIT_OK
-
-
-_NOT_ARGUMENTS = {"handler", "command", "book", "yes", "force"}
-
-
-def _arguments(args: argparse.Namespace) -> dict[str, object]:
-    """What the TD asked for, as the journal records it."""
-    return {k: v for k, v in vars(args).items() if k not in _NOT_ARGUMENTS}
+    if outcome.problems_found:
+        return EXIT_ERROR
+    return outcome.afterwards() if outcome.afterwards else EXIT_OK  # serve: the book is free
 
 
 # --- commands -------------------------------------------------------------------------
-
-
-def cmd_new(args: argparse.Namespace) -> int:
-    from addin.actions import basic
-    from addin.actions.session import ActionError
-    from addin.journal.recorder import record
-    from addin.journal.store import JournalError
-    from addin.workbook.saving import SaveRefused
-
-    values: dict[str, object] = {}
-    if args.name:
-        values["name"] = args.name
-    if args.start:
-        values["start_date"] = args.start
-    if args.end:
-        values["end_date"] = args.end
-    if args.rounds is not None:
-        values["rounds"] = args.rounds
-    if args.start and args.end and args.end < args.start:
-        print(f"error: --end {args.end} is before --start {args.start}", file=sys.stderr)
-        return EXIT_USAGE
-    try:
-        gw = basic.new_tournament(args.book, values, force=args.force)
-        record(args.book, "new", values, gw.save)
-    except (ActionError, SaveRefused, JournalError) as err:
-        print(f"error: {err}", file=sys.stderr)
-        return EXIT_ERROR
-    except OSError as err:
-        print(f"error: could not write {args.book}: {err.strerror or err}", file=sys.stderr)
-        return EXIT_ERROR
-    print(f"Created {args.book}")
-    return EXIT_OK
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -242,35 +259,11 @@ def cmd_template(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def cmd_check(args: argparse.Namespace) -> int:
-    from addin.actions import basic
-
-    found: list[int] = []
-
-    def action(session: Session, _: argparse.Namespace) -> None:
-        problems, notices, warnings = basic.check(session)
-        for p in problems:
-            print(f"problem: {p}")
-        for w in warnings:
-            print(f"warning: {w}")
-        for n in notices:
-            print(f"note: {n}")
-        print(
-            f"{session.gw.source}: {len(problems)} problem(s), {len(warnings)} warning(s) "
-            f"to confirm, {len(notices)} note(s)"
-        )
-        found.append(len(problems))
-
-    code = run_on_file(args.book, "check", action, args)
-    return code if code else (EXIT_ERROR if found and found[0] else EXIT_OK)
-
-
 def _registered(spec: Action) -> Callable[[argparse.Namespace], int]:
     def handler(args: argparse.Namespace) -> int:
         params = {p.name: getattr(args, p.name) for p in spec.params}
-        return run_on_file(
-            args.book, spec.id, lambda s, _: spec.run(s, params), args, spec.reads_only
-        )
+        yes, force = getattr(args, "yes", False), getattr(args, "force", False)
+        return run_file(args.book, spec.id, params, yes=yes, force=force)
 
     return handler
 
@@ -281,42 +274,48 @@ _ARG_TYPES: dict[ParamKind, Callable[[str], object]] = {
     ParamKind.FILE_IN: Path,
     ParamKind.FILE_OUT: Path,
     ParamKind.CHOICE: str,
+    ParamKind.DATE: lambda text: _date(text),
 }
 
 
 def _add_registered(sub: argparse._SubParsersAction, spec: Action) -> None:
     p = sub.add_parser(spec.id, help=spec.help, description=spec.help)
     p.set_defaults(handler=_registered(spec))
-    p.add_argument("book", type=Path, help="the tournament workbook (.xlsx)")
+    book = next((param for param in spec.params if param.name == "book"), None)
+    p.add_argument("book", type=Path, help=book.help if book else "the tournament workbook (.xlsx)")
     for param in spec.params:
+        option = f"--{(param.option or param.name).replace('_', '-')}"
+        if param is book:
+            continue
         if param.kind is ParamKind.FLAG:
-            p.add_argument(
-                f"--{param.name.replace('_', '-')}",
-                dest=param.name,
-                action="store_true",
-                help=param.help,
-            )
+            p.add_argument(option, dest=param.name, action="store_true", help=param.help)
             continue
         kwargs: dict[str, object] = {"help": param.help, "type": _ARG_TYPES[param.kind]}
+        if param.metavar or param.option:
+            kwargs["metavar"] = param.metavar or str(param.option).upper()
+        if param.bounds:
+            kwargs["type"] = _bounded(*param.bounds)
         if param.choices:
             kwargs["choices"] = param.choices
             kwargs["type"] = _choice(param.choices)
         if param.positional:
             p.add_argument(param.name, **kwargs)
         else:
-            p.add_argument(
-                f"--{param.name.replace('_', '-')}",
-                dest=param.name,
-                required=param.required,
-                **kwargs,
-            )
-    p.add_argument("--yes", action="store_true", help="accept the warnings and go ahead")
-    p.add_argument(
-        "--force",
-        action="store_true",
-        help="write although Excel or LibreOffice has the workbook open; "
-        "let an output replace a tournament workbook (a backup is kept)",
-    )
+            p.add_argument(option, dest=param.name, required=param.required, **kwargs)
+    if not spec.changes:
+        return
+    p.add_argument("--yes", action="store_true", help=_YES[spec.journal])
+    p.add_argument("--force", action="store_true", help=_FORCE[spec.creates, spec.journal])
+
+
+_YES = {False: "accept the warnings and go ahead", True: "go ahead although hand edits are lost"}
+_FORCE = {
+    (True, False): "overwrite an existing file",
+    (False, True): "write although Excel or LibreOffice has the workbook open",
+    (False, False): "write although Excel or LibreOffice has the workbook open; "
+    "let an output replace a tournament workbook (a backup is kept)",
+}
+"""``--force``'s help: for an action that creates its file, one on the journal, any other."""
 
 
 def _choice(choices: tuple[str, ...]) -> Callable[[str], str]:
@@ -385,6 +384,12 @@ def build_parser(
         help="show the Python traceback of an unexpected failure (anywhere on the line)",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    if only is not None:
+        _add_registered(sub, only)
+    elif not built_in_only:  # the tournament's actions first, the tools after
+        for spec in load_all().values():
+            if not is_follow_up(spec.id):
+                _add_registered(sub, spec)
 
     def command(
         name: str, handler: Callable[[argparse.Namespace], int], help: str
@@ -392,18 +397,6 @@ def build_parser(
         p = sub.add_parser(name, help=help, description=help)
         p.set_defaults(handler=handler)
         return p
-
-    p = command("new", cmd_new, "create a new tournament workbook from the template")
-    p.add_argument("book", type=Path, help="the .xlsx file to create")
-    p.add_argument("--name", help="tournament name")
-    p.add_argument("--start", type=_date, help="start date, YYYY-MM-DD")
-    p.add_argument("--end", type=_date, help="end date, YYYY-MM-DD")
-    p.add_argument(
-        "--rounds",
-        type=_bounded(1, MAX_ROUNDS),
-        help=f"number of rounds, 1 to {MAX_ROUNDS} (default 5)",
-    )
-    p.add_argument("--force", action="store_true", help="overwrite an existing file")
 
     p = command("demo", cmd_demo, "run a whole simulated tournament into a new workbook")
     p.add_argument("book", type=Path, help="the .xlsx file to create")
@@ -440,18 +433,6 @@ def build_parser(
     p.add_argument("out", type=Path, nargs="?", default=Path("workbook_template.xlsx"))
     p.add_argument("--force", action="store_true", help="replace a tournament (a backup is kept)")
 
-    p = command("check", cmd_check, "check every sheet; list each problem with its cell")
-    p.add_argument("book", type=Path)
-    p.add_argument("--force", action="store_true", help="(no effect: check only reads)")
-    if only is not None:
-        _add_registered(sub, only)
-    if only is not None or built_in_only:
-        return parser
-    from addin.journal import commands as journal_commands
-
-    for spec in load_all().values():
-        _add_registered(sub, spec)
-    journal_commands.add_commands(command)
     return parser
 
 
@@ -499,7 +480,7 @@ def _parser_for(argv: list[str]) -> argparse.ArgumentParser:
     named = next((a for a in argv if not a.startswith("-")), None)
     if named is None or {"-h", "--help"} & set(argv[: argv.index(named)]):
         return build_parser()
-    spec = load_one(named)
+    spec = None if is_follow_up(named) else load_one(named)
     if spec is not None:
         return build_parser(spec)
     built_in = build_parser(built_in_only=True)
@@ -510,7 +491,7 @@ def _parser_for(argv: list[str]) -> argparse.ArgumentParser:
 def _stamp(args: argparse.Namespace) -> tuple[int, int, int] | None:
     """The workbook file's identity and time: an atomic save replaces the file."""
     book = getattr(args, "book", None)
-    if not book or args.command in _OUTPUTS:
+    if not book or _makes_file(args.command):
         return None
     try:
         st = Path(book).stat()
@@ -523,7 +504,7 @@ def _unchanged(args: argparse.Namespace, before: tuple[int, int, int] | None) ->
     """What became of the workbook: saves are atomic, so a command that failed left it
     as it was, unless it failed after its save (then the journal has the state)."""
     book = getattr(args, "book", None)
-    if not book or args.command in _OUTPUTS:
+    if not book or _makes_file(args.command):
         return "nothing was saved"
     name = Path(book).name
     if before is not None and _stamp(args) != before:
@@ -547,12 +528,17 @@ def output_problem(args: argparse.Namespace) -> str | None:
 
 
 _OUTPUTS: dict[str, tuple[str, ...]] = {
-    "new": ("book",),
     "demo": ("book",),
     "template": ("out",),
     "build-excel": ("out",),
     "build-calc": ("out",),
 }
+
+
+def _makes_file(command: str) -> bool:
+    """A tool that writes a new file, or an action that creates its workbook."""
+    spec = ACTIONS.get(command)
+    return command in _OUTPUTS or (spec is not None and spec.creates)
 
 
 def _file_outputs(command: str) -> tuple[str, ...]:

@@ -6,7 +6,6 @@ both: .ci/run); the reason says which.
 
 from __future__ import annotations
 
-import argparse
 import math
 import os
 from collections.abc import Iterator, Mapping
@@ -17,10 +16,9 @@ from typing import Any
 import openpyxl
 import pytest
 
-from addin.actions.registry import load_all
 from addin.calc.office import Office, soffice
 from addin.calc.uno_loader import UnoMissing, load_uno
-from addin.cli import run_on_file
+from addin.cli import run_file
 
 REQUIRED = "AGA_REQUIRE_LIBREOFFICE"
 """Set (by .ci/run): a missing LibreOffice or uno fails the tests instead of skipping them."""
@@ -50,9 +48,7 @@ def office_or_skip() -> Iterator[Office]:
 
 def cli(path: Path, action: str, params: Mapping[str, object]) -> int:
     """The command line's front door, as ``python -m addin ACTION --yes`` runs it."""
-    spec = load_all()[action]
-    args = argparse.Namespace(yes=True, force=True)
-    return run_on_file(path, action, lambda s, _: spec.run(s, dict(params)), args)
+    return run_file(path, action, params, yes=True, force=True)
 
 
 Cells = dict[str, list[list[object]]]

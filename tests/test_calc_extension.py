@@ -19,7 +19,7 @@ from addin.actions.registry import load_all
 from addin.calc import install
 from addin.calc.extension import IDENTIFIER, PROTOCOL, TOOLBAR
 from addin.calc.office import Office, properties
-from addin.door.buttons import BUILTIN, buttons, report_items
+from addin.door.buttons import buttons, report_items
 from tests.calc_support import cli, file_cells, live_cells, require_office, without_clock
 from tests.helpers import run
 from tests.workbook_fixtures import simple_tournament, write_workbook
@@ -87,7 +87,7 @@ def _urls(node: Any) -> list[str]:
 def test_unopkg_adds_the_extension_and_its_menu_lists_every_action(installed: Office) -> None:
     menu = _urls(_config(installed, MENU_PATH))
     toolbar = _urls(_config(installed, TOOLBAR_PATH))
-    actions = {a.id for a in load_all().values() if a.button} | set(BUILTIN)
+    actions = {a.id for a in load_all().values() if a.button}
     assert {u.removeprefix(PROTOCOL + "aga_").split("__")[0] for u in menu} >= actions
     expected = [PROTOCOL + b.control_id for b in buttons() if b.action != "report"]
     assert [u for u in menu if "__" not in u and not u.startswith("private:")] == expected

@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 from lxml import etree
 from oletools.olevba import VBA_Parser, decompress_stream
 
-from addin.actions.registry import ACTIONS, load_all
-from addin.door.buttons import BUILTIN, CONTROL_PREFIX, buttons, buttons_table, resolve
+from addin.actions.registry import load_all
+from addin.door.buttons import CONTROL_PREFIX, buttons, buttons_table, resolve
 from addin.excel import build, install, vba
 
 CUSTOM_UI = "{http://schemas.microsoft.com/office/2006/01/customui}"
@@ -109,7 +109,7 @@ def ribbon_controls(path: Path) -> list[etree._Element]:
 def test_the_ribbon_lists_a_button_for_every_action_that_wants_one(xlam: Path) -> None:
     ids = [b.get("id") for b in ribbon_controls(xlam)]
     registered = {a.id for a in load_all().values() if a.button}
-    expected = {CONTROL_PREFIX + a for a in registered | (set(BUILTIN) - set(ACTIONS))}
+    expected = {CONTROL_PREFIX + a for a in registered}
     assert len(ids) == len(set(ids)), "control ids must be unique"
     assert set(ids) == expected
     assert {CONTROL_PREFIX + a for a in ISSUE_BUTTONS} <= set(ids)
@@ -298,12 +298,9 @@ def test_every_button_the_ribbon_shows_is_an_action_the_dispatcher_runs(xlam: Pa
     for element in ribbon_buttons(xlam):
         button = resolve(element.get("id"))
         assert button is not None, element.get("id")
-        if button.builtin:
-            assert button.action in BUILTIN
-        else:
-            spec = actions[button.action]
-            assert callable(spec.run) and spec.button
-            assert importlib.import_module(spec.run.__module__)
+        spec = actions[button.action]
+        assert callable(spec.run) and spec.button
+        assert importlib.import_module(spec.run.__module__)
 
 
 def test_the_vba_is_the_templates_with_this_addins_names(xlam: Path) -> None:

@@ -12,7 +12,6 @@ compares it, table by table, with what the command line makes of the same file.
 
 from __future__ import annotations
 
-import argparse
 import shutil
 from collections.abc import Iterator, Mapping
 from datetime import date
@@ -25,9 +24,8 @@ from workbook_fixtures import ready_for_aga, simple_tournament, write_workbook
 
 from addin.actions.registry import ParamKind, load_all
 from addin.actions.session import Session
-from addin.cli import run_on_file
+from addin.cli import run_file
 from addin.core.model import Tournament
-from addin.door.buttons import BUILTIN
 from addin.door.dialogs import TITLE
 from addin.excel.entry import SAVE_AS, Outcome, dispatch
 from addin.excel.remote_json import book_json
@@ -90,9 +88,7 @@ def prepared_file(directory: Path, players: int, ready: bool = False) -> Path:
 
 def cli(path: Path, action: str, params: Mapping[str, object]) -> int:
     """The command line's front door, as ``python -m addin ACTION --yes`` runs it."""
-    spec = load_all()[action]
-    args = argparse.Namespace(yes=True, force=True)
-    return run_on_file(path, action, lambda s, _: spec.run(s, dict(params)), args)
+    return run_file(path, action, params, yes=True, force=True)
 
 
 def open_remote(path: Path) -> Any:
@@ -191,6 +187,7 @@ def sample_params(action: str, tmp_path: Path, t: Tournament) -> dict[str, objec
         "preregister": {"csv": csv},
         "register": {"name": "Doe, Jane", "rank": "3k"},
         "lookup": {"query": t.players[ids[0]].family_name[:4]},
+        "select-matches": {"query": t.players[ids[0]].family_name[:4]},
         "new": {"book": tmp_path / "fresh.xlsx", "name": "Fresh Open", "rounds": 4},
         "check": {},
         "history": {},
@@ -231,7 +228,7 @@ def sample_params(action: str, tmp_path: Path, t: Tournament) -> dict[str, objec
     return params
 
 
-ALL_IDS = sorted({*load_all(), *BUILTIN})
+ALL_IDS = sorted(load_all())
 
 
 @pytest.mark.parametrize("action", ALL_IDS)

@@ -4,7 +4,9 @@ An action computes first, then calls ``session.warn(...)`` with anything that
 breaks a rule. The front door asks the TD (a dialog in Excel, ``--yes`` on the
 command line); if the TD declines, ``Cancelled`` is raised before anything is
 written. Only then does the action write its tables. Every warning the TD
-accepted and every action done is appended to the Log sheet.
+accepted and every action done is appended to the Log sheet. The runner
+(:mod:`addin.actions.runner`) makes the session, and takes back what the action
+leaves in it: messages, requests for the door, a workbook it created.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Protocol
 
 from addin.workbook.gateway import Gateway, LogEntry, Problem
 from addin.workbook.saving import SaveRefused, write_bytes_safely
@@ -30,12 +33,77 @@ class ActionError(Exception):
         return "\n".join(lines)
 
 
+class ParamError(ActionError):
+    """A parameter the TD gave (or did not give) cannot be used: on the command line a
+    usage error (exit 2)."""
+
+
 class Cancelled(Exception):
     """The TD did not confirm a warning; nothing was written."""
 
-    def __init__(self, warnings: Sequence[str]) -> None:
+    def __init__(self, warnings: Sequence[str], *, quiet: bool = False) -> None:
         super().__init__("; ".join(warnings))
         self.warnings = list(warnings)
+        self.quiet = quiet
+        """The question said it all: a window does not say again that nothing was done."""
+
+
+class Window(Protocol):
+    """The workbook's file and what shows it: the window of a spreadsheet application
+    (:mod:`addin.door.window_journal`), or on the command line the file alone. Actions
+    that work on the journal (history, undo) reach the workbook only through this."""
+
+    door: str
+    """Who acted, as the journal records it: ``CLI``, ``Excel`` or ``Calc``."""
+
+    def file(self) -> Path | None:
+        """The .xlsx file the window shows and can save, or None (not saved yet, another
+        format, an engine that cannot save)."""
+
+    def on_disk(self) -> Path | None:
+        """The workbook's file on this machine, if any (its journal can be read)."""
+
+    def unavailable(self) -> str:
+        """Why :meth:`file` is None, and what the TD can do instead."""
+
+    def save(self) -> None:
+        """Save the window to :meth:`file`, in its own format."""
+
+    def modified(self) -> bool:
+        """Whether the window holds changes its file does not (True when unsure)."""
+
+    def reopen(self, between: Callable[[], None]) -> Any:
+        """Let go of the file, run ``between`` (which may replace it), and show the file
+        again; the document now shown (even when ``between`` failed)."""
+
+
+@dataclass(frozen=True)
+class SelectRows:
+    """A request to the door: select these rows of this sheet (a file has no selection)."""
+
+    sheet: str
+    rows: tuple[int, ...]
+    columns: int
+    """How many columns, from A, the selection spans."""
+    message: str
+    """What to tell the TD once they are selected."""
+
+
+@dataclass(frozen=True)
+class OpenFile:
+    """A request to the door: show this workbook (a window opens it; a terminal cannot)."""
+
+    path: Path
+
+
+@dataclass(frozen=True)
+class Replaced:
+    """A request to the door: the window now shows this document (undo reopened the file)."""
+
+    document: Any
+
+
+Request = SelectRows | OpenFile | Replaced
 
 
 MAX_INPUT_BYTES = 100 * 1024 * 1024
@@ -74,6 +142,16 @@ class Session:
     wrote_sheet: bool = False
     """The action wrote a sheet that is not tournament data (a report sheet): the workbook
     is saved, but nothing goes to the Log and the undo backups are left alone."""
+    window: Window | None = None
+    """The workbook's file and window, for an action that works on the journal."""
+    made: Any = None
+    """The gateway of a workbook the action created (``new``): the runner saves it to its
+    path and journals it."""
+    requests: list[Request] = field(default_factory=list)
+    """What the action asks the door to do once it is done (select rows, open a file)."""
+    problems_found: bool = False
+    """The action ran and its answer is no (``check`` found problems): the command line
+    exits 1; nothing else changes."""
 
     def warn(self, warnings: Sequence[str]) -> None:
         """Ask the TD to accept ``warnings``; raise ``Cancelled`` if they do not."""

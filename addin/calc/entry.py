@@ -87,6 +87,12 @@ class CalcWindow:
         path = Path(self.book.fullname)
         return path if path.suffix.lower() in JOURNALED and path.is_file() else None
 
+    def on_disk(self) -> Path | None:
+        if not self.book.doc.hasLocation():
+            return None
+        path = Path(self.book.fullname)
+        return path if path.is_file() else None
+
     def unavailable(self) -> str:
         return NO_FILE
 

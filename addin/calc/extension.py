@@ -36,7 +36,7 @@ def menu_entries() -> list[tuple[str, str]]:
     """(title, URL) of every entry, menu order; the report items as one "Reports" list."""
     entries: list[tuple[str, str]] = []
     for b in buttons():
-        if b.action == "report":
+        if b.menu:
             entries += [(f"Reports: {r.label}", url(r)) for r in report_items()]
         else:
             entries.append((b.label, url(b)))
@@ -70,7 +70,7 @@ def addons_xcu() -> str:
             menu.append(_entry(f"m{n:02d}", "", SEPARATOR))
         group = b.group
         n += 1
-        if b.action == "report":
+        if b.menu:
             items = "".join(
                 _entry(f"r{i:02d}", r.label, url(r)) for i, r in enumerate(report_items(), 1)
             )

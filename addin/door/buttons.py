@@ -1,4 +1,4 @@
-"""The ribbon's buttons: one per registered action that asks for one, plus the add-in's own.
+"""The ribbon's buttons: one per registered action that asks for one.
 
 The ribbon XML and the dispatcher both come from ``buttons()``, so a button can never
 name an action the dispatcher does not know. A newly registered action gets a button
@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from addin.actions.registry import ACTIONS, Action, Param, ParamKind, load_all
+from addin.actions.registry import Action, Param, ParamKind, load_all
 
 CONTROL_PREFIX = "aga_"
 """Ribbon control ids must be unique across every add-in Excel has loaded."""
 MENU_SEPARATOR = "__"
 """A report menu item's id: ``aga_report__pairings__alphabetical``."""
+MENU = "report"
+"""The action whose button is a menu, one item per report and sort order, nothing asked."""
 
 GROUPS: dict[str, str] = {
     "before": "Before",
@@ -128,11 +130,10 @@ defaults): serving from Excel needs only the Wi-Fi name printed on the poster.""
 @dataclass(frozen=True)
 class Button:
     action: str
-    """The action id: the CLI subcommand, or one of the add-in's own (``BUILTIN``)."""
+    """The action id: the CLI subcommand."""
     label: str
     help: str
     params: tuple[Param, ...] = ()
-    builtin: bool = False
     preset: tuple[str, str] | None = None
     """A report menu item: the report kind and sort order it writes, with nothing asked."""
 
@@ -142,6 +143,11 @@ class Button:
         if self.preset:
             return self.help[:1].upper() + self.help[1:] + "; a sheet and a PDF, opened."
         return TIPS.get(self.action, self.help[:1].upper() + self.help[1:])
+
+    @property
+    def menu(self) -> bool:
+        """The button is a menu of its action's presets (the Reports menu: ``report_items``)."""
+        return self.action == MENU and self.preset is None
 
     @property
     def control_id(self) -> str:
@@ -163,56 +169,12 @@ class Button:
         return PLACES.get(self.action, DEFAULT_PLACE)[2]
 
 
-BUILTIN: dict[str, Button] = {
-    "new": Button(
-        "new",
-        "New tournament",
-        "Create a new tournament workbook from the template and open it",
-        (
-            Param("book", "Save the new tournament workbook as", ParamKind.FILE_OUT, True),
-            Param("name", "Tournament name"),
-            Param("rounds", "Number of rounds (default 5)", ParamKind.INT),
-        ),
-        builtin=True,
-    ),
-    "check": Button(
-        "check",
-        "Check workbook",
-        "Read every sheet and list each problem with its cell; changes nothing",
-        builtin=True,
-    ),
-    "history": Button(
-        "history",
-        "History",
-        "List the journal: every action that changed this workbook",
-        builtin=True,
-    ),
-    "undo": Button(
-        "undo",
-        "Undo",
-        "Take back the last action in the journal",
-        builtin=True,
-    ),
-    "redo": Button(
-        "redo",
-        "Redo",
-        "Take back the last undo",
-        builtin=True,
-    ),
-}
-"""Buttons the add-in runs itself: they do not act on an open tournament through a
-Session (``new`` makes a file) or are not registered actions (``check``)."""
-
-
 def buttons() -> list[Button]:
     """Every ribbon button, in ribbon order."""
     actions = load_all()
     found: dict[str, Button] = {
         a.id: Button(a.id, a.label, a.help, _asked(a)) for a in actions.values() if a.button
     }
-    for key, button in BUILTIN.items():
-        if key not in ACTIONS:
-            found.setdefault(key, button)
     order = list(PLACES)
     return sorted(
         found.values(),
@@ -227,7 +189,7 @@ def report_items() -> list[Button]:
     """The Reports menu: one item per report and sort order, the wall pairing list first."""
     from addin.reports.kinds import KINDS
 
-    spec = load_all()["report"]
+    spec = load_all()[MENU]
     order = ["pairings", *(k for k in KINDS if k != "pairings")]
     items = []
     for name in order:
@@ -237,20 +199,20 @@ def report_items() -> list[Button]:
             label = f"{kind.title} {by}" if len(kind.sorts) > 1 else kind.title
             if name == "pairings" and sort == "alphabetical":
                 label = "Wall pairing list (by name)"
-            items.append(Button("report", label, kind.help, spec.params, preset=(name, sort)))
+            items.append(Button(MENU, label, kind.help, spec.params, preset=(name, sort)))
     return items
 
 
 def resolve(control_id: str) -> Button | None:
     """What a ribbon control id (or a bare action id) runs: any registered action,
-    shown on the ribbon or not, a report menu item, else one of the add-in's own."""
+    shown on the ribbon or not, or a report menu item."""
     action = control_id.removeprefix(CONTROL_PREFIX)
     if MENU_SEPARATOR in action:
         return next((b for b in report_items() if b.control_id == control_id), None)
     spec = load_all().get(action)
-    if spec is not None:
-        return Button(spec.id, spec.label, spec.help, _asked(spec))
-    return BUILTIN.get(action)
+    if spec is None:
+        return None
+    return Button(spec.id, spec.label, spec.help, _asked(spec))
 
 
 def _asked(spec: Action) -> tuple[Param, ...]:
@@ -269,7 +231,7 @@ def buttons_table() -> str:
                 f"| {GROUPS[b.group]} | **{b.label}** | {b.tip} | {ASKS[PLANS[b.action]]} |"
             )
             continue
-        if b.action == "report":
+        if b.menu:
             lines.append(
                 f"| {GROUPS[b.group]} | **{b.label}** | {b.tip} | the menu item: nothing |"
             )

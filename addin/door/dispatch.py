@@ -2,14 +2,15 @@
 toolbar runs ``dispatch(control_id, book, ...)`` with its door's parts (``addin.excel.entry``,
 ``addin.calc.entry``).
 
-Here the id is looked up (``addin.door.buttons``),
-the parameters come from the TD's selection (``addin.door.selected``: one run per
-selected row, a box only for a value the workbook cannot give), from the Reports menu
-item (``addin.door.report_menu``), or are asked for (file dialog, input box), and the action
-runs on the open workbook through the door's gateway exactly as the command line
-runs it on a file: compute, ask the TD to accept any warnings (OK/Cancel), then write
-each table once as a block and append to the Log. Errors are a readable dialog, never
-a traceback, and leave the workbook unchanged.
+Here the id is looked up (``addin.door.buttons``), and the action runs through the one
+runner (:mod:`addin.actions.runner`) exactly as the command line runs it on a file, with
+this door's hooks (:class:`WindowDoor`): the turn without waiting (a second click is
+busy), the door's gateway on the open workbook, its dialogs for questions, and its
+journal (:mod:`addin.door.window_journal`). The parameters come from the TD's selection
+(``addin.door.selected``: one run per selected row, a box only for a value the workbook
+cannot give), from the Reports menu item (``addin.door.report_menu``), or are asked for
+(file dialog, input box). The outcome is rendered here: a readable dialog, never a
+traceback; the runner's requests (select rows, open a file) done as a window can.
 
 Tests (and scripts) call a door's ``dispatch(id, book=..., params={...})``: with ``params``
 given nothing is asked, which is also the only way on xlwings' remote engine.
@@ -20,57 +21,97 @@ from __future__ import annotations
 import contextlib
 import tempfile
 import traceback
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 from openpyxl.utils import get_column_letter
 
-from addin.actions import basic
-from addin.actions.failure import describe
-from addin.actions.registry import Param, ParamKind, load_all
-from addin.actions.session import ActionError, Cancelled, Session
+from addin.actions.registry import Param, ParamKind
+from addin.actions.runner import Outcome, run
+from addin.actions.session import OpenFile, ParamError, Request, SelectRows
 from addin.core.limits import shown
 from addin.door import selected
 from addin.door.buttons import Button, resolve
 from addin.door.dialogs import CannotAsk, Dialogs
 from addin.door.report_menu import open_file, report_file, report_preset
 from addin.door.selected import SelectionError
-from addin.door.window_journal import (
-    HandEditsKept,
-    Window,
-    commit_journaled,
-    history_text,
-    take_back,
-)
-from addin.journal.store import JournalError
-from addin.workbook.cell_gate import RefusedValue
-from addin.workbook.layout import TDLISTA
-from addin.workbook.open_elsewhere import try_turn
-from addin.workbook.saving import SaveRefused
-from addin.workbook.xlwings_gateway import XlwingsGateway, local_file
+from addin.door.window_journal import Window, commit_journaled
+from addin.workbook.gateway import Gateway
+from addin.workbook.open_elsewhere import WorkbookBusy, try_turn
+from addin.workbook.xlwings_gateway import XlwingsGateway
+
+__all__ = ["SAVE_AS", "Outcome", "ParamError", "WindowDoor", "collect", "convert", "dispatch"]
 
 MAX_LINES = 30
 """Longer messages are cut (the Log sheet and ``Check workbook`` have the rest)."""
 ERROR_LOG = Path(tempfile.gettempdir()) / "aga-mcmahon-error.log"
 
 
-@dataclass
-class Outcome:
-    """How a button press ended (for tests; Excel ignores it)."""
+class WindowDoor:
+    """A window door's hooks for the runner: the open workbook ``book``, its dialogs, its
+    gateway and its journal (``window``)."""
 
-    status: str
-    """``done``; ``cancelled`` (the TD said no); ``error`` (the action refused, with a
-    reason for the TD); ``failed`` (an unexpected exception: a bug); ``busy`` (another
-    action was running on the same workbook: nothing was done)."""
-    messages: list[str] = field(default_factory=list)
-    document: Any = None
-    """The document the window shows now, when the button replaced it (Undo, Redo)."""
+    in_terminal = False
+    force = False
+    selects = True
 
+    def __init__(
+        self,
+        book: Any,
+        dialogs: Dialogs,
+        label: str,
+        *,
+        yes: bool,
+        gateway: Callable[..., XlwingsGateway],
+        window: Callable[[Any], Window],
+    ) -> None:
+        self.book, self.dialogs, self.label, self.yes = book, dialogs, label, yes
+        self.gateway = gateway
+        self._window = window(book)
+        self.name = self._window.door
+        self.book_name = str(book.name)
+        self.book_path = _full_name(book)
 
-class ParamError(Exception):
-    """A parameter the TD gave (or did not give) cannot be used."""
+    @contextlib.contextmanager
+    def turn(self) -> Iterator[object]:
+        """The turn, without waiting: a second click while an action runs does nothing."""
+        with try_turn(self.book_path) as mine:
+            if not mine:
+                raise WorkbookBusy(
+                    f"An action is already running on {Path(self.book_name).name}: nothing "
+                    "was done. Click again when it has finished."
+                )
+            yield mine
+
+    def confirm(self, question: str) -> bool:
+        """A question of the action itself (replace a file? lose hand edits?) is always
+        asked, under the button's label; ``yes`` accepts only warnings (the gateway's)."""
+        return self.dialogs.confirm(question, title=self.label)
+
+    def alert(self, message: str) -> None:
+        self.dialogs.alert(message, title=self.label)
+
+    def open(self, reads_only: Sequence[str] | None) -> Gateway:
+        """The whole open workbook (a window has every sheet in hand)."""
+        confirm = (lambda m: True) if self.yes else self.dialogs.confirm
+        gw: Gateway = self.gateway(self.book, confirm=confirm, alert=self.dialogs.alert)
+        return gw
+
+    def window(self) -> Window:
+        return self._window
+
+    def keep(
+        self,
+        gw: Gateway,
+        action: str,
+        arguments: Mapping[str, object],
+        changed: bool,
+        wrote_sheet: bool,
+    ) -> list[str]:
+        note = commit_journaled(gw, self._window, action, arguments, changed)
+        return [note] if note else []
 
 
 def dispatch(
@@ -93,16 +134,23 @@ def dispatch(
     (:mod:`addin.door.window_journal`).
     """
     button = resolve(control_id)
-    label = button.label if button else control_id
-    with try_turn(_full_name(book)) as mine:
-        if not mine:
-            message = (
-                f"An action is already running on {Path(str(book.name)).name}: nothing was done. "
-                "Click again when it has finished."
-            )
-            dialogs.alert(message, title=label)
-            return Outcome("busy", [message])
-        return _dispatch(control_id, book, params, dialogs, yes, gateway, window, button)
+    if button is None:
+        message = (
+            f"This add-in does not know the button {control_id!r}. "
+            "Rebuild it with: python -m addin install-excel"
+        )
+        dialogs.alert(f"{_cut(message)}\n\n{book.name} is unchanged.", title=control_id, error=True)
+        return Outcome("error", [message])
+    door = WindowDoor(book, dialogs, button.label, yes=yes, gateway=gateway, window=window)
+
+    def parameter_sets(gw: Gateway) -> list[dict[str, object]] | None:
+        try:
+            return _parameter_sets(button, gw, params, dialogs, book)
+        except SelectionError as err:
+            raise ParamError(str(err)) from err
+
+    outcome = run(button.action, parameter_sets, door)
+    return _shown(outcome, button, book, params, dialogs)
 
 
 def _full_name(book: Any) -> str:
@@ -113,108 +161,76 @@ def _full_name(book: Any) -> str:
         return str(book.name)
 
 
-def _dispatch(
-    control_id: str,
+def _shown(
+    outcome: Outcome,
+    button: Button,
     book: Any,
     params: Mapping[str, object] | None,
     dialogs: Dialogs,
-    yes: bool,
-    gateway: Callable[..., XlwingsGateway],
-    window: Callable[[Any], Window],
-    button: Button | None,
 ) -> Outcome:
-    """The press itself, while it holds the workbook's turn."""
-    label = button.label if button else control_id
-    written = False
-    try:
-        if button is None:
-            raise ActionError(
-                f"This add-in does not know the button {control_id!r}. "
-                "Rebuild it with: python -m addin install-excel"
-            )
-        gw = gateway(
-            book, confirm=(lambda m: True) if yes else dialogs.confirm, alert=dialogs.alert
+    """Tell the TD how the press ended, and do what the runner asks of a window."""
+    label = button.label
+    if outcome.status == "busy":
+        dialogs.alert("\n".join(outcome.messages), title=label)
+    elif outcome.status == "cancelled":
+        if outcome.warnings and not outcome.quiet:
+            warnings = "\n".join(f"- {w}" for w in outcome.warnings)
+            dialogs.alert(f"Nothing was written.\n\n{warnings}", title=label)
+    elif outcome.status == "error":
+        reason = _cut("\n".join(outcome.messages))
+        dialogs.alert(f"{reason}\n\n{book.name} is unchanged.", title=label, error=True)
+    elif outcome.status == "failed":
+        _failed(outcome, book, dialogs, label)
+    else:
+        for request in outcome.requests:
+            outcome.messages += _fulfil(request, book)
+        if button.preset is not None and params is None:
+            open_file(report_file(book, *button.preset), book)
+        if outcome.messages:
+            dialogs.alert(_cut("\n".join(outcome.messages)), title=label)
+    return outcome
+
+
+def _failed(outcome: Outcome, book: Any, dialogs: Dialogs, label: str) -> None:
+    """An unexpected exception: a short dialog; the details go to a file for a bug report."""
+    err = outcome.error
+    with contextlib.suppress(OSError):
+        details = traceback.format_exception(err) if err is not None else []
+        ERROR_LOG.write_text("".join(details), encoding="utf-8")
+    state = "may be partly written" if outcome.written else "is unchanged"
+    with contextlib.suppress(Exception):  # if even the dialog fails, stay quiet
+        dialogs.alert(
+            f"Something went wrong: {outcome.messages[0]}\n\n{book.name} {state}.\n"
+            f"Details for a bug report: {ERROR_LOG}",
+            title=label,
+            error=True,
         )
-        runs = _parameter_sets(button, gw, params, dialogs, book)
-        if runs is None:
-            return Outcome("cancelled")
-        if button.action == "new":
-            return _new(book, runs[0], dialogs)
-        if button.action == "history":
-            text = history_text(local_file(book), book.name)
-            dialogs.alert(_cut(text), title=label)
-            return Outcome("done", [text])
-        if button.action in ("undo", "redo"):
-            message, document = take_back(
-                window(book), button.action, lambda m: dialogs.confirm(m, title=label)
-            )
-            dialogs.alert(message, title=label)
-            return Outcome("done", [message], document)
-        session = Session(gw, button.action)
-        changed = False
-        for values in runs:  # one run per selected row, each logged as the command line logs it
-            _run(button, session, values)
-            changed = changed or bool(session.log)
-            gw.append_log(session.log)
-            session.log = []
-        written = bool(gw.changes)
-        unjournaled = commit_journaled(gw, window(book), button.action, runs, changed)
-        if unjournaled:
-            session.messages.append(unjournaled)
-    except HandEditsKept:
-        return Outcome("cancelled")
-    except JournalError as err:
-        dialogs.alert(f"{_cut(str(err))}\n\n{book.name} is unchanged.", title=label, error=True)
-        return Outcome("error", [str(err)])
-    except Cancelled as cancelled:
-        warnings = "\n".join(f"- {w}" for w in cancelled.warnings)
-        dialogs.alert(f"Nothing was written.\n\n{warnings}", title=label)
-        return Outcome("cancelled", list(cancelled.warnings))
-    except (ActionError, ParamError, RefusedValue, SaveRefused, SelectionError) as err:
-        dialogs.alert(f"{_cut(str(err))}\n\n{book.name} is unchanged.", title=label, error=True)
-        return Outcome("error", [str(err)])
-    except Exception as err:  # the TD must never see a traceback
-        with contextlib.suppress(OSError):
-            ERROR_LOG.write_text(traceback.format_exc(), encoding="utf-8")
-        state = "may be partly written" if written else "is unchanged"
-        with contextlib.suppress(Exception):  # if even the dialog fails, stay quiet
-            dialogs.alert(
-                f"Something went wrong: {describe(err)}\n\n{book.name} {state}.\n"
-                f"Details for a bug report: {ERROR_LOG}",
-                title=label,
-                error=True,
-            )
-        return Outcome("failed", [describe(err)])
-    if button.preset is not None and params is None:
-        open_file(report_file(book, *button.preset), book)
-    if button.action == "lookup" and runs:
-        session.messages += _select_matches(book, gw, str(runs[0].get("query") or ""))
-    if session.messages:
-        dialogs.alert(_cut("\n".join(session.messages)), title=label)
-    return Outcome("done", list(session.messages))
 
 
-def _select_matches(book: Any, gw: XlwingsGateway, query: str) -> list[str]:
-    """Select the look-up's matches on the TDListA sheet, ready for Register player."""
-    try:
-        rows = selected.lookup_rows(gw, query)
-        if not rows:
+def _fulfil(request: Request, book: Any) -> list[str]:
+    """Do what the runner asks of the window; what to tell the TD about it."""
+    if isinstance(request, SelectRows):
+        try:
+            sheet = book.sheets[request.sheet]
+            sheet.activate()
+            address = selected.rows_address(list(request.rows), get_column_letter(request.columns))
+            if book.app.engine.name == "remote":  # no multi-area ranges there: the first run
+                address = address.split(",")[0]
+            sheet.range(address).select()
+        except Exception:  # selecting is a convenience: the answer stands without it
             return []
-        last = get_column_letter(len(TDLISTA.columns))
-        sheet = book.sheets[TDLISTA.sheet]
-        sheet.activate()
-        address = selected.rows_address(rows, last)
-        if book.app.engine.name == "remote":  # no multi-area ranges there: the first run
-            address = address.split(",")[0]
-        sheet.range(address).select()
-    except Exception:  # selecting is a convenience: the answer stands without it
-        return []
-    return ["The matches are selected on the TDListA sheet: click Register player to add them."]
+        return [request.message]
+    if isinstance(request, OpenFile):
+        try:
+            book.app.books.open(str(request.path))
+        except Exception:  # the remote engine (and a sandboxed Mac Excel) cannot open files
+            return ["Open it with File > Open."]
+    return []
 
 
 def _parameter_sets(
     button: Button,
-    gw: XlwingsGateway,
+    gw: Gateway,
     given: Mapping[str, object] | None,
     dialogs: Dialogs,
     book: Any,
@@ -230,45 +246,6 @@ def _parameter_sets(
         return [r for r in runs if r is not None]
     values = collect(button.params, given, dialogs, button.label)
     return None if values is None else [values]
-
-
-def _run(button: Button, session: Session, values: dict[str, object]) -> None:
-    if button.action == "check":
-        problems, notices, warnings = basic.check(session)
-        lines = [f"problem: {p}" for p in problems] + [f"warning: {w}" for w in warnings]
-        lines += [f"note: {n}" for n in notices]
-        session.say(
-            f"{len(problems)} problem(s), {len(warnings)} warning(s) to confirm, "
-            f"{len(notices)} note(s)"
-        )
-        session.messages += lines
-        return
-    load_all()[button.action].run(session, values)
-
-
-def _new(book: Any, values: dict[str, object], dialogs: Dialogs) -> Outcome:
-    """Create the tournament file (as ``python -m addin new``) and open it in Excel."""
-    path = Path(str(values["book"]))
-    if path.suffix.lower() != ".xlsx":
-        path = path.with_suffix(".xlsx")
-    if not path.parent.is_dir():
-        raise ParamError(f"there is no folder {path.parent}")
-    settings = {k: values[k] for k in ("name", "rounds") if values.get(k) is not None}
-    force = False
-    if path.exists():
-        if not dialogs.confirm(f"{path.name} exists. Replace it?", title="New tournament"):
-            return Outcome("cancelled")
-        force = True
-    gw = basic.new_tournament(path, settings, force=force)
-    gw.save()
-    try:
-        book.app.books.open(str(path))
-    except Exception:  # the remote engine (and a sandboxed Mac Excel) cannot open files
-        message = f"Created {path}. Open it with File > Open."
-    else:
-        message = f"Created {path.name}."
-    dialogs.alert(message, title="New tournament")
-    return Outcome("done", [message])
 
 
 # --- parameters ---------------------------------------------------------------------------
@@ -347,7 +324,15 @@ def convert(param: Param, raw: object) -> object:
             number = 0.5
         if not number.is_integer():
             raise ParamError(f"{param.help}: {shown(text)} is not a whole number")
+        if param.bounds and not param.bounds[0] <= number <= param.bounds[1]:
+            low, high = param.bounds
+            raise ParamError(f"{param.help}: {int(number)} is not between {low} and {high}")
         return int(number)
+    if param.kind is ParamKind.DATE:
+        try:
+            return date.fromisoformat(text)
+        except ValueError:
+            raise ParamError(f"{param.help}: {shown(text)} is not a date (YYYY-MM-DD)") from None
     if param.kind in (ParamKind.FILE_IN, ParamKind.FILE_OUT):
         return Path(text)
     if param.choices:

@@ -122,7 +122,7 @@ def ribbon_xml(items: Sequence[Button]) -> bytes:
                 f'id="{b.control_id}" label={quoteattr(b.label)} size="{b.size}"'
                 f' imageMso="{b.image}" keytip="{next(tips)}"'
             )
-            if b.action == "report":
+            if b.menu:
                 lines.append(f"          <menu {head} {text}>")
                 lines += [_menu_item(item) for item in report_items()]
                 lines.append("          </menu>")

@@ -25,6 +25,9 @@ class ExcelWindow:
         path = self._path()
         return path if path is not None and path.suffix.lower() in JOURNALED else None
 
+    def on_disk(self) -> Path | None:
+        return self._path()
+
     def unavailable(self) -> str:
         path = self._path()
         if self._remote() and path is not None:
