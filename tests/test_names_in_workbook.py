@@ -43,15 +43,7 @@ ROW_MAPS = frozenset({"values", "cells", "unread"})
 LOOKUPS = frozenset({"get", "pop", "setdefault"})
 CELL_MAKERS = frozenset({"Problem", "Cell"})
 
-TODO: frozenset[str] = frozenset(
-    {
-        # Being rewritten on another branch (runner); the workbook side is ready:
-        # ``Problem("Players", fill)`` -> ``players_sheet.sheet_notice(fill)``.
-        "actions/basic.py",
-        # ``TDLISTA.sheet`` and its last column -> ``selected_rows.member_list_area()``.
-        "door/dispatch.py",
-    }
-)
+TODO: frozenset[str] = frozenset()
 """Modules still naming a sheet's tables or columns, to be moved into ``addin/workbook/``
 (issue 32). The list only shrinks."""
 

@@ -18,9 +18,9 @@ from addin.actions.session import (
     Session,
 )
 from addin.core.limits import MAX_ROUNDS
-from addin.workbook import book, template
+from addin.workbook import book, players_sheet, selected_rows, template
 from addin.workbook.gateway import Gateway, Problem
-from addin.workbook.layout import TDLISTA
+from addin.workbook.member_sheet import MEMBER_SHEETS
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
 
 SETTINGS = ("name", "start_date", "end_date", "rounds")
@@ -94,15 +94,15 @@ MATCHES_SELECTED = (
     "find the TDListA rows of a look-up's matches (a window selects them)",
     Param("query", "a family name prefix, 'Family, Given', or an AGA number", positional=True),
     button=False,
-    reads_only=(TDLISTA.sheet,),
+    reads_only=MEMBER_SHEETS,
 )
 def select_matches(session: Session, params: Mapping[str, object]) -> None:
     found = {m.aga_id for m in read_members(session.gw).search(str(params.get("query") or ""))}
-    data = session.gw.read_table(TDLISTA)
-    rows = tuple(int(r.number) for r in data.rows if r.get("aga_id") in found and r.number)
+    rows = tuple(selected_rows.member_rows(session.gw, found))
     if not rows:
         return
-    session.requests.append(SelectRows(TDLISTA.sheet, rows, len(TDLISTA.columns), MATCHES_SELECTED))
+    sheet, columns = selected_rows.member_list_area()
+    session.requests.append(SelectRows(sheet, rows, columns, MATCHES_SELECTED))
 
 
 def new_tournament(
@@ -132,7 +132,7 @@ def check(session: Session) -> tuple[list[Problem], list[Problem], list[str]]:
     problems, warnings, fills = intake.check_report(session.gw, b)
     notices = [n for data in b.tables.values() for n in data.notices]
     notices += [n for n in b.settings.data.notices]
-    notices += [Problem("Players", fill) for fill in fills]
+    notices += [players_sheet.sheet_notice(fill) for fill in fills]
     return problems, notices, warnings
 
 

@@ -323,11 +323,3 @@ def rows_address(rows: list[int], last_column: str) -> str:
             areas.append(area)
         start = prev = r
     return ",".join(areas)
-
-
-def lookup_rows(gw: Gateway, query: str) -> list[int]:
-    """The TDListA rows of the members a look-up finds (for selecting them in Excel)."""
-    from addin.actions.registration import read_members
-
-    found = {m.aga_id for m in read_members(gw).search(query)}
-    return selected_rows.member_rows(gw, found)

@@ -84,12 +84,6 @@ class FileStore:
             self._patch = PackagePatch(self.path.read_bytes())
         return self._patch
 
-    def __getattr__(self, name: str) -> Any:
-        """What only the openpyxl gateway has (``wb``, ``forget``...): the file opened there."""
-        if name.startswith("_"):
-            raise AttributeError(name)
-        return getattr(self._openpyxl(), name)
-
     # --- reading ----------------------------------------------------------------------
 
     def sheet_names(self) -> list[str]:

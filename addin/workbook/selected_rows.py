@@ -17,7 +17,6 @@ from addin.workbook.layout import (
     round_number_of,
     standings_table,
 )
-from addin.workbook.table_rows import get_column_letter
 
 PLAYER_SHEETS = (players_table(0).sheet, standings_table(()).sheet)
 
@@ -58,9 +57,10 @@ def member_ids(gw: Gateway, sel: Selection) -> list[object]:
     return [row.get("aga_id") for row in data.rows if row.number in sel.rows]
 
 
-def member_list_area() -> tuple[str, str]:
-    """The TDListA sheet's name and the letter of its last column, for selecting rows."""
-    return TDLISTA.sheet, get_column_letter(TDLISTA.anchor_column + len(TDLISTA.columns) - 1)
+def member_list_area() -> tuple[str, int]:
+    """The TDListA sheet's name and how many columns, from A, its rows span (for selecting
+    a look-up's matches)."""
+    return TDLISTA.sheet, TDLISTA.anchor_column + len(TDLISTA.columns) - 1
 
 
 def member_rows(gw: Gateway, ids: Collection[int]) -> list[int]:
