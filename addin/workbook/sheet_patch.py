@@ -417,19 +417,31 @@ class PackagePatch:
             self._styles = self._xml("xl/styles.xml")
         return self._styles
 
-    def _xfs(self) -> list[etree._Element]:
+    @functools.cached_property
+    def _cell_formats(self) -> list[etree._Element]:
         xfs = self._styles_root().find("m:cellXfs", _NS)
         if xfs is None or len(xfs) == 0:
             raise Unsupported("no cell formats")
         return list(xfs)
 
+    def _xfs(self) -> list[etree._Element]:
+        """The package's cell formats (never changed here: a format it lacks is Unsupported)."""
+        return self._cell_formats
+
+    @functools.cached_property
+    def _format_ids(self) -> dict[str, int]:
+        """Number format ids by code: the package's own, a built-in one first (as openpyxl)."""
+        ids = {
+            fmt.get("formatCode") or "": int(fmt.get("numFmtId") or 0)
+            for fmt in self._styles_root().iterfind("m:numFmts/m:numFmt", _NS)
+        }
+        return ids | BUILTIN_FORMATS
+
     def _format_id(self, code: str) -> int:
-        for fmt in self._styles_root().iterfind("m:numFmts/m:numFmt", _NS):
-            if fmt.get("formatCode") == code:
-                return int(fmt.get("numFmtId") or 0)
-        if code in BUILTIN_FORMATS:
-            return BUILTIN_FORMATS[code]
-        raise Unsupported(f"number format {code!r} is not in the package")
+        found = self._format_ids.get(code)
+        if found is None:
+            raise Unsupported(f"number format {code!r} is not in the package")
+        return found
 
     def _set_format(self, cell: etree._Element, code: str) -> None:
         """Give ``cell`` the format it has with number format ``code``: an existing one."""
