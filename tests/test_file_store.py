@@ -11,9 +11,10 @@ sees the same answer.
 
 from __future__ import annotations
 
+import re
 import shutil
 import zipfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from datetime import datetime
 from pathlib import Path
 
@@ -180,3 +181,36 @@ def test_a_workbook_libreoffice_saved_takes_a_result(event: Path, tmp_path: Path
     result_cell = f"Round {ROUNDS}!F2"
     assert result_cell in changed
     assert all(k == result_cell or k.startswith("Log") for k in changed), sorted(changed)
+
+
+def _with_part(book: Path, out: Path, part: str, edit: Callable[[bytes], bytes]) -> None:
+    """A copy of ``book`` with one part edited as bytes, as another program would write it."""
+    with zipfile.ZipFile(book) as source, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as copy:
+        for item in source.infolist():
+            data = source.read(item)
+            copy.writestr(item, edit(data) if item.filename == part else data)
+
+
+def test_a_formula_excel_shares_between_cells_of_a_written_table_stays_whole(
+    event: Path, tmp_path: Path
+) -> None:
+    """Excel writes a formula filled across as one shared formula (the first cell holds it,
+    the others point at it): a write that rewrote the first cell (a Notes cell of the games)
+    alone would orphan the one beside the table."""
+    with zipfile.ZipFile(event) as package:
+        part = sheet_part(package, f"Round {ROUNDS}")
+    assert part is not None
+    book = tmp_path / "event.xlsx"
+
+    def share(xml: bytes) -> bytes:
+        notes = re.compile(rb'<c r="K2"[^>]*?(?:/>|>.*?</c>)', re.S)
+        first = b'<c r="K2"><f t="shared" ref="K2:L2" si="0">A2*2</f><v>2</v></c>'
+        return notes.sub(first + b'<c r="L2"><f t="shared" si="0"/><v>4</v></c>', xml, count=1)
+
+    _with_part(event, book, part, share)
+    board, turned = _board_one(book)
+    done = run("result", book, "--round", ROUNDS, "--board", board, "--result", turned)
+    assert done.returncode == 0, done.stderr
+    ws = openpyxl.load_workbook(book)[f"Round {ROUNDS}"]
+    assert (ws["K2"].value, ws["L2"].value) == ("=A2*2", "=B2*2")
+    assert ws["F2"].value == ("Black wins" if turned == "B" else "White wins")

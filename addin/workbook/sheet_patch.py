@@ -125,6 +125,8 @@ class PackagePatch:
             raise Unsupported(str(err)) from err
         if "xl/workbook.xml" not in names or "xl/styles.xml" not in names:
             raise Unsupported("no workbook or styles part")
+        if "xl/calcChain.xml" in names:  # Excel's list of formula cells: openpyxl drops it
+            raise Unsupported("a calculation chain")
         if self._workbook_root().find("m:workbookPr[@date1904='1']", _NS) is not None:
             raise Unsupported("1904 date system")
 
@@ -291,6 +293,7 @@ class PackagePatch:
             raise Unsupported("a header to add")
         headers = layout.headers
         self._no_merged(sheet, header_row, min(headers), max(headers))
+        self._no_formulas(sheet, cells, header_row, headers)
         self._page_header_is(sheet, title)
         block = block_for_rows(table, rows, layout, top=header_row + 1)
         formats = {
@@ -350,6 +353,22 @@ class PackagePatch:
             a, _, b, r2 = _bounds(merged.get("ref", ""))
             if r2 > header_row and a <= last and b >= first:
                 raise Unsupported("merged cells in the table")  # openpyxl names them
+
+    @staticmethod
+    def _no_formulas(
+        sheet: _Sheet,
+        cells: dict[tuple[int, int], etree._Element],
+        header_row: int,
+        headers: dict[int, str],
+    ) -> None:
+        """A formula in the table (kept by the TD, written back by openpyxl as it reads it)
+        or one shared with other cells of the sheet is openpyxl's to write."""
+        for (r, c), cell in cells.items():
+            formula = cell.find(_F)
+            if formula is None:
+                continue
+            if formula.get("t") in ("shared", "array") or (r > header_row and c in headers):
+                raise Unsupported(f"{sheet.name}: a formula in the way")
 
     def _page_header_is(self, sheet: _Sheet, title: str) -> None:
         """The sheet's page header already says what ``styling.set_header`` would write."""
