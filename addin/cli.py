@@ -15,6 +15,8 @@ Exit codes
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
@@ -460,6 +462,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"{args.command}: interrupted; {_unchanged(args, before)}", file=sys.stderr)
         return EXIT_ERROR
+    except BrokenPipeError:  # ``lookup ... | head``: the reader has what it wanted
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
     except Exception as err:
         if debug:
             raise

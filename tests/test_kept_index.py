@@ -5,6 +5,8 @@ costs what every later one costs; a list changed since is never answered from th
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -14,7 +16,7 @@ import pytest
 from addin.workbook import read_cache
 from addin.workbook.bulk_sheet import sheet_part
 from addin.workbook.layout import TDLISTA
-from tests.helpers import DATA, digest, run, run_process
+from tests.helpers import DATA, TDLISTA_SNAPSHOT, digest, run, run_process
 
 SHORT = DATA / "tdlista" / "tdlista-short.txt"
 
@@ -101,3 +103,18 @@ def test_an_import_whose_index_cannot_be_kept_is_done_all_the_same(tmp_path: Pat
     assert done.stdout.startswith("Imported")
     assert not kept()
     assert "AGA 1310 Cornell, Dewey G." in run("lookup", book, "cornell").stdout
+
+
+def test_a_lookup_piped_into_head_ends_quietly(tmp_path: Path) -> None:
+    """``lookup BOOK smith | head -1``: the reader closing the pipe is no error."""
+    book = tmp_path / "t.xlsx"
+    assert run("new", book).returncode == 0
+    assert run("import-tdlista", book, TDLISTA_SNAPSHOT, "--yes").returncode == 0
+    done = subprocess.run(
+        f'"{sys.executable}" -m addin lookup "{book}" smith | head -1',
+        shell=True,
+        capture_output=True,
+        text=True,
+    )
+    assert done.stdout.startswith("AGA ")
+    assert done.stderr == ""
