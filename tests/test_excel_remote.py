@@ -575,3 +575,25 @@ def test_an_unexpected_failure_is_a_short_dialog_and_the_details_go_to_a_file(
     assert "RuntimeError: Excel refused the write" in prompt and mode == "critical"
     assert "Traceback" not in prompt and str(tmp_path / "error.log") in prompt
     assert "Traceback" in (tmp_path / "error.log").read_text()
+
+
+def test_a_second_lookup_in_the_same_list_is_answered_from_the_kept_index(
+    tmp_path: Path,
+) -> None:
+    """The Excel door keeps the member index under a key of the values Excel gave: the next
+    look-up in the same list reads the kept index; a list changed since makes a new one."""
+    from addin.workbook import read_cache
+
+    path = prepared_file(tmp_path, 20)
+    first = dispatch("lookup", open_remote(path), {"query": "Member1"})
+    kept = {p.name: p.stat().st_ino for p in read_cache.folder().iterdir()}
+    assert first.status == "done" and kept
+    again = dispatch("lookup", open_remote(path), {"query": "Member1"})
+    assert again.messages == first.messages
+    assert {p.name: p.stat().st_ino for p in read_cache.folder().iterdir()} == kept
+    wb = openpyxl.load_workbook(path)
+    wb[TDLISTA.sheet]["A2"] = "Member1, Renamed"
+    wb.save(path)
+    changed = dispatch("lookup", open_remote(path), {"query": "Member1"})
+    assert "Member1, Renamed" in "\n".join(changed.messages)
+    assert len(list(read_cache.folder().iterdir())) == len(kept) + 1

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -265,6 +265,33 @@ class XlwingsGateway:
             data = table_rows.rows_from_block(table, header_row, headers, raw)
         data.problems += self._problems.get(table.sheet, [])
         return data
+
+    def content_keys(self, table: Table) -> Iterator[str]:
+        """The key under which what ``read_table(table)`` gives may be kept (``read_cache``):
+        the sheet's values as Excel gave them (pickled: a ``#N/A`` error is not the text
+        "#N/A"), its Tables, its strays and the table's declaration. The values are read
+        anyway; hashing them costs a tenth of making the member index from them again."""
+        if self.changes or table.sheet not in self.sheet_names():
+            return
+        import pickle
+
+        from addin.workbook import read_cache
+
+        grid = self._grid(table.sheet)
+        content = pickle.dumps(
+            (
+                "xlwings",
+                repr(table),
+                self._header(table),
+                self._table_refs(table.sheet),
+                [str(p) for p in self._problems.get(table.sheet, [])],
+                grid.values,
+            ),
+            protocol=pickle.HIGHEST_PROTOCOL,
+        )
+        key = read_cache.digest(content)
+        if key is not None:
+            yield key
 
     def event_name(self) -> str:
         """The Tournament sheet's event name (B2), for printed headers."""
