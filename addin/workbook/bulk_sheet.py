@@ -85,6 +85,28 @@ def sheet_part(package: zipfile.ZipFile, sheet: str) -> str | None:
     return None
 
 
+def part_target(folder: str, target: str) -> str:
+    """The zip path a relationship's ``Target`` names, from the folder of its source part."""
+    return (
+        target.lstrip("/")
+        if target.startswith("/")
+        else posixpath.normpath(posixpath.join(folder, target))
+    )
+
+
+def table_parts(package: zipfile.ZipFile, sheet_part_name: str) -> list[str]:
+    """The zip paths of the Excel Tables a worksheet part holds (its relationships')."""
+    folder, base = posixpath.split(sheet_part_name)
+    rels = posixpath.join(folder, "_rels", base + ".rels")
+    if rels not in package.namelist():
+        return []
+    return [
+        part_target(folder, rel.get("Target", ""))
+        for rel in etree.fromstring(package.read(rels))
+        if rel.get("Type", "").endswith("/table") and rel.get("TargetMode") != "External"
+    ]
+
+
 @dataclass
 class BulkSheet:
     sheet: str

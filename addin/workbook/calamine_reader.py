@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from addin.workbook import table_rows
+from addin.workbook.extent import GAP_COLUMNS, GAP_ROWS
 from addin.workbook.gateway import (
     LogEntry,
     Problem,
@@ -31,10 +32,6 @@ from addin.workbook.layout import Table
 
 if TYPE_CHECKING:
     from addin.workbook.openpyxl_gateway import OpenpyxlGateway
-
-GAP_ROWS = 1000
-GAP_COLUMNS = 100
-"""As ``addin.workbook.extent`` (not imported: it brings openpyxl)."""
 
 
 _FAR_COLUMN = re.compile(rb'<c r="(?:[A-Z]{3}|[D-Z][A-Z]|C[W-Z])[0-9]')
@@ -380,32 +377,16 @@ def _plain_key(package: Any, part: str, table: Table) -> bytes | None:
 def _header_row(path: Path, table: Table) -> int | None:
     """The header row of ``table``'s Excel Table on its sheet (1 without one), as the openpyxl
     gateway finds it; None when the package cannot say (the openpyxl gateway reads it)."""
-    import posixpath
-    import re
     import zipfile
 
-    from lxml import etree
-
-    from addin.workbook.bulk_sheet import sheet_part
+    from addin.workbook.bulk_sheet import sheet_part, table_parts
 
     try:
         with zipfile.ZipFile(path) as package:
             part = sheet_part(package, table.sheet)
             if part is None:
                 return None
-            folder, name = posixpath.split(part)
-            rels_name = posixpath.join(folder, "_rels", name + ".rels")
-            if rels_name not in package.namelist():
-                return 1
-            for rel in etree.fromstring(package.read(rels_name)):
-                if not rel.get("Type", "").endswith("/table"):
-                    continue
-                target = rel.get("Target", "")
-                target = (
-                    target.lstrip("/")
-                    if target.startswith("/")
-                    else posixpath.normpath(posixpath.join(folder, target))
-                )
+            for target in table_parts(package, part):
                 head = package.read(target)[:2000].decode("utf-8", "replace")
                 names = re.findall(r'\b(?:name|displayName)="([^"]*)"', head)
                 ref = re.search(r'\bref="[A-Z]+(\d+):', head)

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-
-from openpyxl.utils import get_column_letter
-from openpyxl.worksheet.worksheet import Worksheet
+from typing import TYPE_CHECKING
 
 from addin.workbook.cell_gate import shown
 from addin.workbook.gateway import Problem
+from addin.workbook.table_rows import get_column_letter
+
+if TYPE_CHECKING:
+    from openpyxl.worksheet.worksheet import Worksheet
 
 GAP_ROWS = 1000
 GAP_COLUMNS = 100
@@ -32,7 +34,8 @@ class Extent:
     """(row, column, value) of each filled cell beyond the data block."""
 
 
-def _block_end(positions: Iterable[int], gap: int) -> int:
+def block_end(positions: Iterable[int], gap: int) -> int:
+    """The last position before the first gap of more than ``gap`` empty ones."""
     end = 0
     for position in sorted(set(positions)):
         if position - end > gap + 1:
@@ -46,7 +49,7 @@ def measure(ws: Worksheet) -> Extent:
     filled = [key for key, cell in ws._cells.items() if cell.value is not None]
     rows = {r for r, _ in filled}
     columns = {c for _, c in filled}
-    last_row, last_column = _block_end(rows, GAP_ROWS), _block_end(columns, GAP_COLUMNS)
+    last_row, last_column = block_end(rows, GAP_ROWS), block_end(columns, GAP_COLUMNS)
     if max(rows, default=0) <= last_row and max(columns, default=0) <= last_column:
         return Extent(last_row, last_column, [])
     return measure_cells([(r, c, ws._cells[r, c].value) for r, c in filled])
@@ -65,8 +68,8 @@ def measure_block(values: Sequence[Sequence[object]]) -> Extent:
 
 
 def measure_cells(filled: Sequence[tuple[int, int, object]]) -> Extent:
-    last_row = _block_end((r for r, _, _ in filled), GAP_ROWS)
-    last_column = _block_end((c for _, c, _ in filled), GAP_COLUMNS)
+    last_row = block_end((r for r, _, _ in filled), GAP_ROWS)
+    last_column = block_end((c for _, c, _ in filled), GAP_COLUMNS)
     strays = sorted((r, c, v) for r, c, v in filled if r > last_row or c > last_column)
     return Extent(last_row, last_column, strays)
 

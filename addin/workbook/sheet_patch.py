@@ -20,7 +20,6 @@ from __future__ import annotations
 import bisect
 import functools
 import io
-import posixpath
 import re
 import zipfile
 from collections.abc import Sequence
@@ -30,9 +29,10 @@ from pathlib import Path
 
 from lxml import etree
 
-from addin.workbook.bulk_sheet import copy_compressed, sheet_part
+from addin.workbook.bulk_sheet import copy_compressed, sheet_part, table_parts
 from addin.workbook.cell_gate import ErrorValue, Formula, Text, gate
 from addin.workbook.cells import is_blank
+from addin.workbook.extent import GAP_COLUMNS, GAP_ROWS, block_end
 from addin.workbook.gateway import LogEntry, WriteRow
 from addin.workbook.layout import LOG, Kind, Table
 from addin.workbook.print_area import bounds, column_index, defined_name, print_ranges
@@ -49,8 +49,6 @@ REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 PKG_REL = "http://schemas.openxmlformats.org/package/2006/relationships"
 _C, _ROW, _V, _F, _IS, _T = (f"{{{MAIN}}}{n}" for n in ("c", "row", "v", "f", "is", "t"))
 _NS = {"m": MAIN}
-GAP_ROWS, GAP_COLUMNS = 1000, 100
-"""As ``addin.workbook.extent``: a value past such a gap is a stray, not the data's end."""
 
 BUILTIN_FORMATS = {"General": 0, "0": 1, "0.00": 2, "mm-dd-yy": 14, "h:mm:ss": 21}
 """The built-in number formats (ECMA-376 §18.8.30) a table may ask for."""
@@ -83,15 +81,6 @@ def _bounds(ref: str) -> tuple[int, int, int, int]:
         return bounds(ref)
     except ValueError as err:
         raise Unsupported(str(err)) from err
-
-
-def _block_end(positions: Sequence[int], gap: int) -> int:
-    end = 0
-    for position in sorted(set(positions)):
-        if position - end > gap + 1:
-            break
-        end = position
-    return end
 
 
 @dataclass
@@ -178,20 +167,8 @@ class PackagePatch:
         return {} if part is None else self._tables_of(part)
 
     def _tables_of(self, part: str) -> dict[str, tuple[str, etree._Element]]:
-        folder, base = posixpath.split(part)
-        rels = posixpath.join(folder, "_rels", base + ".rels")
-        if rels not in self._zip.namelist():
-            return {}
         tables: dict[str, tuple[str, etree._Element]] = {}
-        for rel in self._xml(rels):
-            if not rel.get("Type", "").endswith("/table") or rel.get("TargetMode") == "External":
-                continue
-            target = rel.get("Target", "")
-            path = (
-                target.lstrip("/")
-                if target.startswith("/")
-                else posixpath.normpath(posixpath.join(folder, target))
-            )
+        for path in table_parts(self._zip, part):
             root = self._xml(path)
             tables[root.get("displayName") or root.get("name") or ""] = (path, root)
         return tables
@@ -282,7 +259,7 @@ class PackagePatch:
         _, header_row, last_col, _ = _bounds(table_xml.get("ref", ""))
         cells = self._cells(sheet)
         filled = self._filled(cells)
-        width = _block_end([c for _, c in filled], GAP_COLUMNS)
+        width = block_end([c for _, c in filled], GAP_COLUMNS)
         last = max(declared_last(table), last_col)
         header_cells = [
             self._value(cells[header_row, c]) if (header_row, c) in cells else None
@@ -329,7 +306,7 @@ class PackagePatch:
         _, header_row, _, _ = _bounds(table_xml.get("ref", ""))
         cells = self._cells(sheet)
         filled = self._filled(cells)
-        bottom = _block_end([r for r, _ in filled], GAP_ROWS)
+        bottom = block_end([r for r, _ in filled], GAP_ROWS)
         anchor = LOG.anchor_column
         last = max(
             (r for r, c in filled if c == anchor and header_row < r <= bottom), default=header_row
