@@ -26,7 +26,7 @@ from addin.actions.session import Session
 from addin.workbook.bulk_sheet import sheet_part
 from addin.workbook.file_store import FileStore
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
-from tests.helpers import digest, libreoffice_convert, run
+from tests.helpers import DATA, digest, libreoffice_convert, run
 
 ROUNDS = 3
 
@@ -214,3 +214,23 @@ def test_a_formula_excel_shares_between_cells_of_a_written_table_stays_whole(
     ws = openpyxl.load_workbook(book)[f"Round {ROUNDS}"]
     assert (ws["K2"].value, ws["L2"].value) == ("=A2*2", "=B2*2")
     assert ws["F2"].value == ("Black wins" if turned == "B" else "White wins")
+
+
+def test_the_first_registration_in_a_new_workbook_adds_its_formats_as_openpyxl_does(
+    tmp_path: Path,
+) -> None:
+    """A new workbook has no cell format for ratings yet: the edit adds one (and the store
+    stays on its fast path), and the file reads as openpyxl's own would."""
+    new = tmp_path / "new.xlsx"
+    assert run("new", new, "--name", "Club & Co").returncode == 0
+    short = DATA / "tdlista" / "tdlista-short.txt"
+    assert run("import-tdlista", new, short, "--yes").returncode == 0
+    fast, reference = tmp_path / "fast.xlsx", tmp_path / "reference.xlsx"
+    shutil.copyfile(new, fast)
+    shutil.copyfile(new, reference)
+    params = _with_defaults("register", {"aga": 1310, "yes": True})
+    store = FileStore.open(fast, confirm=lambda message: True)
+    _run(store, "register", params)
+    _run(OpenpyxlGateway.open(reference, confirm=lambda message: True), "register", params)
+    assert store._full is None, "the action fell back to openpyxl"
+    assert _cells(fast) == _cells(reference)

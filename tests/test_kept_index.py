@@ -118,3 +118,18 @@ def test_a_lookup_piped_into_head_ends_quietly(tmp_path: Path) -> None:
     )
     assert done.stdout.startswith("AGA ")
     assert done.stderr == ""
+
+
+def test_the_desk_s_writes_leave_the_kept_index_under_its_first_key(imported: Path) -> None:
+    """A registration writes the Players and the Log (whose Excel Table grows), never the
+    TDListA: the next look-up finds the index under its cheapest key, as it was. (The first
+    registration in a new workbook may add a cell format, which a date's reading depends
+    on: it is made first.)"""
+    assert run_process("register", imported, "--aga", 1310, "--yes").returncode == 0
+    assert run_process("lookup", imported, "cornell").returncode == 0
+    entries = kept()
+    done = run_process("register", imported, "--aga", 8217, "--yes")
+    assert done.returncode == 0, done.stderr
+    assert kept() == entries
+    assert run_process("lookup", imported, "cornell").returncode == 0
+    assert kept() == entries, "found under the key the look-up tries first"

@@ -17,6 +17,7 @@ import contextlib
 import hashlib
 import os
 import pickle
+import re
 import stat
 import struct
 import sys
@@ -29,6 +30,8 @@ KEPT = 8
 """Entries kept (the newest); a desk needs one or two."""
 
 _PARTS_ALWAYS = ("xl/workbook.xml", "xl/_rels/workbook.xml.rels", "xl/sharedStrings.xml")
+_DEFINED_NAMES = re.compile(rb"<definedNames>.*?</definedNames>", re.S)
+"""The workbook's names (print areas: they follow a table's rows) are no part of a reading."""
 
 
 def folder() -> Path:
@@ -70,6 +73,8 @@ def digest(content: bytes) -> str | None:
 
 def sheet_key(path: Path, sheet_part: str, what: str) -> str | None:
     """The key of ``what`` read from the package's ``sheet_part``; None when it cannot be made."""
+    from addin.workbook.bulk_sheet import table_parts
+
     versions = _versions()
     if versions is None:
         return None
@@ -80,10 +85,12 @@ def sheet_key(path: Path, sheet_part: str, what: str) -> str | None:
         with zipfile.ZipFile(path) as package, path.open("rb") as raw:
             names = set(package.namelist())
             parts = [sheet_part, rels, *_PARTS_ALWAYS, "xl/styles.xml"]
-            parts += sorted(n for n in names if n.startswith("xl/tables/"))
+            parts += sorted(table_parts(package, sheet_part))  # its own: the Log's grows
             for part in parts:
                 hashed.update(part.encode() + b"\0")
-                if part in names:
+                if part == "xl/workbook.xml" and part in names:
+                    hashed.update(_DEFINED_NAMES.sub(b"", package.read(part)))
+                elif part in names:
                     item = package.getinfo(part)
                     hashed.update(f"{item.CRC}:{item.file_size}:".encode())
                     hashed.update(_stored_bytes(raw, item))

@@ -18,6 +18,7 @@ gateway instead: the fast path never guesses.
 from __future__ import annotations
 
 import bisect
+import copy
 import functools
 import io
 import re
@@ -434,13 +435,24 @@ class PackagePatch:
         return ids | BUILTIN_FORMATS
 
     def _format_id(self, code: str) -> int:
+        """The id of number format ``code``, added to the package when it has none yet."""
         found = self._format_ids.get(code)
-        if found is None:
-            raise Unsupported(f"number format {code!r} is not in the package")
-        return found
+        if found is not None:
+            return found
+        root = self._styles_root()
+        formats = root.find("m:numFmts", _NS)
+        if formats is None:
+            formats = etree.Element(f"{{{MAIN}}}numFmts")
+            root.insert(0, formats)
+        number = max([163, *(i for i in self._format_ids.values() if i >= 164)]) + 1
+        etree.SubElement(formats, f"{{{MAIN}}}numFmt", numFmtId=str(number), formatCode=code)
+        formats.set("count", str(len(formats)))
+        self._format_ids[code] = number
+        self._changed["xl/styles.xml"] = root
+        return number
 
     def _set_format(self, cell: etree._Element, code: str) -> None:
-        """Give ``cell`` the format it has with number format ``code``: an existing one."""
+        """Give ``cell`` the format it has with number format ``code``."""
         xfs = self._xfs()
         index = int(cell.get("s") or 0)
         if index >= len(xfs):
@@ -449,14 +461,25 @@ class PackagePatch:
         if int(xfs[index].get("numFmtId") or 0) == wanted:
             return
         shape = _xf_shape(xfs[index], wanted)
-        for i, xf in enumerate(xfs):
-            if _xf_shape(xf, None) == shape:
-                if i:
-                    cell.set("s", str(i))
-                else:
-                    cell.attrib.pop("s", None)
-                return
-        raise Unsupported(f"no cell format with {code!r}")
+        found = next((i for i, xf in enumerate(xfs) if _xf_shape(xf, None) == shape), None)
+        if found is None:
+            found = self._add_format(xfs[index], wanted)
+        if found:
+            cell.set("s", str(found))
+        else:
+            cell.attrib.pop("s", None)
+
+    def _add_format(self, like: etree._Element, number_format: int) -> int:
+        """A new cell format: ``like`` with ``number_format`` (as openpyxl adds one)."""
+        xf = copy.deepcopy(like)
+        xf.set("numFmtId", str(number_format))
+        parent = like.getparent()
+        assert parent is not None
+        parent.append(xf)
+        parent.set("count", str(len(parent)))
+        self._cell_formats.append(xf)
+        self._changed["xl/styles.xml"] = self._styles_root()
+        return len(self._cell_formats) - 1
 
     # --- the Excel Table, the print area, the dimension -------------------------------
 
@@ -534,9 +557,14 @@ class PackagePatch:
                 if root is None:
                     copy_compressed(self._zip, item, copy)
                     continue
-                try:
-                    content = etree.tostring(
-                        root, xml_declaration=True, encoding="UTF-8", standalone=True
+                declared = self._zip.read(item).lstrip().startswith(b"<?xml")
+                try:  # with a declaration only when the part had one (openpyxl's have none)
+                    content = (
+                        etree.tostring(
+                            root, xml_declaration=True, encoding="UTF-8", standalone=True
+                        )
+                        if declared
+                        else etree.tostring(root, encoding="UTF-8")
                     )
                 except ValueError as err:  # text lxml cannot hold: openpyxl's words for it
                     raise Unsupported(str(err)) from err
