@@ -172,3 +172,19 @@ def test_empty_family_name_is_found_by_given_name_and_number() -> None:
 def test_search_members_accepts_a_plain_list(members: list[Member], index: MemberIndex) -> None:
     assert search_members(members[:500], "Ab") == MemberIndex(members[:500]).search("Ab")
     assert search_members(index, "Ohmart, Paul") == index.by_name("Ohmart, Paul")
+
+
+def test_an_index_kept_and_read_back_answers_as_the_one_made(
+    index: MemberIndex, members: list[Member]
+) -> None:
+    """The index is kept (pickled) as plain fields and made into members when asked for."""
+    import pickle
+
+    again = pickle.loads(pickle.dumps(index))
+    assert len(again) == len(index)
+    for query in ("smi", "Smith, J", "gomez", "o'", "#1310", str(members[100].aga_id), "zz"):
+        assert again.search(query) == index.search(query)
+    assert all(
+        m.aga_id in again and again.by_id(m.aga_id) == index.by_id(m.aga_id) for m in members
+    )
+    assert pickle.loads(pickle.dumps(again)).search("smi") == index.search("smi")
