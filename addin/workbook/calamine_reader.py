@@ -266,7 +266,9 @@ class CalamineReader:
         if self._fallback is None:
             from addin.workbook.openpyxl_gateway import OpenpyxlGateway
 
-            self._fallback = OpenpyxlGateway.open(self.path, force=self.force)
+            self._fallback = OpenpyxlGateway.open(
+                self.path, force=self.force, confirm=self._confirm
+            )
         return self._fallback
 
     # --- a reading action writes nothing ------------------------------------------------

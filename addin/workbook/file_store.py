@@ -69,8 +69,6 @@ class FileStore:
     def _openpyxl(self) -> OpenpyxlGateway:
         if self._full is None:
             full = self._reader.openpyxl()
-            full.force = self.force
-            full._confirm = self._confirm
             for write in self._writes:
                 if isinstance(write, tuple):
                     full.write_table(*write)
