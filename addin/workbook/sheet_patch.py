@@ -402,8 +402,13 @@ class PackagePatch:
         return cell
 
     def _date_default(self, cell: etree._Element, value: object) -> str | None:
-        xf = self._xfs()[int(cell.get("s") or 0)]
-        if int(xf.get("numFmtId") or 0) != 0:
+        """The format openpyxl gives a date put into a cell whose format shows no date."""
+        index = int(cell.get("s") or 0)
+        if index >= len(self._xfs()):
+            raise Unsupported("a style index out of range")
+        number = int(self._xfs()[index].get("numFmtId") or 0)
+        codes = {i: code for code, i in self._format_ids.items()}
+        if number in _DATE_BUILTINS or _shows_a_date(codes.get(number, "")):
             return None
         return DEFAULT_DATETIME if isinstance(value, datetime) else DEFAULT_DATE
 
@@ -578,6 +583,16 @@ class PackagePatch:
         data = self.package()
         with open(path, "wb") as f:
             f.write(data)
+
+
+_DATE_BUILTINS = frozenset({*range(14, 23), 45, 46, 47})
+"""The built-in number formats that show a date or a time (ECMA-376 §18.8.30)."""
+_NOT_A_DATE_PART = re.compile(r'"[^"]*"|\[[^\]]*\]|\\.')
+
+
+def _shows_a_date(code: str) -> bool:
+    """Whether a format code shows a date or time (openpyxl's ``is_date_format``)."""
+    return bool(re.search(r"[dmhysDMHYS]", _NOT_A_DATE_PART.sub("", code)))
 
 
 def _declared_format(kind: Kind, declared: str | None) -> str | None:
