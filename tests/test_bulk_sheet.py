@@ -5,10 +5,13 @@ from __future__ import annotations
 import csv
 import shutil
 import subprocess
+import zipfile
 from pathlib import Path
 
 import pytest
 
+from addin.workbook.bulk_sheet import sheet_part
+from addin.workbook.gateway import LogEntry
 from addin.workbook.layout import TDLISTA
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
 from tests.helpers import DATA, run, sheet_rows
@@ -16,6 +19,15 @@ from tests.helpers import DATA, run, sheet_rows
 SOFFICE = shutil.which("soffice") or shutil.which("libreoffice")
 SHORT = DATA / "tdlista" / "tdlista-short.txt"
 EDGE = DATA / "tdlista" / "tdlista-edge-cases.txt"
+
+
+def _stored(book: Path) -> tuple[int, int]:
+    """The TDListA part's CRC and stored size."""
+    with zipfile.ZipFile(book) as package:
+        part = sheet_part(package, TDLISTA.sheet)
+        assert part is not None
+        item = package.getinfo(part)
+        return item.CRC, item.compress_size
 
 
 def soffice(args: list[str], tmp: Path) -> None:
@@ -49,7 +61,7 @@ def test_other_actions_keep_the_list_byte_for_byte(imported: Path) -> None:
 
 
 @pytest.mark.skipif(SOFFICE is None, reason="LibreOffice is not installed")
-def test_a_list_resaved_by_a_spreadsheet_application_is_read_and_rewritten(
+def test_a_list_resaved_by_a_spreadsheet_application_is_read_kept_and_rewritten(
     imported: Path, tmp_path: Path
 ) -> None:
     assert run("import-tdlista", imported, SHORT).returncode == 0
@@ -62,8 +74,13 @@ def test_a_list_resaved_by_a_spreadsheet_application_is_read_and_rewritten(
     assert gw.bulk["TDListA"].lean is False
     assert [r["name"] for r in gw.read_table(TDLISTA).rows] == [e["Name"] for e in expected]
 
+    before = _stored(resaved)
     assert run("register", resaved, "--name", "Late, Larry", "--rank", "8k").returncode == 0
-    assert OpenpyxlGateway.open(resaved).bulk["TDListA"].lean
+    assert _stored(resaved) == before  # a desk write copies the list as LibreOffice stored it
+    gw = OpenpyxlGateway.open(resaved)
+    gw.append_log([LogEntry("Action", "test", "saved through openpyxl")])
+    gw.save()
+    assert OpenpyxlGateway.open(resaved).bulk["TDListA"].lean  # rewritten in the plain form
     csv_dir = tmp_path / "csv"
     soffice(
         [
