@@ -26,7 +26,6 @@ import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
-from pathlib import Path
 
 from lxml import etree
 
@@ -46,8 +45,6 @@ from addin.workbook.table_rows import (
 )
 
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
-REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
-PKG_REL = "http://schemas.openxmlformats.org/package/2006/relationships"
 _C, _ROW, _V, _F, _IS, _T = (f"{{{MAIN}}}{n}" for n in ("c", "row", "v", "f", "is", "t"))
 _NS = {"m": MAIN}
 
@@ -549,10 +546,6 @@ class PackagePatch:
 
     # --- the package ------------------------------------------------------------------
 
-    @property
-    def changed(self) -> bool:
-        return bool(self._changed)
-
     def package(self) -> bytes:
         """The whole package: the parts written, serialized; the rest copied compressed."""
         out = io.BytesIO()
@@ -578,11 +571,6 @@ class PackagePatch:
                 info.external_attr = item.external_attr
                 copy.writestr(info, content)
         return out.getvalue()
-
-    def write(self, path: Path) -> None:
-        data = self.package()
-        with open(path, "wb") as f:
-            f.write(data)
 
 
 _DATE_BUILTINS = frozenset({*range(14, 23), 45, 46, 47})
