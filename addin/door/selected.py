@@ -210,34 +210,44 @@ def _who(ctx: Context, g: Game) -> str:
     return f"White {white}, Black {black}"
 
 
-def each_board_result(ctx: Context) -> list[Params] | None:
+def _board_answers(
+    ctx: Context, question: str, default: Callable[[Game], str]
+) -> tuple[Round, list[tuple[Game, str]]] | None:
+    """One box per selected board: the round and each board's answer; None on Cancel."""
     rnd, games = _boards_on_rows(ctx)
-    plans: list[Params] = []
+    answers: list[tuple[Game, str]] = []
     for g in games:
-        answer = _ask(
-            ctx,
-            f"Round {rnd.number}, board {g.board}: {_who(ctx, g)}\n\n"
-            "Result: W or B (who won), WF or BF (by forfeit), jigo; blank clears it",
-            g.result.value if g.result else "",
-        )
+        header = f"Round {rnd.number}, board {g.board}: {_who(ctx, g)}"
+        answer = _ask(ctx, f"{header}\n\n{question}", default(g))
         if answer is None:
             return None
-        plans.append({"round": rnd.number, "board": g.board, "result": answer})
-    return plans
+        answers.append((g, answer))
+    return rnd, answers
+
+
+def each_board_result(ctx: Context) -> list[Params] | None:
+    found = _board_answers(
+        ctx,
+        "Result: W or B (who won), WF or BF (by forfeit), jigo; blank clears it",
+        lambda g: g.result.value if g.result else "",
+    )
+    if found is None:
+        return None
+    rnd, answers = found
+    return [{"round": rnd.number, "board": g.board, "result": a} for g, a in answers]
 
 
 def each_board_game(ctx: Context) -> list[Params] | None:
-    rnd, games = _boards_on_rows(ctx)
+    found = _board_answers(
+        ctx,
+        "Handicap and komi (for example: 2 0.5); add the word swap to swap colours",
+        lambda g: f"{g.handicap} {g.komi:g}",
+    )
+    if found is None:
+        return None
+    rnd, answers = found
     plans: list[Params] = []
-    for g in games:
-        answer = _ask(
-            ctx,
-            f"Round {rnd.number}, board {g.board}: {_who(ctx, g)}\n\n"
-            "Handicap and komi (for example: 2 0.5); add the word swap to swap colours",
-            f"{g.handicap} {g.komi:g}",
-        )
-        if answer is None:
-            return None
+    for g, answer in answers:
         words = answer.replace(",", " ").split()
         swap = any(w.casefold() == "swap" for w in words)
         numbers = [w for w in words if w.casefold() != "swap"]

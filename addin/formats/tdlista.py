@@ -49,15 +49,8 @@ the AGA interface document requires); a file whose every line is shorter is
 some other table."""
 
 
-class TDListAError(ValueError):
+class TDListAError(text_input.TextInputError):
     """The file cannot be imported; the message names the file and the line."""
-
-    def __init__(self, source: str, line: int | None, problem: str) -> None:
-        where = source if line is None else f"{source}, line {line}"
-        super().__init__(f"{where}: {problem}")
-        self.source = source
-        self.line = line
-        self.problem = problem
 
 
 @dataclass(frozen=True)

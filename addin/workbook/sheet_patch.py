@@ -103,6 +103,8 @@ class PackagePatch:
     _shared: list[str] | None = field(default=None, repr=False)
     _styles: etree._Element | None = field(default=None, repr=False)
     _workbook: etree._Element | None = field(default=None, repr=False)
+    _declared: set[str] = field(default_factory=set, repr=False)
+    """The parts read that began with an XML declaration (written back with one)."""
 
     def __post_init__(self) -> None:
         try:
@@ -123,9 +125,13 @@ class PackagePatch:
         if part in self._changed:
             return self._changed[part]
         try:
-            return etree.fromstring(self._zip.read(part))
+            data = self._zip.read(part)
+            root = etree.fromstring(data)
         except (KeyError, etree.XMLSyntaxError) as err:
             raise Unsupported(f"{part}: {err}") from err
+        if data.lstrip().startswith(b"<?xml"):
+            self._declared.add(part)
+        return root
 
     def _workbook_root(self) -> etree._Element:
         if self._workbook is None:
@@ -555,7 +561,7 @@ class PackagePatch:
                 if root is None:
                     copy_compressed(self._zip, item, copy)
                     continue
-                declared = self._zip.read(item).lstrip().startswith(b"<?xml")
+                declared = item.filename in self._declared
                 try:  # with a declaration only when the part had one (openpyxl's have none)
                     content = (
                         etree.tostring(
