@@ -186,6 +186,36 @@ def test_an_open_page_shows_a_new_result_by_itself_from_a_file_and_over_http(
     assert waited <= REFRESH_SECONDS + 8, f"shown within one refresh period ({waited:.1f} s)"
 
 
+def test_a_page_published_again_within_the_same_second_still_shows_the_new_result(
+    tmp_path: Path, phone: Any
+) -> None:
+    """A web host counts Last-Modified in whole seconds: the reload of a page published
+    again within the second is answered 304 and brings back the old page. The page then
+    goes once to an address no cache holds, and shows its plain address again."""
+    book = played_book(tmp_path)
+    folder = tmp_path / "site"
+    published(book, folder)
+    index = folder / "index.html"
+    first = index.stat()
+    result = "#board-1 .result"
+    with serving(folder) as address:
+        page = phone.new_page()
+        page.goto(address + "index.html")
+        assert page.inner_text(result) == "Not played yet"
+        page.evaluate("window.scrollTo(0, 120)")
+        assert run("result", book, "--round", 3, "--board", 1, "--result", "W").returncode == 0
+        assert run("publish", book, "--to", folder).returncode == 0
+        os.utime(index, ns=(first.st_atime_ns, first.st_mtime_ns))
+        page.wait_for_function(
+            f"document.querySelector('{result}') && "
+            f"document.querySelector('{result}').textContent === 'White wins'",
+            timeout=(2 * REFRESH_SECONDS + 5) * 1000,
+        )
+        page.wait_for_load_state()
+        assert page.url == address + "index.html", "the plain address again"
+        assert page.evaluate("window.scrollY") == 120, "where the phone was"
+
+
 HOSTILE_NAMES = (
     "<script>window.__pwned=1</script>, Eve",
     '"><img src=x onerror="window.__pwned=2">, Img',

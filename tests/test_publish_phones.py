@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import http.client
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -191,6 +192,31 @@ def test_a_reload_of_what_the_phone_holds_is_a_304_until_it_changes(
         status, headers, body = _fetch(server.port, f"/{name}", **{"If-None-Match": tag})
         assert status == 200 and gzip.decompress(body) == file.read_bytes()
         assert headers["etag"] != tag
+    finally:
+        stop(server)
+
+
+@pytest.mark.parametrize("name", ["index.html", "index.stamp.js"])
+def test_a_page_published_again_within_the_same_second_is_sent_again(
+    tmp_path: Path, name: str
+) -> None:
+    """Last-Modified counts whole seconds: a phone that asks "changed since?" about a page
+    published again in the same second gets the new page, not a 304 for the old one."""
+    book = played_book(tmp_path)
+    assert run("publish", book).returncode == 0
+    server = start_serve(book, "--port", "0", "--bind", "127.0.0.1", "--loopback")
+    try:
+        file = book.with_name(f"{book.stem}-site") / name
+        status, headers, _ = _fetch(server.port, f"/{name}", **{"Accept-Encoding": "identity"})
+        assert status == 200
+        since = headers["last-modified"]
+        held = file.stat()
+        file.write_bytes(file.read_bytes() + b"\n")  # published again
+        os.utime(file, ns=(held.st_atime_ns, held.st_mtime_ns))
+        status, _, body = _fetch(
+            server.port, f"/{name}", **{"Accept-Encoding": "identity", "If-Modified-Since": since}
+        )
+        assert (status, body) == (200, file.read_bytes())
     finally:
         stop(server)
 

@@ -10,9 +10,12 @@ The script does two things and the pages read without it: it adds nothing to the
   "time")`` with the page's newest stamp, and the page reloads itself only when it differs
   from its own (so a result in the current round does not reload a player page it does not
   change), at most once per stamp heard (no reload loop if a page and its stamp file
-  disagree for good); otherwise it shows the newest publication's time. When its stamp file
-  is missing twice while ``stamp.js`` answers (the page left the site: a player deleted or
-  renumbered, a round unpaired), it goes to the pairings once and stops polling.
+  disagree for good); otherwise it shows the newest publication's time. A reload that
+  brings back the old page (a server's 304 for a page published again within the same
+  second) goes once more to ``page.html?v=STAMP``, an address no cache holds, and then shows
+  the plain address again. When its stamp file is missing twice while ``stamp.js`` answers
+  (the page left the site: a player deleted or renumbered, a round unpaired), it goes to
+  the pairings once and stops polling.
 * **Find.** A search box filters the elements marked ``data-find`` (names and AGA numbers);
   what was typed survives the reload.
 """
@@ -142,6 +145,33 @@ SCRIPT = (
         ("0" + t.getHours()).slice(-2) + ":" + ("0" + t.getMinutes()).slice(-2) + ").";
     }
   }
+  var reloading = "aga-reloading:" + own;
+  function settled() {
+    /* A reload a server answered from its cache (a 304 for a page published again within
+       the same second: Last-Modified counts whole seconds) brings back the old page: go
+       once more to an address no cache holds (?v=stamp), then show the plain address. */
+    var wanted = null;
+    try {
+      wanted = sessionStorage.getItem(reloading);
+      sessionStorage.removeItem(reloading);
+    } catch (e) { /* storage off: the next publication reloads the page */ }
+    if (/[?&]v=/.test(location.search)) {
+      try {
+        history.replaceState(history.state, "", location.pathname + location.hash);
+        var y = Number(sessionStorage.getItem("aga-scroll:" + own));
+        if (y > 0) { window.scrollTo(0, y); }
+        sessionStorage.removeItem("aga-scroll:" + own);
+      } catch (e) { /* an address or storage the browser keeps */ }
+      return true;
+    }
+    if (!wanted || !mine || wanted === mine) { return true; }
+    try {
+      sessionStorage.setItem("aga-scroll:" + own, String(window.scrollY));
+    } catch (e) { /* back at the top */ }
+    location.replace(location.pathname + "?v=" + encodeURIComponent(wanted) + location.hash);
+    return false;
+  }
+  if (own && !settled()) { return; }
   function reloadedFor(stamp) {  /* one reload per stamp heard: never a loop */
     var key = "aga-reload:" + own;
     try {
@@ -156,7 +186,10 @@ SCRIPT = (
     stale(false);
     if (typeof stamp !== "string" || !mine) { return; }
     if (stamp !== mine) {
-      if (!reloadedFor(stamp)) { location.reload(); }
+      if (!reloadedFor(stamp)) {
+        try { sessionStorage.setItem(reloading, stamp); } catch (e) { /* off */ }
+        location.reload();
+      }
       return;
     }
     var t = document.querySelector(".updated time");
