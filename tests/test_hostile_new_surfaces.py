@@ -12,6 +12,8 @@ import json
 import os
 import pickle
 import re
+import subprocess
+import sys
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -340,12 +342,14 @@ def test_a_tdlista_rating_off_the_aga_scale_is_a_problem_named_by_its_cell(
 # --- the python-calamine reading path (lookup) --------------------------------------------
 
 
-def with_tdlista_xml(book: Path, edit: Callable[[bytes], bytes], out: Path) -> Path:
-    """``book`` with its TDListA sheet's XML edited as a hostile hand would."""
+def with_tdlista_xml(
+    book: Path, edit: Callable[[bytes], bytes], out: Path, sheet: str = "TDListA"
+) -> Path:
+    """``book`` with its TDListA (or another) sheet's XML edited as a hostile hand would."""
     from addin.workbook.bulk_sheet import sheet_part
 
     with zipfile.ZipFile(book) as package:
-        part = sheet_part(package, "TDListA")
+        part = sheet_part(package, sheet)
         items = [(i, package.read(i.filename)) for i in package.infolist()]
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as package:
         for info, data in items:
@@ -353,9 +357,9 @@ def with_tdlista_xml(book: Path, edit: Callable[[bytes], bytes], out: Path) -> P
     return out
 
 
-def first_cell(new: bytes) -> Callable[[bytes], bytes]:
-    """The reference of the first cell of row 5 changed to ``new``."""
-    return lambda xml: xml.replace(b'<c r="A5"', b'<c r="' + new + b'"', 1)
+def first_cell(new: bytes, old: bytes = b"A5") -> Callable[[bytes], bytes]:
+    """The reference of the cell ``old`` (the first of row 5) changed to ``new``."""
+    return lambda xml: xml.replace(b'<c r="' + old + b'"', b'<c r="' + new + b'"', 1)
 
 
 @pytest.mark.parametrize(
@@ -368,13 +372,63 @@ def test_a_cell_reference_calamine_cannot_hold_is_read_by_openpyxl_never_abortin
 ) -> None:
     """calamine makes the rectangle up to the farthest reference: ``A4000000000`` asked for a
     terabyte and the Rust allocator aborted the process (no message, exit 134). In a fresh
-    interpreter: an abort must not take the test run with it. (``ZZZZZZZZ5`` is left out:
-    the openpyxl gateway it now goes to runs out of memory on it, see the report.)"""
+    interpreter: an abort must not take the test run with it."""
     hostile = with_tdlista_xml(desk, edit, tmp_path / "hostile.xlsx")
     before = digest(hostile)
     done = run_process("lookup", hostile, "cornell")
     assert done.returncode in (0, 1), done.stderr[-500:]
     assert "Traceback" not in done.stderr and "panicked" not in done.stderr
+    assert digest(hostile) == before
+
+
+def run_in_2_gb(*args: object) -> subprocess.CompletedProcess[str]:
+    """``python -m addin ARGS`` allowed 2 GB: a hostile file that asks for more fails the
+    test with a MemoryError instead of swapping the machine."""
+
+    def limit() -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+    return subprocess.run(
+        [sys.executable, "-m", "addin", *map(str, args)],
+        capture_output=True,
+        text=True,
+        preexec_fn=limit,
+    )
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="memory limit by setrlimit")
+@pytest.mark.parametrize("ref", ["ZZZZZZZZ5", "XFE5"])
+def test_a_cell_past_the_last_column_is_named_in_one_line_not_padded_out_to(
+    ref: str, desk: Path, tmp_path: Path
+) -> None:
+    """Reading the TDListA pads each row out to its last cell: ``ZZZZZZZZ5`` asked for
+    200 billion cells and exhausted the memory. XFD is a worksheet's last column."""
+    hostile = with_tdlista_xml(desk, first_cell(ref.encode()), tmp_path / "hostile.xlsx")
+    before = digest(hostile)
+    done = run_in_2_gb("lookup", hostile, "cornell")
+    assert done.returncode == 1, done.stderr[-500:]
+    assert done.stderr.splitlines()[0] == (
+        f"error: TDListA sheet: the cell reference {ref} is past a worksheet's last column "
+        "(XFD); the file was not saved by a spreadsheet"
+    )
+    assert digest(hostile) == before
+
+
+def test_a_cell_past_the_last_column_of_another_sheet_is_one_line_naming_it(
+    desk: Path, tmp_path: Path
+) -> None:
+    assert run("register", desk, "--aga", 1310, "--yes").returncode == 0
+    edit = first_cell(b"ZZZZZZZZ2", b"A2")
+    hostile = with_tdlista_xml(desk, edit, tmp_path / "hostile.xlsx", sheet="Players")
+    before = digest(hostile)
+    done = run_in_2_gb("check", hostile)
+    assert done.returncode == 1
+    assert done.stderr.splitlines()[0] == (
+        f"error: {hostile}: not an Excel .xlsx workbook ('ZZZZZZZZ' is not a valid column "
+        "name. Column names are from A to ZZZ)"
+    )
     assert digest(hostile) == before
 
 

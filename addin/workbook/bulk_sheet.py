@@ -29,6 +29,8 @@ from datetime import date, datetime
 
 from lxml import etree
 
+from addin.workbook.gateway import WorkbookError
+
 MAIN_NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 REL_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 PKG_REL_NS = "http://schemas.openxmlformats.org/package/2006/relationships"
@@ -59,12 +61,28 @@ def _column_letter(index: int) -> str:
     return letters
 
 
-def _column_index(ref: str) -> int:
+LAST_COLUMN = 16_384
+"""XFD, a worksheet's last column: a reference past it is a hostile file, and padding a row
+out to it would ask for more memory than the machine has."""
+
+
+class CellOutOfSheet(ValueError):
+    """A cell reference past a worksheet's last column."""
+
+    def __init__(self, ref: str) -> None:
+        super().__init__(ref)
+        self.ref = ref
+
+
+def _column_index(ref: str, row_xml: str = "") -> int:
     n = 0
     for ch in ref:
         if not ch.isalpha():
             break
         n = n * 26 + ord(ch.upper()) - 64
+        if n > LAST_COLUMN:
+            found = re.search(r'<c r="(' + re.escape(ref) + r'\d*)"', row_xml)
+            raise CellOutOfSheet(found.group(1) if found else ref)
     return n
 
 
@@ -126,10 +144,16 @@ class BulkSheet:
     def values(self) -> list[list[object]]:
         """Each data row's cell values, by column position from A (None for a blank cell)."""
         if self._values is None:
-            if self.lean:
-                self._values = _parse_lean_rows(self.rows_xml)
-            else:
-                self._values = _parse_rows(self.rows_xml, self.shared_strings)
+            try:
+                if self.lean:
+                    self._values = _parse_lean_rows(self.rows_xml)
+                else:
+                    self._values = _parse_rows(self.rows_xml, self.shared_strings)
+            except CellOutOfSheet as err:
+                raise WorkbookError(
+                    f"{self.sheet} sheet: the cell reference {err.ref[:24]} is past a "
+                    "worksheet's last column (XFD); the file was not saved by a spreadsheet"
+                ) from err
         return self._values
 
     def set_values(self, rows: Iterable[Sequence[object]]) -> None:
@@ -296,7 +320,7 @@ def _parse_lean_rows(rows_xml: bytes) -> list[list[object]]:
     for row in rows_xml.decode("utf-8").split("</row>")[:-1]:
         values: list[object] = []
         for column, kind, text, number in _LEAN_CELL.findall(row):
-            index = _column_index(column)
+            index = _column_index(column, row)
             while len(values) < index - 1:
                 values.append(None)
             if kind == "inlineStr":

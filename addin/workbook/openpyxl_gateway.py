@@ -75,7 +75,9 @@ class OpenpyxlGateway:
             stub, bulk = bulk_sheet.split(path.read_bytes(), TDLISTA.sheet)
             wb = openpyxl.load_workbook(io.BytesIO(stub))
         except Exception as err:  # openpyxl and zipfile raise many kinds for a non-workbook
-            raise WorkbookError(f"{path}: not an Excel .xlsx workbook ({err})") from err
+            why = err.__cause__ or err  # openpyxl's "see the exception" names no cell
+            said = " ".join(str(why).split())[:300]
+            raise WorkbookError(f"{path}: not an Excel .xlsx workbook ({said})") from err
         gw = cls(wb, path, **kwargs)  # type: ignore[arg-type]
         gw.force = force
         if bulk is not None:
