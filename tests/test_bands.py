@@ -323,6 +323,16 @@ def test_labels_are_recomputed_from_the_players_ratings() -> None:
         ([Band(1, "", 5.0, separation_override=1), Band(2, "", 1.0)], 1),  # top band override
         ([Band(1, "", 5.0), Band(2, "", 1.0, separation_override=-1)], 2),
         ([Band(1, "", 5.0), Band(2, "", float("nan"))], 2),
+        ([Band(1, "", 5.0), Band(2, "", 1.0, separation_override=10**15)], 2),
+        # each override allowed, their sum not: band 3 would start at -120
+        (
+            [
+                Band(1, "", 5.0),
+                Band(2, "", 1.0, separation_override=60),
+                Band(3, "", -3.0, separation_override=60),
+            ],
+            3,
+        ),
     ],
 )
 def test_band_rows_the_td_must_fix(rows: list[Band], band: int) -> None:

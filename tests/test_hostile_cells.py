@@ -198,6 +198,31 @@ def test_an_infinite_or_nan_initial_score_is_named_not_carried_out(
     assert digest(book) == before
 
 
+@pytest.mark.parametrize("typed", [1e308, -1e308, 101, "-100.5"])
+def test_an_initial_score_beyond_100_points_is_named_not_paired_on(
+    book: Path, typed: object
+) -> None:
+    """1e308 is a finite number: it reached the pairing and its sum of squared McMahon
+    differences was printed as "inf". No McMahon score is 100 points from 0."""
+    cell = type_into(book, "Players", "Initial score", 2, typed, "value")
+    before = digest(book)
+    listed = run("check", book)
+    assert listed.returncode == 1
+    assert f"problem: {cell} (Initial score): " in clean(listed)
+    assert "is not a number from -100 to 100" in clean(listed)
+    refused = run("pair", book, "--yes")
+    assert refused.returncode == 1 and f"{cell} (Initial score)" in clean(refused)
+    assert digest(book) == before
+
+
+def test_an_initial_score_of_100_points_is_still_one() -> None:
+    from addin.workbook.cells import parse
+    from addin.workbook.layout import players_table
+
+    column = players_table(3).column("initial_score")
+    assert [parse(v, column) for v in (100, -100, "99.5")] == [100, -100, 99.5]
+
+
 # --- money and settings -------------------------------------------------------------------
 
 

@@ -31,6 +31,7 @@ from typing import NamedTuple
 
 from addin.core import sleeping, supergroup
 from addin.core.grades import bottom_floor, grade_points, is_grade_scale
+from addin.core.limits import MAX_SCORE, shown
 from addin.core.model import Band, Player, PlayerId, ScoreOrigin, Settings, Tournament
 from addin.core.ratings import RatingError, entry_rating, rank_floor, rank_of
 
@@ -157,9 +158,10 @@ def _validated_rows(bands: Sequence[Band]) -> list[Band]:
         if not math.isfinite(band.min_rating):
             raise BandError(f"band {band.number} has no usable min rating", band=band.number)
         override = band.separation_override
-        if override is not None and (isinstance(override, bool) or override < 0):
+        if override is not None and (isinstance(override, bool) or not 0 <= override <= MAX_SCORE):
             raise BandError(
-                f"band {band.number}: separation override must be 0 or more, not {override!r}",
+                f"band {band.number}: separation override must be from 0 to {MAX_SCORE:g}, "
+                f"not {shown(override)}",
                 band=band.number,
             )
     rows = sorted(bands, key=lambda band: -band.min_rating)
@@ -243,6 +245,14 @@ def rebuild_bands(bands: Sequence[Band], players: Iterable[Player], settings: Se
         scores = [top + score for score in initial_scores(gaps, ScoreOrigin.TOP, 0)]
     else:
         scores = initial_scores(gaps, settings.score_origin, settings.bottom_score_offset)
+    for i, score in enumerate(scores):
+        if not -MAX_SCORE <= score <= MAX_SCORE:
+            raise BandError(
+                f"band {i + 1}: its initial score would be {score:g}, beyond "
+                f"-{MAX_SCORE:g}..{MAX_SCORE:g}; lower the separation overrides or the "
+                "bottom score offset",
+                band=rows[i].number,
+            )
     new_rows = tuple(
         Band(
             number=i + 1,

@@ -16,6 +16,10 @@ MAX_ROUNDS = 30
 MAX_KOMI = 50.0
 """Komi lies within -50..50, in half points."""
 
+MAX_SCORE = 100.0
+"""A McMahon score (and so an initial one) lies within -100..100: the whole rank scale is
+under 50 points and a tournament adds at most ``MAX_ROUNDS``."""
+
 MAX_SHOWN = 200
 """At most this many characters of an offending value are quoted in a message."""
 

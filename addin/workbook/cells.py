@@ -83,7 +83,7 @@ def parse(value: object, column: Column) -> object:
     try:
         if kind is Kind.CHOICE:
             return _choice(value, column.choices)
-        return _PARSERS[kind](value)
+        parsed = _PARSERS[kind](value)
     except RatingError as err:
         raise CellError(value, kind.value) from err
     except (TypeError, ValueError) as err:
@@ -91,6 +91,11 @@ def parse(value: object, column: Column) -> object:
         if kind in (Kind.CHOICE, Kind.RESULT):
             expected = "one of " + ", ".join(column.choices)
         raise CellError(value, expected) from err
+    if column.bounds is not None:
+        low, high = column.bounds
+        if not low <= parsed <= high:  # type: ignore[operator]
+            raise CellError(value, f"a number from {low:g} to {high:g}")
+    return parsed
 
 
 def _text(value: object) -> str:

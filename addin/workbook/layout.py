@@ -35,6 +35,7 @@ from addin.core.european import (
     Sleeping,
     Supergroup,
 )
+from addin.core.limits import MAX_SCORE
 from addin.core.model import (
     ByeKind,
     ColorPolicy,
@@ -78,6 +79,7 @@ class Owner(enum.Enum):
 
 
 YES_NO = ("Yes", "No")
+SCORES = (-MAX_SCORE, MAX_SCORE)
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,8 @@ class Column:
     required: bool = False
     number_format: str | None = None
     help: str = ""
+    bounds: tuple[float, float] | None = None
+    """The lowest and highest number the column takes (both included), when it has a range."""
 
 
 @dataclass(frozen=True)
@@ -497,7 +501,9 @@ def players_table(rounds: int) -> Table:
             Column("above_bar", "Above bar", Kind.BOOL, width=8, choices=YES_NO),
             Column("band", "Band", Kind.INT, Owner.BANDS, width=6),
             Column("band_override", "Band override", Kind.INT, width=8),
-            Column("initial_score", "Initial score", Kind.FLOAT, Owner.BANDS, width=8),
+            Column(
+                "initial_score", "Initial score", Kind.FLOAT, Owner.BANDS, width=8, bounds=SCORES
+            ),
             Column("status", "Status", Kind.CHOICE, width=9, choices=_choices(Status)),
             Column("bye_volunteer", "Bye volunteer", Kind.BOOL, width=8, choices=YES_NO),
             *(
@@ -561,7 +567,7 @@ BANDS = Table(
         Column("players", "Players", Kind.INT, Owner.BANDS, width=8),
         Column("separation", "Separation", Kind.INT, Owner.BANDS, width=10),
         Column("separation_override", "Separation override", Kind.INT, width=11),
-        Column("initial_score", "Initial score", Kind.FLOAT, Owner.BANDS, width=9),
+        Column("initial_score", "Initial score", Kind.FLOAT, Owner.BANDS, width=9, bounds=SCORES),
     ),
     unique="number",
 )

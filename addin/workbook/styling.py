@@ -81,6 +81,21 @@ def format_table(ws: Worksheet, table: Table, header_row: int = 1) -> None:
             )
             validation.add(f"{letter}{first}:{letter}{last}")
             ws.add_data_validation(validation)
+        elif column.bounds is not None:
+            low, high = column.bounds
+            validation = DataValidation(
+                type="decimal",
+                operator="between",
+                formula1=f"{low:g}",
+                formula2=f"{high:g}",
+                allow_blank=True,
+                errorStyle="warning",
+                showErrorMessage=True,
+                errorTitle=column.header,
+                error=f"Expected a number from {low:g} to {high:g}",
+            )
+            validation.add(f"{letter}{first}:{letter}{last}")
+            ws.add_data_validation(validation)
         if column.help:
             validation = DataValidation(showInputMessage=True, prompt=column.help[:255])
             validation.promptTitle = column.header[:32]
