@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import fields, replace
 from pathlib import Path
 
+import openpyxl
+
 from addin.actions.pairing import pairing_input
 from addin.core import sleeping
 from addin.core.aga_limits import european_limits
@@ -736,6 +738,39 @@ def test_no_sleeping_in_the_top_group_starts_a_sleeper_one_point_below_the_bar()
         banding = build_bands(players, s)
         assert banding.initial_scores[players[0].aga_id] == expected, option
         assert banding.initial_scores[players[1].aga_id] == 0.0
+
+
+def test_a_sleep_request_typed_after_bands_in_the_top_group_is_warned_until_bands_runs(
+    tmp_path: Path,
+) -> None:
+    """4.3 again, for the TD's real order: bands first, then a top-group player asks for a
+    bye. ``pair`` says so by name before pairing; ``bands`` then moves them below the bar."""
+    t = Tournament(settings=Settings(rounds=4, bar=rank_floor("4d")))
+    for p in field(("5d", 4), ("2k", 4)):
+        t.players[p.aga_id] = p
+    path = write_workbook(tmp_path / "event.xlsx", ready_for_aga(t), rounds=4)
+    set_setting(path, "Sleeping players", Sleeping.HALF_NOT_TOP.value)
+    assert run("bands", path, "--yes").returncode == 0
+    wb = openpyxl.load_workbook(path)
+    ws = wb["Players"]
+    headers = [c.value for c in ws[1]]
+    row = next(r for r in range(2, ws.max_row + 1) if ws.cell(r, 1).value == 1)
+    ws.cell(row, headers.index("R2") + 1, "Bye")  # Player1, 5d, in the top group
+    wb.save(path)
+
+    asked = run("pair", path)
+    assert asked.returncode == 3, asked.stderr
+    assert (
+        "Player1 asked to sleep (round 2) but starts in the top group at 0: no sleeping in "
+        "the top group (BGA 4.3); run bands again to start them one point below the bar, or "
+        "clear the request"
+    ) in asked.stderr
+    assert run("bands", path, "--yes").returncode == 0
+    player1 = next(p for p in sheet_rows(path, "Players") if p["AGA #"] == 1)
+    assert player1["Initial score"] == -1
+    paired = run("pair", path)
+    assert paired.returncode == 0, paired.stderr
+    assert "sleep" not in paired.stderr
 
 
 def test_the_player_pages_explain_the_european_options(tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from addin.core.european import Sleeping
-from addin.core.model import ByeKind, Game, PlayerId, Round, Settings, Tournament
+from addin.core.model import ByeKind, Game, PlayerId, Round, Settings, Status, Tournament
 
 NOTE = "slept"
 
@@ -76,3 +76,21 @@ def _with_notes(game: Game, lines: list[str]) -> Game:
 def top_group_drop(settings: Settings, requests: Iterable[int]) -> bool:
     """Whether a top-group player with these bye requests leaves the top group."""
     return settings.options.sleeping is Sleeping.HALF_NOT_TOP and any(True for _ in requests)
+
+
+def sleeping_in_top_group(t: Tournament) -> list[PlayerId]:
+    """Players who asked to sleep but still start in the top group: a request typed after
+    ``bands`` moved the others one point below the bar (spec 4.3, ``HALF_NOT_TOP`` only)."""
+    if t.settings.options.sleeping is not Sleeping.HALF_NOT_TOP or not t.bands:
+        return []
+    top = min(t.bands, key=lambda band: band.number).initial_score
+    if top is None:
+        return []
+    return [
+        p.aga_id
+        for p in t.players.values()
+        if p.status is Status.ACTIVE
+        and p.initial_score is not None
+        and p.initial_score >= top
+        and top_group_drop(t.settings, p.bye_requests)
+    ]
