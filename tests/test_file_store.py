@@ -54,8 +54,9 @@ def _members(book: Path) -> tuple[int, int]:
 
 
 def _cells(book: Path) -> dict[str, object]:
-    """What a TD sees: every sheet's cells (value, number format), Tables, print area and
-    page header; the Log's times left out (the two runs are seconds apart)."""
+    """What a TD sees: every sheet's cells (value, number format, wrapping), row heights,
+    Tables, print area and page header; the Log's times left out (the runs are seconds
+    apart)."""
     wb = openpyxl.load_workbook(book)
     seen: dict[str, object] = {"sheets": wb.sheetnames}
     for ws in wb.worksheets:
@@ -66,7 +67,14 @@ def _cells(book: Path) -> dict[str, object]:
                 value = cell.value
                 if ws.title == "Log" and isinstance(value, datetime):
                     value = "a time"
-                seen[f"{ws.title}!{cell.coordinate}"] = (value, cell.number_format)
+                seen[f"{ws.title}!{cell.coordinate}"] = (
+                    value,
+                    cell.number_format,
+                    cell.alignment.wrap_text,
+                )
+        seen[f"{ws.title} heights"] = {
+            r: d.height for r, d in ws.row_dimensions.items() if d.customHeight
+        }
         seen[f"{ws.title} tables"] = dict(ws.tables.items())
         seen[f"{ws.title} print area"] = ws.print_area
         seen[f"{ws.title} header"] = ws.oddHeader.left.text
@@ -234,3 +242,29 @@ def test_the_first_registration_in_a_new_workbook_adds_its_formats_as_openpyxl_d
     _run(OpenpyxlGateway.open(reference, confirm=lambda message: True), "register", params)
     assert store._full is None, "the action fell back to openpyxl"
     assert _cells(fast) == _cells(reference)
+
+
+@pytest.mark.parametrize("through", ["store", "openpyxl"])
+def test_a_log_made_before_messages_wrapped_gets_no_tall_rows(
+    event: Path, tmp_path: Path, through: str
+) -> None:
+    """A workbook whose Log column has no wrapping (made by an earlier version) keeps one
+    line per message: a tall row around text that does not wrap would only waste paper."""
+    with zipfile.ZipFile(event) as package:
+        part = sheet_part(package, "Log")
+    assert part is not None
+    old = tmp_path / "old.xlsx"
+    _with_part(
+        event, old, part, lambda xml: re.sub(rb' (?:style|ht|customHeight)="[\d.]+"', b"", xml)
+    )
+    member, _ = _members(old)
+    params = _with_defaults("register", {"aga": member, "yes": True})
+    if through == "store":
+        store = FileStore.open(old, confirm=lambda message: True)
+        _run(store, "register", params)
+        assert store._full is None, "the action fell back to openpyxl"
+    else:
+        _run(OpenpyxlGateway.open(old, confirm=lambda message: True), "register", params)
+    ws = openpyxl.load_workbook(old)["Log"]
+    assert max(len(str(c.value)) for c in ws["D"]) > 130, "a message that would wrap"
+    assert not any(d.customHeight for d in ws.row_dimensions.values())

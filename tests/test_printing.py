@@ -200,3 +200,63 @@ def test_the_printed_round_shows_its_byes_and_not_its_codes(
         assert re.search(rf"{player}\s+{re.escape(str(name))}\s+{kind}", text), name
     assert "Code board" not in text and "Result code" not in text
     assert "Notes" not in text and "rating" not in text, "the games' printed columns only"
+
+
+def overlapping(words: list[tuple[str, float, float, float, float]]) -> list[tuple[str, str]]:
+    """Pairs of words whose boxes (text, x0, y0, x1, y1) cross: text printed over text. (A
+    word's box takes in its ascent and descent, so the lines of one cell touch: a quarter
+    of a line is allowed.)"""
+    found = []
+    for i, (a, ax0, ay0, ax1, ay1) in enumerate(words):
+        for b, bx0, by0, bx1, by1 in words[i + 1 :]:
+            slack = min(ay1 - ay0, by1 - by0) / 4
+            if ax0 < bx1 - 0.5 and bx0 < ax1 - 0.5 and ay0 < by1 - slack and by0 < ay1 - slack:
+                found.append((a, b))
+    return found
+
+
+def word_boxes(pdf: Path) -> list[tuple[float, list[tuple[str, float, float, float, float]]]]:
+    xhtml = subprocess.run(
+        ["pdftotext", "-bbox", str(pdf), "-"], check=True, capture_output=True
+    ).stdout
+    root = etree.fromstring(xhtml, etree.XMLParser(recover=True))
+    return [
+        (
+            float(page.get("width")),
+            [
+                (w.text or "", *(float(w.get(k)) for k in ("xMin", "yMin", "xMax", "yMax")))
+                for w in page.iter("{*}word")
+            ],
+        )
+        for page in root.iter("{*}page")
+    ]
+
+
+@needs_printing
+def test_the_log_prints_its_long_messages_wrapped_at_a_readable_size(
+    demo: Path, tmp_path: Path
+) -> None:
+    """A Log message runs to 450 characters: it wraps in the Message column, in a row tall
+    enough to hold it, written by openpyxl (the demo) and by the desk's own store (a result)
+    alike; before, it ran on to the right and the page shrank to 3 pt to fit it."""
+    book = tmp_path / "event.xlsx"
+    shutil.copyfile(demo, book)
+    assert run("result", book, "--round", 2, "--board", 1, "--result", "").returncode == 0
+    long = max((str(r[3]) for r in _log_rows(book)), key=len)
+    assert len(long) > 300
+    pdf = print_sheet(
+        book, "Log", openpyxl.worksheet.worksheet.Worksheet.PAPERSIZE_LETTER, tmp_path
+    )
+    pages = word_boxes(pdf)
+    printed = " ".join(w[0] for _, words in pages for w in words)
+    assert " ".join(long.split()[-6:]) in printed, "the whole message prints"
+    for width, words in pages:
+        assert max(w[3] for w in words) <= width
+        smallest = min(w[4] - w[2] for w in words)
+        assert smallest >= 7.5 * LINE_HEIGHT, f"{smallest / LINE_HEIGHT:.1f} pt"
+        assert overlapping(words) == [], "a wrapped message printed over the next row"
+
+
+def _log_rows(book: Path) -> list[tuple[object, ...]]:
+    ws = openpyxl.load_workbook(book)["Log"]
+    return [r for r in ws.iter_rows(min_row=2, values_only=True) if r[0]]

@@ -95,6 +95,9 @@ class Column:
     help: str = ""
     bounds: tuple[float, float] | None = None
     """The lowest and highest number the column takes (both included), when it has a range."""
+    wrap: bool = False
+    """Long text wraps within the column (the Log's messages): it prints at a readable size
+    instead of running on to the right and shrinking the page to fit."""
 
 
 @dataclass(frozen=True)
@@ -726,7 +729,7 @@ LOG = Table(
         ),
         Column("level", "Level", Kind.CHOICE, Owner.LOG, width=10, choices=LOG_LEVELS),
         Column("action", "Action", owner=Owner.LOG, width=16),
-        Column("message", "Message", owner=Owner.LOG, width=100),
+        Column("message", "Message", owner=Owner.LOG, width=100, wrap=True),
     ),
 )
 

@@ -7,6 +7,7 @@ confirmed simply never saves, so the file stays as it was.
 
 from __future__ import annotations
 
+import copy
 import errno
 import io
 import os
@@ -17,7 +18,8 @@ from pathlib import Path
 import openpyxl
 from lxml import etree
 from openpyxl.cell.cell import Cell, MergedCell
-from openpyxl.utils import get_column_letter
+from openpyxl.styles.cell_style import StyleArray
+from openpyxl.utils import column_index_from_string, get_column_letter
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
@@ -245,13 +247,15 @@ class OpenpyxlGateway:
             for key in positions
         }
         first = layout.first
+        styles = _column_styles(ws)
         for i, line in enumerate(block):
             r = header_row + 1 + i
             for offset, value in enumerate(line):
                 col = first + offset
                 if col not in headers:
                     continue
-                cell = _store(ws, r, col, value)
+                styled = value is not None or formats.get(col) is not None
+                cell = _store(ws, r, col, value, styles.get(col) if styled else None)
                 if formats.get(col):
                     cell.number_format = formats[col]
 
@@ -285,13 +289,19 @@ class OpenpyxlGateway:
             ),
             default=header_row,
         )
+        styles = _column_styles(ws)
         for i, entry in enumerate(entries, start=1):
             values = (entry.timestamp, entry.level, entry.action, entry.message)
             for offset, (column, value) in enumerate(zip(LOG.columns, values, strict=True)):
                 col = anchor + offset
-                cell = _store(ws, last + i, col, gate(value, f"{LOG.sheet}!{_ref(col, last + i)}"))
+                gated = gate(value, f"{LOG.sheet}!{_ref(col, last + i)}")
+                cell = _store(ws, last + i, col, gated, styles.get(col))
                 if column.number_format:
                     cell.number_format = column.number_format
+            height = table_rows.wrapped_height(LOG, values)
+            message = ws.cell(row=last + i, column=anchor + len(LOG.columns) - 1)
+            if height is not None and message.alignment.wrap_text:  # an older Log never wraps
+                ws.row_dimensions[last + i].height = height
         count = last + len(entries) - header_row
         styling.set_table_ref(ws, LOG, styling.table_ref(LOG, header_row, count))
 
@@ -370,9 +380,26 @@ def _ref(col: int, row: int) -> str:
     return f"{get_column_letter(col)}{row}"
 
 
-def _store(ws: Worksheet, r: int, c: int, value: object) -> Cell:
-    """Put a gated value in a cell: ``Text`` as text even when it starts with '='."""
+def _column_styles(ws: Worksheet) -> dict[int, StyleArray]:
+    """The style of each column that has one (a wrapped Log message, a TD's format)."""
+    styles: dict[int, StyleArray] = {}
+    for key, dim in ws.column_dimensions.items():
+        if dim.has_style:
+            low = dim.min or column_index_from_string(key)
+            for c in range(low, min(dim.max or low, bulk_sheet.LAST_COLUMN) + 1):
+                styles[c] = dim._style
+    return styles
+
+
+def _store(
+    ws: Worksheet, r: int, c: int, value: object, column_style: StyleArray | None = None
+) -> Cell:
+    """Put a gated value in a cell: ``Text`` as text even when it starts with '='. A new cell
+    takes ``column_style``, its column's, as it does when the TD types into it."""
+    new = (r, c) not in ws._cells
     cell = ws.cell(row=r, column=c)
+    if new and column_style is not None:
+        cell._style = copy.copy(column_style)
     if isinstance(cell, MergedCell):
         merged = next(m.coord for m in ws.merged_cells.ranges if cell.coordinate in m)
         raise RefusedValue(

@@ -29,7 +29,7 @@ from datetime import date, datetime, time
 
 from lxml import etree
 
-from addin.workbook.bulk_sheet import copy_compressed, sheet_part, table_parts
+from addin.workbook.bulk_sheet import LAST_COLUMN, copy_compressed, sheet_part, table_parts
 from addin.workbook.cell_gate import ErrorValue, Formula, Text, gate
 from addin.workbook.cells import is_blank
 from addin.workbook.extent import GAP_COLUMNS, GAP_ROWS, block_end
@@ -41,6 +41,7 @@ from addin.workbook.table_rows import (
     declared_last,
     get_column_letter,
     header_map,
+    wrapped_height,
     write_layout,
 )
 
@@ -90,6 +91,19 @@ class _Sheet:
     rows: dict[int, etree._Element]
     tables: dict[str, tuple[str, etree._Element]]
     """Excel Table name -> (its part, its parsed XML)."""
+
+    @functools.cached_property
+    def column_styles(self) -> dict[int, str]:
+        """Column -> the style index its ``<col>`` declares (never 0): a new cell takes it,
+        as it does when the TD types into it."""
+        styles: dict[int, str] = {}
+        for col in self.root.iterfind("m:cols/m:col", _NS):
+            style = col.get("style")
+            if style and style != "0":
+                low = int(col.get("min") or 0)
+                for c in range(low, min(int(col.get("max") or low), LAST_COLUMN) + 1):
+                    styles[c] = style
+        return styles
 
 
 @dataclass
@@ -323,6 +337,11 @@ class PackagePatch:
                 col = anchor + offset
                 gated = gate(value, f"{LOG.sheet}!{get_column_letter(col)}{r}")
                 self._store(sheet, cells, r, col, gated, column.number_format)
+            height = wrapped_height(LOG, values)
+            message = cells[r, anchor + len(LOG.columns) - 1]
+            if height is not None and self._wraps(message):  # an older Log never wraps
+                sheet.rows[r].set("ht", f"{height:g}")
+                sheet.rows[r].set("customHeight", "1")
         count = last + len(entries) - header_row
         ref = f"{get_column_letter(anchor)}{header_row}:"
         ref += f"{get_column_letter(anchor + len(LOG.columns) - 1)}{header_row + max(1, count)}"
@@ -400,9 +419,19 @@ class PackagePatch:
             )
             sheet.rows[r] = row
         cell = etree.Element(_C, r=f"{get_column_letter(c)}{r}")
+        style = sheet.column_styles.get(c)
+        if style:
+            cell.set("s", style)
         later = [i for i, other in enumerate(row) if _split_ref(other.get("r"))[1] > c]
         row.insert(later[0] if later else len(row), cell)
         return cell
+
+    def _wraps(self, cell: etree._Element) -> bool:
+        index = int(cell.get("s") or 0)
+        if index >= len(self._xfs()):
+            raise Unsupported("a style index out of range")
+        alignment = self._xfs()[index].find("m:alignment", _NS)
+        return alignment is not None and alignment.get("wrapText") in ("1", "true")
 
     def _date_default(self, cell: etree._Element, value: object) -> str | None:
         """The format openpyxl gives a date put into a cell whose format shows no date."""

@@ -19,6 +19,8 @@ from addin.workbook.print_area import print_ranges
 
 HEADER_FONT = Font(bold=True)
 HEADER_FILL = PatternFill("solid", fgColor="DDE6F0")
+WRAPPED = Alignment(wrap_text=True, vertical="top")
+"""A column whose long text wraps: each new cell takes it (see ``Column.wrap``)."""
 HEADER_HEIGHT = 30
 """Two lines, so wrapped headers such as "Entry rating" show whole."""
 VALIDATED_ROWS = 5000
@@ -67,6 +69,8 @@ def format_table(ws: Worksheet, table: Table, header_row: int = 1) -> None:
         cell.fill = HEADER_FILL
         cell.alignment = Alignment(wrap_text=True, vertical="top")
         ws.column_dimensions[letter].width = column.width
+        if column.wrap:
+            ws.column_dimensions[letter].alignment = WRAPPED
         first, last = header_row + 1, header_row + VALIDATED_ROWS
         if column.choices:
             listed = ",".join(column.choices)

@@ -265,3 +265,21 @@ def sheet_position(existing: list[str], sheet: str) -> int:
         ]
         return min(later) if later else len(existing)
     return len(existing)
+
+
+LINE_HEIGHT = 15.0
+"""Points per line of text in the default font (Calibri 11): a row's default height."""
+CHARACTERS_PER_WIDTH = 1.1
+"""Characters of ordinary text a unit of column width holds (the unit is one digit '0')."""
+
+
+def wrapped_height(table: Table, values: Sequence[object]) -> float | None:
+    """The height, in points, of a row whose ``values`` wrap in the table's ``wrap`` columns;
+    None when one line holds them. Written with the row: neither Excel nor LibreOffice
+    measures a row again when it opens a file, so a wrapped message would overlap the next."""
+    lines = 1
+    for column, value in zip(table.columns, values, strict=False):
+        if column.wrap and isinstance(value, str) and value:
+            per_line = max(1, int(column.width * CHARACTERS_PER_WIDTH))
+            lines = max(lines, sum(-(-len(part) // per_line) or 1 for part in value.split("\n")))
+    return LINE_HEIGHT * lines if lines > 1 else None
