@@ -241,3 +241,21 @@ def test_identity_cells_of_the_wrong_kind_are_named_as_on_the_command_line(
     assert outcome.status == "error", outcome
     assert "Players!A4 (AGA #): the error value #N/A" in outcome.messages[0]
     assert live_cells(doc) == before
+
+
+def test_a_long_log_message_wraps_in_calc_and_its_row_grows(office: Office, tmp_path: Path) -> None:
+    """The Log's Message column wraps in every door: in Calc a new row takes the column's
+    wrapping, and Calc itself makes the row as tall as the message."""
+    source = write_workbook(tmp_path / "club.xlsx", simple_tournament(20, 0, seed=5), 3)
+    doc = office.open(Path(shutil.copy(source, tmp_path / "by-calc.xlsx")))
+    outcome = dispatch("bands", doc, office.ctx, {}, dialogs=AcceptAll(), yes=True)
+    assert outcome.status == "done", outcome
+    log = doc.Sheets.getByName("Log")
+    rows = [(i, log.getCellByPosition(3, i).getString()) for i in range(1, 60)]
+    rows = [(i, text) for i, text in rows if text]
+    longest, text = max(rows, key=lambda row: len(row[1]))
+    shortest, _ = min(rows, key=lambda row: len(row[1]))
+    assert len(text) > 250, text
+    assert log.getCellByPosition(3, longest).IsTextWrapped
+    tall, one_line = (log.Rows.getByIndex(i).Height for i in (longest, shortest))
+    assert tall >= 2.5 * one_line, (tall, one_line)
