@@ -15,7 +15,8 @@ from addin.core.model import (
     Settings,
     Status,
 )
-from addin.formats.eggplant import eggplant_limits, participation, read_settings
+from addin.core.ratings import rank_floor
+from addin.formats.eggplant import block, eggplant_limits, participation, read_settings
 from tests.factories import make_tournament
 
 
@@ -117,3 +118,30 @@ def test_an_exact_komi_already_read_is_kept() -> None:
     assert settings.komi == 7.0
     settings, _, _ = read_settings({"defaultkomi": "6"}, replace(Settings(), komi=7.5))
     assert settings.komi == 6.5
+
+
+def test_the_handicap_rules_written_for_eggplant_are_the_events_and_read_back_the_same() -> None:
+    """The <eggplant> block said a ceiling of 9, rank basis and no cap whatever the event's
+    settings: carried on in Eggplant (or imported again), an event with a ceiling of 5 from
+    McMahon scores would have been handicapped by other rules."""
+    t = make_tournament(0)
+    t.settings = replace(
+        t.settings,
+        handicap_policy=HandicapPolicy.MINUS_1,
+        handicap_ceiling=5,
+        handicap_basis=HandicapBasis.MMS,
+        handicap_even_from=rank_floor("2d"),
+    )
+    written = dict(block(t))
+    assert (written["handicapceiling"], written["handicapbasis"]) == ("5", "MMS")
+    assert written["maxhandicappedrank"] == "2D"
+    back, _, _ = read_settings(written, Settings())
+    assert (back.handicap_ceiling, back.handicap_basis) == (5, HandicapBasis.MMS)
+    assert back.handicap_even_from == rank_floor("2d")
+    assert back.handicap_policy is HandicapPolicy.MINUS_1
+    plain = dict(block(make_tournament(0)))
+    assert (plain["handicapceiling"], plain["handicapbasis"], plain["maxhandicappedrank"]) == (
+        "9",
+        "RANK",
+        "9D",
+    )
