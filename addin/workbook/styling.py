@@ -14,7 +14,7 @@ from openpyxl.worksheet.table import Table as XLTable
 from openpyxl.worksheet.table import TableColumn, TableStyleInfo
 from openpyxl.worksheet.worksheet import Worksheet
 
-from addin.workbook.layout import Kind, Table
+from addin.workbook.layout import Column, Kind, Table
 from addin.workbook.print_area import print_ranges
 
 HEADER_FONT = Font(bold=True)
@@ -71,34 +71,9 @@ def format_table(ws: Worksheet, table: Table, header_row: int = 1) -> None:
         ws.column_dimensions[letter].width = column.width
         if column.wrap:
             ws.column_dimensions[letter].alignment = WRAPPED
-        first, last = header_row + 1, header_row + VALIDATED_ROWS
-        if column.choices:
-            listed = ",".join(column.choices)
-            validation = DataValidation(
-                type="list",
-                formula1=f'"{listed}"',
-                allow_blank=True,
-                errorStyle="warning",
-                showErrorMessage=True,
-                errorTitle=column.header,
-                error=f"Expected one of: {', '.join(column.choices)}",
-            )
-            validation.add(f"{letter}{first}:{letter}{last}")
-            ws.add_data_validation(validation)
-        elif column.bounds is not None:
-            low, high = column.bounds
-            validation = DataValidation(
-                type="decimal",
-                operator="between",
-                formula1=f"{low:g}",
-                formula2=f"{high:g}",
-                allow_blank=True,
-                errorStyle="warning",
-                showErrorMessage=True,
-                errorTitle=column.header,
-                error=f"Expected a number from {low:g} to {high:g}",
-            )
-            validation.add(f"{letter}{first}:{letter}{last}")
+        validation = _typed_validation(column)
+        if validation is not None:
+            validation.add(f"{letter}{header_row + 1}:{letter}{header_row + VALIDATED_ROWS}")
             ws.add_data_validation(validation)
         if column.help:
             validation = DataValidation(showInputMessage=True, prompt=column.help[:255])
@@ -107,6 +82,29 @@ def format_table(ws: Worksheet, table: Table, header_row: int = 1) -> None:
             ws.add_data_validation(validation)
     ws.row_dimensions[header_row].height = HEADER_HEIGHT
     set_table_ref(ws, table, table_ref(table, header_row, 0), rows=0)
+
+
+def _typed_validation(column: Column) -> DataValidation | None:
+    """Excel's own check of what is typed in the column: a dropdown of its choices, or its
+    range of numbers. A warning the TD may pass: the program warns again when it reads."""
+    if column.choices:
+        rule = {"type": "list", "formula1": f'"{",".join(column.choices)}"'}
+        expected = f"one of: {', '.join(column.choices)}"
+    elif column.bounds is not None:
+        low, high = column.bounds
+        rule = {"type": "decimal", "operator": "between", "formula1": f"{low:g}"}
+        rule["formula2"] = f"{high:g}"
+        expected = f"a number from {low:g} to {high:g}"
+    else:
+        return None
+    return DataValidation(
+        **rule,
+        allow_blank=True,
+        errorStyle="warning",
+        showErrorMessage=True,
+        errorTitle=column.header,
+        error=f"Expected {expected}",
+    )
 
 
 PORTRAIT_WIDTH = 90
