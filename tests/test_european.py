@@ -765,6 +765,9 @@ def test_a_sleep_request_typed_after_bands_in_the_top_group_is_warned_until_band
         "the top group (BGA 4.3); run bands again to start them one point below the bar, or "
         "clear the request"
     ) in asked.stderr
+    late = book.read_book(OpenpyxlGateway.open(path)).tournament
+    assert sleeping.sleeping_in_top_group(late, 2) == {1: [2]}
+    assert sleeping.sleeping_in_top_group(late, 3) == {}, "a round played is past warning"
     assert run("bands", path, "--yes").returncode == 0
     player1 = next(p for p in sheet_rows(path, "Players") if p["AGA #"] == 1)
     assert player1["Initial score"] == -1

@@ -72,14 +72,14 @@ def pre_pairing_warnings(t: Tournament, number: int, playing: set[PlayerId]) -> 
     return warnings
 
 
-def top_group_sleepers(t: Tournament) -> list[str]:
+def top_group_sleepers(t: Tournament, number: int) -> list[str]:
     """BGA 4.3: nobody sleeps in the top group; a request typed after ``bands`` is warned."""
     return [
-        f"{t.players[pid].name} asked to sleep (round "
-        f"{', '.join(map(str, sorted(t.players[pid].bye_requests)))}) but starts in the top "
-        f"group at {t.players[pid].initial_score:g}: no sleeping in the top group (BGA 4.3); "
-        "run bands again to start them one point below the bar, or clear the request"
-        for pid in sleeping.sleeping_in_top_group(t)
+        f"{t.players[pid].name} asked to sleep (round {', '.join(map(str, rounds))}) but "
+        f"starts in the top group at {t.players[pid].initial_score:g}: no sleeping in the top "
+        "group (BGA 4.3); run bands again to start them one point below the bar, or clear "
+        "the request"
+        for pid, rounds in sleeping.sleeping_in_top_group(t, number).items()
     ]
 
 
@@ -131,7 +131,7 @@ def pair(session: Session, params: Mapping[str, object]) -> None:
             f"round {number} has nobody to pair: no active player without a bye request "
             "(register players first: Players sheet)"
         )
-    warnings = pre_pairing_warnings(t, number, playing) + top_group_sleepers(t)
+    warnings = pre_pairing_warnings(t, number, playing) + top_group_sleepers(t, number)
     log = director.log_lines(session.gw)
     warnings += director.edited_round_warnings(t, log)
     try:

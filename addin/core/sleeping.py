@@ -78,19 +78,24 @@ def top_group_drop(settings: Settings, requests: Iterable[int]) -> bool:
     return settings.options.sleeping is Sleeping.HALF_NOT_TOP and any(True for _ in requests)
 
 
-def sleeping_in_top_group(t: Tournament) -> list[PlayerId]:
-    """Players who asked to sleep but still start in the top group: a request typed after
-    ``bands`` moved the others one point below the bar (spec 4.3, ``HALF_NOT_TOP`` only)."""
+def sleeping_in_top_group(t: Tournament, number: int) -> dict[PlayerId, list[int]]:
+    """Players who asked to sleep in round ``number`` or later but still start in the top
+    group, with those rounds: ``bands`` moves such a player one point below the bar, so the
+    request came after it (spec 4.3, ``HALF_NOT_TOP`` only). A round already paired is past
+    warning about."""
     if t.settings.options.sleeping is not Sleeping.HALF_NOT_TOP or not t.bands:
-        return []
+        return {}
     top = min(t.bands, key=lambda band: band.number).initial_score
     if top is None:
-        return []
-    return [
-        p.aga_id
-        for p in t.players.values()
-        if p.status is Status.ACTIVE
-        and p.initial_score is not None
-        and p.initial_score >= top
-        and top_group_drop(t.settings, p.bye_requests)
-    ]
+        return {}
+    found = {}
+    for p in t.players.values():
+        coming = sorted(r for r in p.bye_requests if r >= number)
+        if (
+            p.status is Status.ACTIVE
+            and p.initial_score is not None
+            and p.initial_score >= top
+            and top_group_drop(t.settings, coming)
+        ):
+            found[p.aga_id] = coming
+    return found
