@@ -220,6 +220,16 @@ class CalamineReader:
                 self._xml[sheet] = package.read(part) if part else b""
         return self._xml[sheet]
 
+    def _shared_xml(self) -> bytes:
+        if "" not in self._xml:
+            import zipfile
+
+            with zipfile.ZipFile(self.path) as package:
+                names = package.namelist()
+                shared = "xl/sharedStrings.xml"
+                self._xml[""] = package.read(shared) if shared in names else b""
+        return self._xml[""]
+
     def _marked(self, sheet: str) -> list[tuple[int, int]] | None:
         """(row, column) of each cell holding a formula or an error value; None when a
         mark's cell cannot be told."""
@@ -244,6 +254,11 @@ class CalamineReader:
             xml = self._sheet_xml(sheet)
         except Exception:
             return False
+        if _trimmed(xml) or _trimmed(self._shared_xml()):
+            return False  # calamine trims what openpyxl keeps
+        if b"<sheetData" not in xml:
+            return False  # UTF-16, or a namespace prefix (<x:c>): calamine reads it empty,
+            # and the marks looked for below are not found
         if (
             _FAR_COLUMN.search(xml)
             or _ODD_REFERENCE.search(xml)
@@ -397,6 +412,23 @@ def _header_row(path: Path, table: Table) -> int | None:
             return 1
     except Exception:  # anything odd: the openpyxl gateway reads it and says what is wrong
         return None
+
+
+_SPACE_AFTER_T = re.compile(rb"<(?:\w+:)?t>\s")
+_SPACE_BEFORE_T_END = re.compile(rb"\s</(?:\w+:)?t>")
+
+
+def _trimmed(xml: bytes) -> bool:
+    """Whether a text run begins or ends with a space without ``xml:space="preserve"``:
+    calamine drops such spaces, openpyxl keeps them (a note "late" + " in" became "latein")."""
+    if _SPACE_AFTER_T.search(xml):
+        return True
+    for end in _SPACE_BEFORE_T_END.finditer(xml):
+        start = max(xml.rfind(b"<t>", 0, end.start()), xml.rfind(b"<t ", 0, end.start()))
+        tag = xml[start : xml.find(b">", start) + 1] if start >= 0 else b""
+        if b"preserve" not in tag:
+            return True
+    return False
 
 
 def _span(row: Sequence[object], first: int, last: int) -> list[object]:

@@ -397,6 +397,13 @@ class PackagePatch:
             if value is None and number_format is None:
                 return
             cell = cells[r, c] = self._new_cell(sheet, r, c)
+        elif (
+            (value is not None or number_format is not None)
+            and len(cell) == 0
+            and cell.get("s", "0") == "0"
+            and c in sheet.column_styles
+        ):
+            cell.set("s", sheet.column_styles[c])  # an empty cell with no style: as a new one
         if number_format is None and isinstance(value, date | time):
             number_format = self._date_default(cell, value)
         if number_format is not None:
