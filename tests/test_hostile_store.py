@@ -21,7 +21,9 @@ import openpyxl
 import pytest
 
 from addin.workbook.bulk_sheet import sheet_part
+from addin.workbook.calamine_reader import CalamineReader
 from addin.workbook.file_store import FileStore
+from addin.workbook.layout import players_table
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
 from tests.helpers import DATA, digest, libreoffice_convert, run
 from tests.test_file_store import _cells, _members, _run, _with_defaults, _with_part
@@ -209,6 +211,13 @@ def _rows_swapped(xml: bytes) -> bytes:
     return xml.replace(five[0], b"\0").replace(six[0], five[0]).replace(b"\0", six[0])
 
 
+def _escaped_name(xml: bytes) -> bytes:
+    """Excel writes a control character typed in a cell as ``_x0009_``."""
+    name = re.compile(rb'(<c r="C3"[^>]*><is><t>)[^<]*(</t>)')
+    assert name.search(xml)
+    return name.sub(rb"\1Chris_x0009_tina\2", xml, count=1)
+
+
 EXTRA = {
     "customXml/item1.xml": b"<root>the TD's own</root>",
     "xl/vbaProject.bin": bytes(range(256)),
@@ -248,6 +257,7 @@ PACKAGES: dict[str, Callable[[Path, Path], None]] = {
     "styles with a wrong count of cell formats": _edit(
         "xl/styles.xml", lambda x: re.sub(rb'<cellXfs count="\d+"', b'<cellXfs count="3"', x)
     ),
+    "Players name with Excel's escape of a tab": _edit("Players", _escaped_name),
     "entries stored, not compressed": _repacked(zipfile.ZIP_STORED, {}),
     "parts of another program's own": _repacked(zipfile.ZIP_DEFLATED, EXTRA),
     "entries with data descriptors": _streamed,
@@ -280,3 +290,32 @@ def test_what_the_store_wrote_on_a_prefixed_utf16_package_opens_in_libreoffice(
     saved = libreoffice_convert(book, "xlsx:Calc MS Excel 2007 XML", tmp_path / "lo")
     ws = openpyxl.load_workbook(saved)[f"Round {ROUNDS}"]
     assert ws["F2"].value == ("Black wins" if params["result"] == "B" else "White wins")
+
+
+def test_a_name_in_rich_text_runs_keeps_its_space_in_a_workbook_libreoffice_saved(
+    event: Path, tmp_path: Path
+) -> None:
+    """A shared string of two runs, the second beginning with a space that is not marked
+    preserved: openpyxl reads "Elwyn R.", calamine read "ElwynR.", and a rating set wrote
+    the player's row back with the name nobody typed."""
+    saved = libreoffice_convert(event, "xlsx:Calc MS Excel 2007 XML", tmp_path / "lo")
+    book = tmp_path / "event.xlsx"
+
+    def runs(xml: bytes) -> bytes:
+        name = re.compile(rb'<si><t xml:space="preserve">(\w+)( [A-Z]\.)</t></si>')
+        assert name.search(xml)
+        return name.sub(rb"<si><r><t>\1</t></r><r><rPr><b/></rPr><t>\2</t></r></si>", xml)
+
+    _with_part(saved, book, "xl/sharedStrings.xml", runs)
+    players = players_table(ROUNDS)
+    fast = CalamineReader.open(book, [players.sheet]).read_table(players)
+    slow = OpenpyxlGateway.open(book).read_table(players)
+    assert [r.values for r in fast.rows] == [r.values for r in slow.rows]
+    fast_book, reference, _ = _store_and_reference(book, tmp_path, "set-rating")
+    assert _values(fast_book) == _values(reference)
+
+
+def _values(book: Path) -> dict[str, object]:
+    """Each cell's value and number format (openpyxl reads LibreOffice's own cell styles
+    back otherwise than it writes its own: wrapping False or None, row heights kept)."""
+    return {k: v[:2] for k, v in _cells(book).items() if isinstance(v, tuple)}

@@ -254,8 +254,8 @@ class CalamineReader:
             xml = self._sheet_xml(sheet)
         except Exception:
             return False
-        if _trimmed(xml) or _trimmed(self._shared_xml()):
-            return False  # calamine trims what openpyxl keeps
+        if _read_otherwise(xml) or _read_otherwise(self._shared_xml()):
+            return False
         if b"<sheetData" not in xml:
             return False  # UTF-16, or a namespace prefix (<x:c>): calamine reads it empty,
             # and the marks looked for below are not found
@@ -414,20 +414,31 @@ def _header_row(path: Path, table: Table) -> int | None:
         return None
 
 
-_SPACE_AFTER_T = re.compile(rb"<(?:\w+:)?t>\s")
-_SPACE_BEFORE_T_END = re.compile(rb"\s</(?:\w+:)?t>")
+_ESCAPED = re.compile(rb"_x[0-9A-Fa-f]{4}_")
+_SPACES = (b" ", b"\t", b"\n", b"\r")
 
 
-def _trimmed(xml: bytes) -> bool:
-    """Whether a text run begins or ends with a space without ``xml:space="preserve"``:
-    calamine drops such spaces, openpyxl keeps them (a note "late" + " in" became "latein")."""
-    if _SPACE_AFTER_T.search(xml):
-        return True
-    for end in _SPACE_BEFORE_T_END.finditer(xml):
-        start = max(xml.rfind(b"<t>", 0, end.start()), xml.rfind(b"<t ", 0, end.start()))
-        tag = xml[start : xml.find(b">", start) + 1] if start >= 0 else b""
-        if b"preserve" not in tag:
+def _read_otherwise(xml: bytes) -> bool:
+    """Whether calamine reads some text of ``xml`` otherwise than openpyxl: a run beginning
+    or ending with a space without ``xml:space="preserve"`` (calamine drops the space: a note
+    "late" + " in" became "latein"), or Excel's escape of a character (``_x000D_``: calamine
+    decodes it, openpyxl keeps it as typed). Plain finds: a TDListA is megabytes."""
+    at = xml.find(b"_x")
+    while at >= 0:
+        if _ESCAPED.match(xml, at):
             return True
+        at = xml.find(b"_x", at + 2)
+    for space in _SPACES:
+        if xml.find(b"t>" + space) >= 0 and re.search(rb"<(?:\w+:)?t>" + space, xml):
+            return True
+        end = xml.find(space + b"</")
+        while end >= 0:
+            if re.match(rb"\s</(?:\w+:)?t>", xml[end : end + 12]):
+                start = max(xml.rfind(b"<t>", 0, end), xml.rfind(b"<t ", 0, end))
+                tag = xml[start : xml.find(b">", start) + 1] if start >= 0 else b""
+                if b"preserve" not in tag:
+                    return True
+            end = xml.find(space + b"</", end + 1)
     return False
 
 
