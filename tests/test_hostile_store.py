@@ -132,6 +132,57 @@ def test_a_log_sheet_another_program_wrote_in_utf16_is_read_not_taken_as_empty(
     assert _cells(fast) == _cells(reference)
 
 
+def _table_part(book: Path, name: str) -> str:
+    with zipfile.ZipFile(book) as package:
+        return next(
+            n
+            for n in package.namelist()
+            if n.startswith("xl/tables/") and f'name="{name}"'.encode() in package.read(n)
+        )
+
+
+BROKEN: dict[str, tuple[Callable[[Path], str], Callable[[bytes], bytes], tuple[str, ...]]] = {
+    "the Log's Table range cut short": (
+        lambda book: _table_part(book, "Log"),
+        lambda xml: re.sub(rb'ref="A1:D\d+"', b'ref="A1:D"', xml),
+        ("Log", "'A1:D'"),
+    ),
+    "a number format id that is no number": (
+        lambda book: "xl/styles.xml",
+        lambda xml: re.sub(
+            rb'(<cellXfs[^>]*>\s*<xf[^>]*?)numFmtId="\d+"', rb'\1numFmtId="abc"', xml, count=1
+        ),
+        ("not an Excel .xlsx workbook",),
+    ),
+    "a column style that is no number": (
+        lambda book: _part(book, "Log"),
+        lambda xml: re.sub(rb'(<col [^>]*?)style="\d+"', rb'\1style="zz"', xml, count=1),
+        ("not an Excel .xlsx workbook",),
+    ),
+}
+
+
+@pytest.mark.parametrize("action", ["result", "register"])
+@pytest.mark.parametrize("broken", BROKEN)
+def test_a_part_openpyxl_cannot_read_stops_the_action_in_one_line(
+    event: Path, tmp_path: Path, broken: str, action: str
+) -> None:
+    """The fast path used to stop on a ValueError of its own ("run again with --debug"), or
+    to write on around the part, leaving a file openpyxl cannot open."""
+    part, edit, said = BROKEN[broken]
+    book = tmp_path / "event.xlsx"
+    _with_part(event, book, part(event), edit)
+    before = digest(book)
+    params = _action(event, action)
+    args = [f"--{k}" if v is True else f"--{k}={v}" for k, v in params.items() if v is not None]
+    done = run(action, book, *args)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr and "--debug" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) <= 2, done.stderr
+    assert all(fragment in done.stderr for fragment in said), done.stderr
+    assert digest(book) == before
+
+
 # --- a sheet another program wrote -----------------------------------------------------
 
 

@@ -97,9 +97,18 @@ class OpenpyxlGateway:
 
     def _header_row(self, ws: Worksheet, table: Table) -> int:
         xl = ws.tables.get(table.name)
-        if xl is not None:
-            return openpyxl.utils.cell.range_boundaries(xl.ref)[1]
-        return 1
+        if xl is None:
+            return 1
+        try:
+            row = openpyxl.utils.cell.range_boundaries(xl.ref)[1]
+        except (ValueError, TypeError):
+            row = None
+        if row is None:
+            raise WorkbookError(
+                f"{self.source}: {ws.title}: the Excel Table {table.name} covers {xl.ref!r}, "
+                "not a block of cells; resize it in Excel (Table Design > Resize Table)"
+            )
+        return row
 
     def _header_map(
         self, ws: Worksheet, table: Table, header_row: int, width: int
