@@ -220,6 +220,16 @@ class CalamineReader:
                 self._xml[sheet] = package.read(part) if part else b""
         return self._xml[sheet]
 
+    def _shared_xml(self) -> bytes:
+        if "" not in self._xml:
+            import zipfile
+
+            with zipfile.ZipFile(self.path) as package:
+                names = package.namelist()
+                shared = "xl/sharedStrings.xml"
+                self._xml[""] = package.read(shared) if shared in names else b""
+        return self._xml[""]
+
     def _marked(self, sheet: str) -> list[tuple[int, int]] | None:
         """(row, column) of each cell holding a formula or an error value; None when a
         mark's cell cannot be told."""
@@ -244,6 +254,11 @@ class CalamineReader:
             xml = self._sheet_xml(sheet)
         except Exception:
             return False
+        if _read_otherwise(xml) or _read_otherwise(self._shared_xml()):
+            return False
+        if b"<sheetData" not in xml:
+            return False  # UTF-16, or a namespace prefix (<x:c>): calamine reads it empty,
+            # and the marks looked for below are not found
         if (
             _FAR_COLUMN.search(xml)
             or _ODD_REFERENCE.search(xml)
@@ -397,6 +412,34 @@ def _header_row(path: Path, table: Table) -> int | None:
             return 1
     except Exception:  # anything odd: the openpyxl gateway reads it and says what is wrong
         return None
+
+
+_ESCAPED = re.compile(rb"_x[0-9A-Fa-f]{4}_")
+_SPACES = (b" ", b"\t", b"\n", b"\r")
+
+
+def _read_otherwise(xml: bytes) -> bool:
+    """Whether calamine reads some text of ``xml`` otherwise than openpyxl: a run beginning
+    or ending with a space without ``xml:space="preserve"`` (calamine drops the space: a note
+    "late" + " in" became "latein"), or Excel's escape of a character (``_x000D_``: calamine
+    decodes it, openpyxl keeps it as typed). Plain finds: a TDListA is megabytes."""
+    at = xml.find(b"_x")
+    while at >= 0:
+        if _ESCAPED.match(xml, at):
+            return True
+        at = xml.find(b"_x", at + 2)
+    for space in _SPACES:
+        if xml.find(b"t>" + space) >= 0 and re.search(rb"<(?:\w+:)?t>" + space, xml):
+            return True
+        end = xml.find(space + b"</")
+        while end >= 0:
+            if re.match(rb"\s</(?:\w+:)?t>", xml[end : end + 12]):
+                start = max(xml.rfind(b"<t>", 0, end), xml.rfind(b"<t ", 0, end))
+                tag = xml[start : xml.find(b">", start) + 1] if start >= 0 else b""
+                if b"preserve" not in tag:
+                    return True
+            end = xml.find(space + b"</", end + 1)
+    return False
 
 
 def _span(row: Sequence[object], first: int, last: int) -> list[object]:

@@ -97,9 +97,18 @@ class OpenpyxlGateway:
 
     def _header_row(self, ws: Worksheet, table: Table) -> int:
         xl = ws.tables.get(table.name)
-        if xl is not None:
-            return openpyxl.utils.cell.range_boundaries(xl.ref)[1]
-        return 1
+        if xl is None:
+            return 1
+        try:
+            row = openpyxl.utils.cell.range_boundaries(xl.ref)[1]
+        except (ValueError, TypeError):
+            row = None
+        if row is None:
+            raise WorkbookError(
+                f"{self.source}: {ws.title}: the Excel Table {table.name} covers {xl.ref!r}, "
+                "not a block of cells; resize it in Excel (Table Design > Resize Table)"
+            )
+        return row
 
     def _header_map(
         self, ws: Worksheet, table: Table, header_row: int, width: int
@@ -206,13 +215,7 @@ class OpenpyxlGateway:
     def write_table(self, table: Table, rows: Sequence[WriteRow]) -> None:
         self.forget(table.sheet)
         ws = self._sheet(table)
-        for other in self.wb.worksheets:
-            if other is not ws and table.name in other.tables:
-                raise RefusedValue(
-                    f"the sheet '{other.title}' holds the table {table.name} of '{table.sheet}' "
-                    f"(renamed from it?): rename it back to '{table.sheet}', or delete it; "
-                    "nothing was written"
-                )
+        self._not_elsewhere(ws, table)
         if ws.tables.get(table.name) is None and cells.is_blank(
             ws.cell(row=1, column=table.anchor_column).value
         ):
@@ -259,6 +262,16 @@ class OpenpyxlGateway:
                 if formats.get(col):
                     cell.number_format = formats[col]
 
+    def _not_elsewhere(self, ws: Worksheet, table: Table) -> None:
+        """A sheet renamed still holds the table: a second one of that name is no file."""
+        for other in self.wb.worksheets:
+            if other is not ws and table.name in other.tables:
+                raise RefusedValue(
+                    f"the sheet '{other.title}' holds the table {table.name} of '{table.sheet}' "
+                    f"(renamed from it?): rename it back to '{table.sheet}', or delete it; "
+                    "nothing was written"
+                )
+
     def _write_bulk(self, table: Table, matrix: list[list[object]]) -> None:
         bulk = self.bulk.setdefault(table.sheet, bulk_sheet.BulkSheet(table.sheet, b""))
         bulk.set_values([[v.value if isinstance(v, Text) else v for v in row] for row in matrix])
@@ -276,6 +289,7 @@ class OpenpyxlGateway:
             return
         self.forget(LOG.sheet)
         ws = self._sheet(LOG)
+        self._not_elsewhere(ws, LOG)
         if ws.tables.get(LOG.name) is None:
             styling.format_table(ws, LOG)
         header_row = self._header_row(ws, LOG)
@@ -395,9 +409,10 @@ def _store(
     ws: Worksheet, r: int, c: int, value: object, column_style: StyleArray | None = None
 ) -> Cell:
     """Put a gated value in a cell: ``Text`` as text even when it starts with '='. A new cell
-    takes ``column_style``, its column's, as it does when the TD types into it."""
-    new = (r, c) not in ws._cells
+    (or an empty one with no style of its own) takes ``column_style``, its column's, as it
+    does when the TD types into it."""
     cell = ws.cell(row=r, column=c)
+    new = cell.value is None and not cell.has_style  # also one made by iterating the rows
     if new and column_style is not None:
         cell._style = copy.copy(column_style)
     if isinstance(cell, MergedCell):

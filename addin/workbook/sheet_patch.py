@@ -69,6 +69,16 @@ def _split_ref(ref: str | None) -> tuple[int, int]:
     return int(found.group(2)), _column_of(found.group(1))
 
 
+def _int(text: str | None, default: int = 0) -> int:
+    """A whole number the package gives as text (a style index, a row number)."""
+    if not text:
+        return default
+    try:
+        return int(text)
+    except ValueError as err:
+        raise Unsupported(f"not a whole number: {text!r}") from err
+
+
 @functools.lru_cache(maxsize=1024)
 def _column_of(letters: str) -> int:
     return column_index(letters)
@@ -100,8 +110,9 @@ class _Sheet:
         for col in self.root.iterfind("m:cols/m:col", _NS):
             style = col.get("style")
             if style and style != "0":
-                low = int(col.get("min") or 0)
-                for c in range(low, min(int(col.get("max") or low), LAST_COLUMN) + 1):
+                style = str(_int(style))
+                low = _int(col.get("min"))
+                for c in range(low, min(_int(col.get("max"), low), LAST_COLUMN) + 1):
                     styles[c] = style
         return styles
 
@@ -169,7 +180,7 @@ class PackagePatch:
         rows: dict[int, etree._Element] = {}
         last = 0
         for row in data:
-            number = int(row.get("r") or 0)
+            number = _int(row.get("r"))
             if row.tag != _ROW or number <= last:
                 raise Unsupported(f"{name}: rows out of order or without their number")
             rows[number] = row
@@ -397,6 +408,13 @@ class PackagePatch:
             if value is None and number_format is None:
                 return
             cell = cells[r, c] = self._new_cell(sheet, r, c)
+        elif (
+            (value is not None or number_format is not None)
+            and len(cell) == 0
+            and cell.get("s", "0") == "0"
+            and c in sheet.column_styles
+        ):
+            cell.set("s", sheet.column_styles[c])  # an empty cell with no style: as a new one
         if number_format is None and isinstance(value, date | time):
             number_format = self._date_default(cell, value)
         if number_format is not None:
@@ -427,7 +445,7 @@ class PackagePatch:
         return cell
 
     def _wraps(self, cell: etree._Element) -> bool:
-        index = int(cell.get("s") or 0)
+        index = _int(cell.get("s"))
         if index >= len(self._xfs()):
             raise Unsupported("a style index out of range")
         alignment = self._xfs()[index].find("m:alignment", _NS)
@@ -435,10 +453,10 @@ class PackagePatch:
 
     def _date_default(self, cell: etree._Element, value: object) -> str | None:
         """The format openpyxl gives a date put into a cell whose format shows no date."""
-        index = int(cell.get("s") or 0)
+        index = _int(cell.get("s"))
         if index >= len(self._xfs()):
             raise Unsupported("a style index out of range")
-        number = int(self._xfs()[index].get("numFmtId") or 0)
+        number = _int(self._xfs()[index].get("numFmtId"))
         codes = {i: code for code, i in self._format_ids.items()}
         if number in _DATE_BUILTINS or _shows_a_date(codes.get(number, "")):
             return None
@@ -466,7 +484,7 @@ class PackagePatch:
     def _format_ids(self) -> dict[str, int]:
         """Number format ids by code: the package's own, a built-in one first (as openpyxl)."""
         ids = {
-            fmt.get("formatCode") or "": int(fmt.get("numFmtId") or 0)
+            fmt.get("formatCode") or "": _int(fmt.get("numFmtId"))
             for fmt in self._styles_root().iterfind("m:numFmts/m:numFmt", _NS)
         }
         return ids | BUILTIN_FORMATS
@@ -491,11 +509,11 @@ class PackagePatch:
     def _set_format(self, cell: etree._Element, code: str) -> None:
         """Give ``cell`` the format it has with number format ``code``."""
         xfs = self._xfs()
-        index = int(cell.get("s") or 0)
+        index = _int(cell.get("s"))
         if index >= len(xfs):
             raise Unsupported("a style index out of range")
         wanted = self._format_id(code)
-        if int(xfs[index].get("numFmtId") or 0) == wanted:
+        if _int(xfs[index].get("numFmtId")) == wanted:
             return
         shape = _xf_shape(xfs[index], wanted)
         found = next((i for i, xf in enumerate(xfs) if _xf_shape(xf, None) == shape), None)
