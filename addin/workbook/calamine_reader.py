@@ -13,6 +13,7 @@ every message about a bad cell is that gateway's, word for word.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -220,6 +221,11 @@ class CalamineReader:
                 self._xml[sheet] = package.read(part) if part else b""
         return self._xml[sheet]
 
+    @functools.cached_property
+    def _shared_read_otherwise(self) -> bool:
+        """Whether calamine reads some shared string otherwise than openpyxl (once a file)."""
+        return _read_otherwise(self._shared_xml())
+
     def _shared_xml(self) -> bytes:
         if "" not in self._xml:
             import zipfile
@@ -254,7 +260,7 @@ class CalamineReader:
             xml = self._sheet_xml(sheet)
         except Exception:
             return False
-        if _read_otherwise(xml) or _read_otherwise(self._shared_xml()):
+        if self._shared_read_otherwise or _read_otherwise(xml):
             return False
         if b"<sheetData" not in xml:
             return False  # UTF-16, or a namespace prefix (<x:c>): calamine reads it empty,
