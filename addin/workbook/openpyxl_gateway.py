@@ -412,8 +412,8 @@ def _store(
     (or an empty one with no style of its own) takes ``column_style``, its column's, as it
     does when the TD types into it."""
     cell = ws.cell(row=r, column=c)
-    new = cell.value is None and not cell.has_style  # also one made by iterating the rows
-    if new and column_style is not None:
+    bare = cell.value is None and not cell.has_style  # also one made by iterating the rows
+    if bare and column_style is not None:
         cell._style = copy.copy(column_style)
     if isinstance(cell, MergedCell):
         merged = next(m.coord for m in ws.merged_cells.ranges if cell.coordinate in m)

@@ -128,6 +128,7 @@ class PackagePatch:
     _shared: list[str] | None = field(default=None, repr=False)
     _styles: etree._Element | None = field(default=None, repr=False)
     _workbook: etree._Element | None = field(default=None, repr=False)
+    _parts: dict[str, str | None] = field(default_factory=dict, repr=False)
     _declared: set[str] = field(default_factory=set, repr=False)
     """The parts read that began with an XML declaration (written back with one)."""
 
@@ -166,11 +167,17 @@ class PackagePatch:
     def _sheet_names(self) -> list[str]:
         return [s.get("name", "") for s in self._workbook_root().iterfind("m:sheets/m:sheet", _NS)]
 
+    def _part_of(self, name: str) -> str | None:
+        """Sheet ``name``'s part (each found once: finding one reads the workbook part)."""
+        if name not in self._parts:
+            self._parts[name] = sheet_part(self._zip, name)
+        return self._parts[name]
+
     def _sheet(self, name: str) -> _Sheet:
         found = self._sheets.get(name)
         if found is not None:
             return found
-        part = sheet_part(self._zip, name)
+        part = self._part_of(name)
         if part is None or part not in self._zip.namelist():
             raise Unsupported(f"no sheet {name!r}")
         root = self._xml(part)
@@ -188,11 +195,23 @@ class PackagePatch:
         found = self._sheets[name] = _Sheet(name, part, root, data, rows, self._tables_of(part))
         return found
 
+    def _table(self, table: Table) -> tuple[_Sheet, str, etree._Element]:
+        """``table``'s sheet, Table part and Table XML; Unsupported unless the Table is on
+        its own sheet and on no other (a sheet renamed from it, then made again, holds it)."""
+        sheet = self._sheet(table.sheet)
+        if table.name not in sheet.tables:
+            raise Unsupported(f"no Excel Table {table.name} on {table.sheet}")
+        for other in self._sheet_names():
+            if other != table.sheet and table.name in self._tables_by_sheet(other):
+                raise Unsupported("the table is on another sheet")
+        part, xml = sheet.tables[table.name]
+        return sheet, part, xml
+
     def _tables_by_sheet(self, name: str) -> dict[str, tuple[str, etree._Element]]:
         """The Excel Tables of sheet ``name``, without parsing the sheet itself."""
         if name in self._sheets:
             return self._sheets[name].tables
-        part = sheet_part(self._zip, name)
+        part = self._part_of(name)
         return {} if part is None else self._tables_of(part)
 
     def _tables_of(self, part: str) -> dict[str, tuple[str, etree._Element]]:
@@ -278,13 +297,7 @@ class PackagePatch:
         the first and last sheet columns written."""
         if table.bulk:
             raise Unsupported("the TDListA is written by its own path")
-        sheet = self._sheet(table.sheet)
-        if table.name not in sheet.tables:
-            raise Unsupported(f"no Excel Table {table.name} on {table.sheet}")
-        for other in self._sheet_names():
-            if other != table.sheet and table.name in self._tables_by_sheet(other):
-                raise Unsupported("the table is on another sheet")
-        table_part, table_xml = sheet.tables[table.name]
+        sheet, table_part, table_xml = self._table(table)
         _, header_row, last_col, _ = _bounds(table_xml.get("ref", ""))
         cells = self._cells(sheet)
         filled = self._filled(cells)
@@ -328,10 +341,7 @@ class PackagePatch:
         """Add ``entries`` below the Log's last line, as the openpyxl gateway would."""
         if not entries:
             return
-        sheet = self._sheet(LOG.sheet)
-        if LOG.name not in sheet.tables:
-            raise Unsupported("no Log table")
-        table_part, table_xml = sheet.tables[LOG.name]
+        sheet, table_part, table_xml = self._table(LOG)
         _, header_row, _, _ = _bounds(table_xml.get("ref", ""))
         cells = self._cells(sheet)
         filled = self._filled(cells)
@@ -404,17 +414,12 @@ class PackagePatch:
         number_format: str | None,
     ) -> None:
         cell = cells.get((r, c))
+        if value is None and number_format is None and (cell is None or len(cell) == 0):
+            return
         if cell is None:
-            if value is None and number_format is None:
-                return
             cell = cells[r, c] = self._new_cell(sheet, r, c)
-        elif (
-            (value is not None or number_format is not None)
-            and len(cell) == 0
-            and cell.get("s", "0") == "0"
-            and c in sheet.column_styles
-        ):
-            cell.set("s", sheet.column_styles[c])  # an empty cell with no style: as a new one
+        if len(cell) == 0 and cell.get("s", "0") == "0" and c in sheet.column_styles:
+            cell.set("s", sheet.column_styles[c])  # a new or bare cell: its column's style
         if number_format is None and isinstance(value, date | time):
             number_format = self._date_default(cell, value)
         if number_format is not None:
@@ -437,9 +442,6 @@ class PackagePatch:
             )
             sheet.rows[r] = row
         cell = etree.Element(_C, r=f"{get_column_letter(c)}{r}")
-        style = sheet.column_styles.get(c)
-        if style:
-            cell.set("s", style)
         later = [i for i, other in enumerate(row) if _split_ref(other.get("r"))[1] > c]
         row.insert(later[0] if later else len(row), cell)
         return cell
