@@ -324,12 +324,12 @@ def test_labels_are_recomputed_from_the_players_ratings() -> None:
         ([Band(1, "", 5.0), Band(2, "", 1.0, separation_override=-1)], 2),
         ([Band(1, "", 5.0), Band(2, "", float("nan"))], 2),
         ([Band(1, "", 5.0), Band(2, "", 1.0, separation_override=10**15)], 2),
-        # each override allowed, their sum not: band 3 would start at -120
+        # each override allowed, their sum not: band 3 would start at -1,200,000
         (
             [
                 Band(1, "", 5.0),
-                Band(2, "", 1.0, separation_override=60),
-                Band(3, "", -3.0, separation_override=60),
+                Band(2, "", 1.0, separation_override=600_000),
+                Band(3, "", -3.0, separation_override=600_000),
             ],
             3,
         ),

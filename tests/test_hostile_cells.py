@@ -198,29 +198,31 @@ def test_an_infinite_or_nan_initial_score_is_named_not_carried_out(
     assert digest(book) == before
 
 
-@pytest.mark.parametrize("typed", [1e308, -1e308, 101, "-100.5"])
-def test_an_initial_score_beyond_100_points_is_named_not_paired_on(
+@pytest.mark.parametrize("typed", [1e308, -1e308, 1_000_001, "-1000000.5"])
+def test_an_initial_score_beyond_a_million_points_is_named_not_paired_on(
     book: Path, typed: object
 ) -> None:
     """1e308 is a finite number: it reached the pairing and its sum of squared McMahon
-    differences was printed as "inf". No McMahon score is 100 points from 0."""
+    differences was printed as "inf". No band plan starts a player a million points away."""
     cell = type_into(book, "Players", "Initial score", 2, typed, "value")
     before = digest(book)
     listed = run("check", book)
     assert listed.returncode == 1
     assert f"problem: {cell} (Initial score): " in clean(listed)
-    assert "is not a number from -100 to 100" in clean(listed)
+    assert "is not a number from -1,000,000 to 1,000,000" in clean(listed)
     refused = run("pair", book, "--yes")
     assert refused.returncode == 1 and f"{cell} (Initial score)" in clean(refused)
     assert digest(book) == before
 
 
-def test_an_initial_score_of_100_points_is_still_one() -> None:
+def test_an_initial_score_of_a_large_field_is_still_one() -> None:
+    """A 2,000-player, 10-round demo starts its lowest band 101 points down."""
     from addin.workbook.cells import parse
     from addin.workbook.layout import players_table
 
     column = players_table(3).column("initial_score")
-    assert [parse(v, column) for v in (100, -100, "99.5")] == [100, -100, 99.5]
+    values = (1_000_000, -1_000_000, -101, "-1500.5")
+    assert [parse(v, column) for v in values] == [1_000_000, -1_000_000, -101, -1500.5]
 
 
 # --- money and settings -------------------------------------------------------------------

@@ -31,7 +31,7 @@ from typing import NamedTuple
 
 from addin.core import sleeping, supergroup
 from addin.core.grades import bottom_floor, grade_points, is_grade_scale
-from addin.core.limits import MAX_SCORE, shown
+from addin.core.limits import MAX_SCORE, number_said, shown
 from addin.core.model import Band, Player, PlayerId, ScoreOrigin, Settings, Tournament
 from addin.core.ratings import RatingError, entry_rating, rank_floor, rank_of
 
@@ -160,7 +160,8 @@ def _validated_rows(bands: Sequence[Band]) -> list[Band]:
         override = band.separation_override
         if override is not None and (isinstance(override, bool) or not 0 <= override <= MAX_SCORE):
             raise BandError(
-                f"band {band.number}: separation override must be from 0 to {MAX_SCORE:g}, "
+                f"band {band.number}: separation override must be from 0 to "
+                f"{number_said(MAX_SCORE)}, "
                 f"not {shown(override)}",
                 band=band.number,
             )
@@ -248,9 +249,9 @@ def rebuild_bands(bands: Sequence[Band], players: Iterable[Player], settings: Se
     for i, score in enumerate(scores):
         if not -MAX_SCORE <= score <= MAX_SCORE:
             raise BandError(
-                f"band {i + 1}: its initial score would be {score:g}, beyond "
-                f"-{MAX_SCORE:g}..{MAX_SCORE:g}; lower the separation overrides or the "
-                "bottom score offset",
+                f"band {i + 1}: its initial score would be {number_said(score)}, beyond "
+                f"{number_said(-MAX_SCORE)}..{number_said(MAX_SCORE)}; lower the separation "
+                "overrides or the bottom score offset",
                 band=rows[i].number,
             )
     new_rows = tuple(

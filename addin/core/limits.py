@@ -16,9 +16,18 @@ MAX_ROUNDS = 30
 MAX_KOMI = 50.0
 """Komi lies within -50..50, in half points."""
 
-MAX_SCORE = 100.0
-"""A McMahon score (and so an initial one) lies within -100..100: the whole rank scale is
-under 50 points and a tournament adds at most ``MAX_ROUNDS``."""
+MAX_SCORE = 1_000_000.0
+"""A McMahon score (and so an initial one) lies within a million points either way. Far
+beyond any band plan: AGA band separations grow with the field and shrink with the rounds
+(a 2,000-player, 10-round demo starts its lowest band 101 points down; 10,000 players in one
+round, with D at 5, would spread 50,000). Near enough that the pairing's sums of squared
+differences stay exact; 1e308 would make them infinite."""
+
+
+def number_said(number: float) -> str:
+    """A bound as a message says it: ``1,000,000``, ``-7.5``."""
+    return f"{number:,.0f}" if float(number).is_integer() else f"{number:g}"
+
 
 MAX_SHOWN = 200
 """At most this many characters of an offending value are quoted in a message."""

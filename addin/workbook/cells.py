@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from datetime import date, datetime
 
-from addin.core.limits import MAX_AGA_ID, fee_problem, shown
+from addin.core.limits import MAX_AGA_ID, fee_problem, number_said, shown
 from addin.core.ratings import RatingError, parse_rating, rank_floor, rank_of
 from addin.core.results import parse_result
 from addin.workbook.cell_gate import ERROR_CODES, ErrorValue, Formula
@@ -94,7 +94,7 @@ def parse(value: object, column: Column) -> object:
     if column.bounds is not None:
         low, high = column.bounds
         if not low <= parsed <= high:  # type: ignore[operator]
-            raise CellError(value, f"a number from {low:g} to {high:g}")
+            raise CellError(value, f"a number from {number_said(low)} to {number_said(high)}")
     return parsed
 
 

@@ -14,6 +14,7 @@ from openpyxl.worksheet.table import Table as XLTable
 from openpyxl.worksheet.table import TableColumn, TableStyleInfo
 from openpyxl.worksheet.worksheet import Worksheet
 
+from addin.core.limits import number_said
 from addin.workbook.layout import Column, Kind, Table
 from addin.workbook.print_area import print_ranges
 
@@ -92,9 +93,9 @@ def _typed_validation(column: Column) -> DataValidation | None:
         expected = f"one of: {', '.join(column.choices)}"
     elif column.bounds is not None:
         low, high = column.bounds
-        rule = {"type": "decimal", "operator": "between", "formula1": f"{low:g}"}
-        rule["formula2"] = f"{high:g}"
-        expected = f"a number from {low:g} to {high:g}"
+        rule = {"type": "decimal", "operator": "between", "formula1": f"{low:.15g}"}
+        rule["formula2"] = f"{high:.15g}"
+        expected = f"a number from {number_said(low)} to {number_said(high)}"
     else:
         return None
     return DataValidation(
