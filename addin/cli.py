@@ -30,8 +30,8 @@ from addin.core.limits import MAX_ROUNDS, shown
 from addin.workbook import collector
 
 if TYPE_CHECKING:
-    from addin.actions.runner import Outcome
-    from addin.workbook.gateway import Gateway
+    from addin.actions.change import SelectRows
+    from addin.store import Outcome, Storage
 
 # Start-up costs little more than Python itself: ``--version`` imports nothing more, and a
 # command imports the workbook code (openpyxl, the journal) only when it runs.
@@ -43,66 +43,55 @@ MAX_DEMO_PLAYERS = 2000
 benchmarks run it at 2,000)."""
 
 
-class FileDoor:
-    """The command line's hooks for the runner (:mod:`addin.actions.runner`): a workbook
-    file, one command at a time on it, answers given by ``--yes`` and ``--force``."""
+class FileBook:
+    """The command line's workbook: a file, one command at a time on it (a second waits
+    for the first, then reads afresh)."""
 
-    name = "CLI"
-    in_terminal = True
-    selects = False
+    in_window = False
 
-    def __init__(self, path: Path, *, yes: bool = False, force: bool = False) -> None:
-        self.path, self.yes, self.force = Path(path), yes, force
-        self.book_name, self.book_path = self.path.name, str(path)
+    def __init__(self, path: Path, *, force: bool = False) -> None:
+        self.path, self.force = Path(path), force
+        self.name, self.where = self.path.name, str(path)
 
     def turn(self) -> AbstractContextManager[object]:
-        """A second command waits for the first, then reads afresh."""
         from addin.workbook.open_elsewhere import one_at_a_time
         from addin.workbook.saving import target_of
 
         return one_at_a_time(target_of(self.path))
 
-    def confirm(self, question: str) -> bool:
-        return self.yes
+    def open(self, sheets: Sequence[str] | None, *, writes: bool) -> Storage:
+        from addin.workbook.storage import open_file
 
-    def alert(self, message: str) -> None:
-        """A terminal shows the action's messages once it is done."""
-
-    def open(self, reads_only: Sequence[str] | None) -> Gateway:
-        from addin.workbook.store import open_file
-
-        gw: Gateway = open_file(
-            self.path, reads_only=reads_only, force=self.force, confirm=self.confirm
-        )
-        return gw
+        return open_file(self.path, sheets=sheets, writes=writes, force=self.force)
 
     def window(self) -> FileWindow:
         return FileWindow(self.path, force=self.force)
 
-    def keep(
-        self,
-        gw: Gateway,
-        action: str,
-        arguments: Mapping[str, object],
-        changed: bool,
-        wrote_sheet: bool,
-    ) -> list[str]:
-        """Save what changed: the tournament journaled, a report sheet alone without a
-        journal entry (the backups stay); nothing while another program holds the file and
-        only the Log would change (the output is what counts)."""
-        if not (changed or wrote_sheet):
-            return []
-        book: Any = gw
-        holder = None if book.force else book.held_by()
-        if holder and not book.changed:
-            return [f"note: not noted in the Log, {self.path.name} is open in {holder}"]
-        if changed:  # the journal keeps the state before
-            from addin.journal.recorder import record
 
-            record(self.path, action, arguments, book.save)
-        else:
-            book.save(keep=0)
-        return []
+class Terminal:
+    """The command line's conversation: answers given by ``--yes``, messages printed once
+    the command is done, nothing to select."""
+
+    terminal = True
+    selects = False
+
+    def __init__(self, *, yes: bool = False) -> None:
+        self.yes = yes
+
+    def confirm(self, question: str) -> bool:
+        return self.yes
+
+    def tell(self, message: str) -> None:
+        """A terminal shows the action's messages once it is done."""
+
+    def select(self, request: SelectRows) -> bool:
+        return False
+
+    def progress(self, fraction: float, text: str) -> None:
+        """A long action's progress, on one line of the terminal (stderr)."""
+        if sys.stderr.isatty():
+            bar = "#" * int(30 * fraction)
+            print(f"\r[{bar:<30}] {fraction:4.0%} {text:<40}", end="", file=sys.stderr, flush=True)
 
 
 class FileWindow:
@@ -158,13 +147,15 @@ def run_file(
 ) -> int:
     """Run ``action`` on the workbook file ``path`` as ``python -m addin`` does; the exit
     code (a failure's traceback is raised)."""
-    from addin.actions.runner import run
+    from addin.store import run
 
-    door = FileDoor(path, yes=yes, force=force)
-    return said(run(action, [params], door), action, door)
+    outcome = run(
+        action, [params], FileBook(path, force=force), Terminal(yes=yes), warnings_accepted=yes
+    )
+    return said(outcome, action)
 
 
-def said(outcome: Outcome, action: str, door: FileDoor) -> int:
+def said(outcome: Outcome, action: str) -> int:
     """Print ``outcome`` and give its exit code; raise the exception of a failure."""
     if outcome.status == "failed" and outcome.error is not None:
         raise outcome.error
@@ -188,6 +179,8 @@ def said(outcome: Outcome, action: str, door: FileDoor) -> int:
         return EXIT_ERROR
     for message in outcome.messages:
         print(message)
+    if outcome.summary:
+        print(outcome.summary)
     if outcome.problems_found:
         return EXIT_ERROR
     return outcome.afterwards() if outcome.afterwards else EXIT_OK  # serve: the book is free
@@ -197,7 +190,7 @@ def said(outcome: Outcome, action: str, door: FileDoor) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from addin.actions.session import ActionError
+    from addin.actions.change import ActionError
     from addin.demo import run_demo
 
     if args.book.exists() and not args.force:
@@ -275,6 +268,7 @@ _ARG_TYPES: dict[ParamKind, Callable[[str], object]] = {
     ParamKind.INT: int,
     ParamKind.FILE_IN: Path,
     ParamKind.FILE_OUT: Path,
+    ParamKind.FOLDER: Path,
     ParamKind.CHOICE: str,
     ParamKind.DATE: lambda text: _date(text),
 }

@@ -34,17 +34,17 @@ from datetime import date, timedelta
 from importlib import resources
 from pathlib import Path
 
-from addin.actions import aga_reports, bands, director, pairing, registration, reports, standings
-from addin.actions import rules as rules_action
-from addin.actions.session import ActionError, Session
+from addin import store
+from addin.actions.change import ActionError, Change, Draft, Snapshot
+from addin.actions.registry import Action
 from addin.core.european import McMahonRules
 from addin.core.ghost import ghost_games
 from addin.core.model import Player, PlayerId, Result, Tournament
 from addin.core.scoring import score_history
 from addin.formats.tdlista import Member, parse_tdlista
-from addin.workbook import book, settings_table, template
-from addin.workbook.gateway import LogEntry
-from addin.workbook.openpyxl_gateway import OpenpyxlGateway
+from addin.workbook import book, settings_table
+from addin.workbook.layout import Section
+from addin.workbook.log_sheet import read_log
 from addin.workbook.round_results import record_results
 
 START = date(2018, 9, 1)
@@ -123,6 +123,60 @@ def mms_squared_differences(t: Tournament) -> float:
     return total
 
 
+@dataclass(frozen=True)
+class Play:
+    """The parameters of a round's simulated play: who wins each game."""
+
+    round: int
+    decide: Callable[[int, int, int], Result]
+
+
+def play(snapshot: Snapshot, params: Play) -> Change:
+    """The round's results, as the boards would report them (simulated)."""
+    draft = Draft(snapshot)
+    record_results(draft, params.round, params.decide)
+    draft.done(f"Played round {params.round} (simulated results)")
+    return draft.change
+
+
+@dataclass(frozen=True)
+class Ghost:
+    player: PlayerId
+
+
+def name_ghost(snapshot: Snapshot, params: Ghost) -> Change:
+    """The ghost player's AGA # in the Tournament sheet (BGA/EGF: no byes)."""
+    draft = Draft(snapshot)
+    t = book.read_book(draft).tournament
+    values = book.settings_values(t.settings) | {"ghost_player": params.player}
+    settings_table.write_settings(draft, values)
+    draft.done(f"The ghost player is {t.players[params.player].name}")
+    return draft.change
+
+
+PLAY = Action(
+    "play",
+    "Play a round",
+    "the demo's simulated results",
+    play,
+    Play,
+    frozenset({Section.ROUNDS}),
+    frozenset({Section.ROUNDS}),
+    button=False,
+)
+GHOST = Action(
+    "ghost",
+    "Name the ghost player",
+    "the demo's ghost player",
+    name_ghost,
+    Ghost,
+    frozenset({Section.SETTINGS, Section.PLAYERS, Section.BANDS, Section.REQUESTS, Section.ROUNDS}),
+    frozenset({Section.SETTINGS}),
+    button=False,
+)
+"""The demo's own steps: not TD actions (no command, no button), run through the store."""
+
+
 class Demo:
     def __init__(
         self,
@@ -147,41 +201,43 @@ class Demo:
             "overtime_conditions": "5 periods of 30 seconds", "rounds": rounds,
             "seed": seed,
         }  # fmt: skip
-        self.gw = OpenpyxlGateway(template.build(values), out, confirm=lambda message: True)
+        self.book = store.HeldBook(store.new_workbook(out, values), out.name)
         self.summary = Summary(out, players, rounds)
 
-    def act(
-        self,
-        name: str,
-        fn: Callable[[Session, dict], None],
-        /,
-        force: bool = False,
-        **params: object,
-    ) -> Session:
-        session = Session(self.gw, name, force=force)
-        fn(session, params)
-        self.gw.append_log(session.log)
-        return session
+    def act(self, action: str | Action, *, force: bool = False, **params: object) -> None:
+        """Run an action through the store, accepting its warnings; its refusal stops the
+        demo (``ActionError``)."""
+        self.book.force = force
+        runs = [params["given"]] if "given" in params else [params]
+        done = store.run(action, runs, self.book, store.Answering(), warnings_accepted=True)
+        self.book.force = False
+        if done.status == "failed" and done.error is not None:
+            raise done.error
+        if done.status != "done":
+            raise ActionError("; ".join(done.messages or done.warnings))
+
+    def tournament(self) -> Tournament:
+        return book.read_book(self.book.storage).tournament
 
     def run(self) -> Summary:
         if self.rules != "aga":  # the TD picks the preset and clicks McMahon rules
-            self.act("rules", rules_action.rules, preset=McMahonRules(self.rules.upper()).value)
+            self.act("rules", preset=McMahonRules(self.rules.upper()).value)
         self.progress("importing the TDListA", 0.02)
         members = self.import_list()
         self.progress("registering players", 0.06)
         self.register(members)
         if self.rules != "aga":
             self.name_ghost()
-        self.act("bands", bands.bands)
+        self.act("bands")
         for number in range(1, self.rounds + 1):
             started = time.perf_counter()
             self.progress(f"round {number}: pairing", 0.1 + 0.8 * (number - 1) / self.rounds)
-            self.act("pair", pairing.pair)
+            self.act("pair")
             self.play(number)
-            self.act("standings", standings.update_standings)
+            self.act("standings")
             self.summary.seconds_per_round.append(time.perf_counter() - started)
             self.between_rounds(number)
-        t = book.read_book(self.gw).tournament
+        t = self.tournament()
         self.summary.total_error = total_error(t, self.strength)
         self.summary.mms_squared = mms_squared_differences(t)
         if self.rules != "aga":
@@ -189,17 +245,20 @@ class Demo:
         # The tournament is saved before the reports: a report that fails cannot take the
         # rounds played with it. The second save adds the reports' Log lines (no backup).
         self.progress("saving", 0.9)
-        self.gw.save()
+        store.save_new(self.book.storage, self.out, "demo", self.arguments())
         self.progress("writing reports", 0.92)
         self.write_outputs()
         self.progress("saving", 0.98)
-        self.gw.save(keep=0)
+        store.save_again(self.book.storage, self.out)
         self.progress("done", 1.0)
         return self.summary
 
+    def arguments(self) -> dict[str, object]:
+        return {"players": self.n, "rounds": self.rounds, "seed": self.seed, "rules": self.rules}
+
     def european_lines(self, t: Tournament) -> list[str]:
         """What the preset's options did, from the Log and the rounds."""
-        log = [message for _, message in director.log_lines(self.gw)]
+        log = [message for _, message in read_log(self.book.storage)]
         lines = [f"Rules: {t.settings.mcmahon_rules.value} preset"]
         lines += list(dict.fromkeys(m for m in log if m.startswith("Supergroup")))
         by_sos = sum("EGF: seeded by SOS" in g.notes for r in t.rounds for g in r.games)
@@ -214,18 +273,16 @@ class Demo:
     def name_ghost(self) -> None:
         """BGA/EGF: no byes (spec 7.1). A member a tenth of the way up the field is the
         ghost, who plays only when the field is odd: the bye would go to the lowest group."""
-        t = book.read_book(self.gw).tournament
+        t = self.tournament()
         members = sorted((p for p in t.players.values() if p.aga_id < 90000), key=_rating)
-        ghost = members[len(members) // 10]
-        values = book.settings_values(t.settings) | {"ghost_player": ghost.aga_id}
-        settings_table.write_settings(self.gw, values)
+        self.act(GHOST, given=Ghost(members[len(members) // 10].aga_id))
 
     def import_list(self) -> list[Member]:
         name, data = sample_tdlista()
         path = self.out.with_name(name)
         path.write_bytes(data)
         self.summary.files.append(path)
-        self.act("import-tdlista", registration.import_tdlista, tdlista=path)
+        self.act("import-tdlista", tdlista=path)
         members = parse_tdlista(path.read_bytes()).members
         return [m for m in members if m.rating is not None]
 
@@ -254,13 +311,13 @@ class Demo:
             writer.writerow([f"Newcomer{i:03d}, Sam", "", rank, "", f"new{i}@example.org", ""])
         csv_path = self.out.with_name(f"{self.out.stem}-preregistration.csv")
         csv_path.write_text(rows.getvalue(), encoding="utf-8")
-        self.act("preregister", registration.preregister, csv=csv_path)
-        t = book.read_book(self.gw).tournament
+        self.act("preregister", csv=csv_path)
+        t = self.tournament()
         for pid, p in t.players.items():
             if pid not in self.strength:
                 self.strength[pid] = float(p.rating or -20) + self.rng.gauss(0, 1.5)
         volunteer = min(t.players.values(), key=lambda p: p.rating or 0)
-        self.act("volunteer", director.volunteer, player=volunteer.aga_id, round=1)
+        self.act("volunteer", player=volunteer.aga_id, round=1)
         self.summary.files.append(csv_path)
 
     def play(self, number: int) -> None:
@@ -268,36 +325,30 @@ class Demo:
             p = win_probability(self.strength[white], self.strength[black], stones)
             return Result.WHITE_WINS if self.rng.random() < p else Result.BLACK_WINS
 
-        record_results(self.gw, number, decide)
+        self.act(PLAY, given=Play(number, decide))
 
     def between_rounds(self, number: int) -> None:
         if number == 1 and self.rounds > 1:
-            self.act("register", registration.register, name="Latecomer, Lee", rank="30k", aga=None)
-            t = book.read_book(self.gw).tournament
+            self.act("register", name="Latecomer, Lee", rank="30k", aga=None)
+            t = self.tournament()
             late = max(pid for pid in t.players if t.players[pid].family_name == "Latecomer")
             self.strength[late] = -30.0 + self.rng.gauss(0, 1.5)
-            self.act("bands", bands.bands)
+            self.act("bands")
         if number == 2 and self.rounds > 2:
-            t = book.read_book(self.gw).tournament
+            t = self.tournament()
             leaving = self.rng.choice(sorted(t.players))
-            self.act("drop", director.drop, player=leaving)
+            self.act("drop", player=leaving)
 
     def output(
-        self,
-        what: str,
-        path: Path,
-        name: str,
-        fn: Callable[[Session, dict], None],
-        /,
-        force: bool = False,
-        **params: object,
+        self, what: str, path: Path, action: str, /, force: bool = False, **params: object
     ) -> None:
-        """Write one output; a failure is named in the summary and the rest go on."""
+        """Write one output; a failure is named in the summary and the rest go on (the Log
+        says so too)."""
         try:
-            self.act(name, fn, force=force, **params)
+            self.act(action, force=force, **params)
         except (ActionError, OSError, ValueError) as err:
             self.summary.failures.append(f"{what} ({path}): {err}")
-            self.gw.append_log([LogEntry("Error", "demo", f"{what} not written: {err}")])
+            store.note_error(self.book.storage, "demo", f"{what} not written: {err}")
             return
         self.summary.files.append(path)
 
@@ -312,24 +363,14 @@ class Demo:
         ]
         for kind, sort, path in outputs:
             self.output(
-                f"the {kind} report",
-                path,
-                "report",
-                reports.report,
-                kind=kind,
-                sort=sort,
-                round=last,
-                out=path,
-                sheet=False,
+                f"the {kind} report", path, "report", kind=kind, sort=sort, round=last, out=path
             )
         # The demo keeps its newcomers' temporary numbers and a lapsed member: the export goes
         # on as with --force, and the Log says what the AGA would reject. Each report alone,
         # so that one that fails leaves the other.
         text, xml = Path(f"{stem}-aga.txt"), Path(f"{stem}-aga.xml")
-        self.output(
-            "the AGA text report", text, "export-aga", aga_reports.export_aga, True, text=text
-        )
-        self.output("the AGA XML report", xml, "export-aga", aga_reports.export_aga, True, xml=xml)
+        self.output("the AGA text report", text, "export-aga", True, text=text)
+        self.output("the AGA XML report", xml, "export-aga", True, xml=xml)
 
 
 def text_progress(stream: io.TextIOBase | None = None) -> Callable[[str, float], None]:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import openpyxl
 
+from addin import store
 from addin.cli import main
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -111,3 +112,15 @@ def licensed_remote_engine() -> Iterator[None]:
             os.environ.pop(LICENSE_VARIABLE, None)
         else:
             os.environ[LICENSE_VARIABLE] = before
+
+
+def run_held(
+    storage: object, action: str, params: dict[str, object], *, yes: bool = True
+) -> store.Outcome:
+    """``action`` run through the store on a storage the test holds open (its writes are
+    committed to it, not saved); warnings accepted when ``yes``."""
+    held = store.HeldBook(storage)  # type: ignore[arg-type]
+    outcome = store.run(action, [params], held, store.Answering(yes), warnings_accepted=yes)
+    if outcome.status == "failed" and outcome.error is not None:
+        raise outcome.error
+    return outcome

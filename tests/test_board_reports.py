@@ -250,25 +250,17 @@ def test_each_result_slip_prints_its_boards_code(book: Path, tmp_path: Path) -> 
 def test_pair_through_excel_writes_the_codes_table_too(tmp_path: Path) -> None:
     """The Excel door's gateway (xlwings' real remote engine) writes the codes as openpyxl
     reads them back."""
-    from addin.actions.registry import load_all
-    from addin.actions.session import Session
     from addin.publish.codes import read_codes
     from addin.workbook.openpyxl_gateway import OpenpyxlGateway
     from addin.workbook.xlwings_gateway import XlwingsGateway
-    from tests.helpers import licensed_remote_engine
+    from tests.helpers import licensed_remote_engine, run_held
     from tests.test_excel_remote import open_remote, replay, tournament_file
-
-    class Yes(XlwingsGateway):
-        def confirm(self, message: str) -> bool:
-            return True  # the TD accepts the warnings, as --yes
 
     with licensed_remote_engine():
         path = tournament_file(tmp_path, 20, played=2, rounds=3)
         assert run("bands", path, "--yes").returncode == 0
         remote = open_remote(path)
-        gw = Yes(remote)
-        load_all()["pair"].run(Session(gw, "pair"), {})
-        gw.commit()
+        assert run_held(XlwingsGateway(remote), "pair", {}).status == "done"  # as --yes
         replayed = replay(remote, path, tmp_path / "replayed.xlsx")
     codes = read_codes(OpenpyxlGateway.open(replayed, force=True), 3)
     assert sorted(codes) == list(range(1, 11)) and all(len(c) == 4 for c in codes.values())

@@ -22,13 +22,16 @@ import openpyxl
 import pytest
 from workbook_fixtures import ready_for_aga, simple_tournament, write_workbook
 
+from addin.actions.change import Snapshot
+from addin.actions.registration import RegisterParams
 from addin.actions.registry import ParamKind, load_all
-from addin.actions.session import Session
+from addin.actions.sections import PLAYERS, SETTLED
 from addin.cli import run_file
 from addin.core.model import Tournament
 from addin.door.dialogs import TITLE
 from addin.excel.entry import SAVE_AS, Outcome, dispatch
 from addin.excel.remote_json import book_json
+from addin.store import apply
 from addin.workbook import book
 from addin.workbook.layout import LOG, TDLISTA, games_table
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
@@ -551,8 +554,9 @@ def test_a_new_round_sheet_is_added_and_written_as_blocks_with_its_table(tmp_pat
 def test_nothing_reaches_excel_before_commit(tmp_path: Path) -> None:
     remote = open_remote(prepared_file(tmp_path, 20))
     gw = XlwingsGateway(remote)
-    session = Session(gw, "register")
-    load_all()["register"].run(session, {"name": "Doe, Jane", "rank": "3k"})
+    snapshot = Snapshot(gw, "register", SETTLED, PLAYERS)
+    change = load_all()["register"].run(snapshot, RegisterParams(name="Doe, Jane", rank="3k"))
+    apply(gw, change)
     assert gw.changes and not actions(remote)
     gw.commit()
     assert actions(remote, "setValues")

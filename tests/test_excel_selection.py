@@ -162,7 +162,7 @@ def test_replace_id_asks_only_the_new_number_of_the_selected_player(tmp_path: Pa
     td = WatchedTD([str(new)])
     assert dispatch("replace-id", remote, dialogs=td, yes=True).status == "done"
     assert len(td.asked) == 1 and str(old) in td.asked[0] and td.proposed == [""]
-    same_as_cli_runs(tmp_path, path, remote, "replace-id", [{"from": old, "to": str(new)}])
+    same_as_cli_runs(tmp_path, path, remote, "replace-id", [{"old": old, "to": str(new)}])
     after = contents(replay(remote, path, tmp_path / "after.xlsx"))
     assert new in {v["aga_id"] for v, _ in after["Players"]}
     assert old not in {v["aga_id"] for v, _ in after["Players"]}

@@ -22,11 +22,10 @@ import openpyxl
 import pytest
 
 from addin.actions.registry import load_one
-from addin.actions.session import Session
 from addin.workbook.bulk_sheet import sheet_part
 from addin.workbook.file_store import FileStore
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
-from tests.helpers import DATA, digest, libreoffice_convert, run
+from tests.helpers import DATA, digest, libreoffice_convert, run, run_held
 
 ROUNDS = 3
 
@@ -82,9 +81,8 @@ def _cells(book: Path) -> dict[str, object]:
 
 
 def _run(gateway: OpenpyxlGateway | FileStore, action: str, params: Mapping[str, object]) -> None:
-    session = Session(gateway, action, in_terminal=True)
-    load_one(action).run(session, dict(params))
-    gateway.append_log(session.log)
+    done = run_held(gateway, action, {k: v for k, v in params.items() if k != "yes"})
+    assert done.status == "done", done.messages
     gateway.save()
 
 

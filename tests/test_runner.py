@@ -1,5 +1,5 @@
-"""The one runner (``addin.actions.runner``): every door runs every action through it and
-renders the outcome its own way. Here through the command line's door (``cli.FileDoor``)
+"""The one store (``addin.store``): every door runs every action through it and renders
+the outcome its own way. Here through the command line's door (``cli.FileBook``)
 on real files, and through the Excel door on xlwings' real remote engine: the same action
 gives the same Log lines and journal entries, and the outcome carries what each door
 needs (status, messages, warnings, requests)."""
@@ -14,13 +14,23 @@ import pytest
 from test_excel_remote import actions, open_remote, prepared_file
 from workbook_fixtures import simple_tournament
 
+from addin import store
+from addin.actions.change import OpenFile, SelectRows
 from addin.actions.registry import FOLLOW_UPS, MODULES, load_all
-from addin.actions.runner import run
-from addin.actions.session import OpenFile, SelectRows
-from addin.cli import FileDoor
+from addin.cli import FileBook, Terminal
 from addin.excel.entry import dispatch
 from addin.journal.store import Journal
 from tests.helpers import digest, licensed_remote_engine, log_messages
+
+
+def run(action: str, runs: list[dict[str, object]], on: tuple[Path, bool]) -> store.Outcome:
+    """``action`` through the store on a file, as the command line runs it."""
+    path, yes = on
+    return store.run(action, runs, FileBook(path), Terminal(yes=yes), warnings_accepted=yes)
+
+
+def FileDoor(path: Path, *, yes: bool = False) -> tuple[Path, bool]:
+    return path, yes
 
 
 @pytest.fixture(scope="module")
@@ -62,7 +72,7 @@ def test_check_is_an_action_whose_answer_can_be_no(tmp_path: Path) -> None:
     path = prepared_file(tmp_path, 20)
     clean = run("check", [{}], FileDoor(path))
     assert clean.status == "done" and not clean.problems_found
-    assert clean.messages[-1].startswith(f"{path.name}: 0 problem(s)")  # under the list
+    assert clean.summary.startswith(f"{path.name}: 0 problem(s)")  # a terminal prints it last
     wb = openpyxl.load_workbook(path)
     wb["Players"]["E3"] = "abc"
     wb.save(path)

@@ -23,8 +23,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from addin.actions.registry import load_all
-from addin.actions.session import Session
+from addin import store
 from addin.publish import background
 from addin.publish.poster import MAX_EVENT_CHARS
 from addin.publish.serve import SiteServer, lan_address
@@ -318,12 +317,14 @@ def test_a_hostile_event_name_still_makes_a_correct_one_page_poster(
 
 
 def press_serve(book: Path, stop_it: bool, asked: list[str]) -> list[str]:
-    """The ribbon's run of ``serve``: a Session that is not the command line's, as Excel's
-    dispatcher makes it; OK or Cancel to "stop serving?"; what the TD is told."""
-    gateway = OpenpyxlGateway.open(book, confirm=lambda m: asked.append(m) is None and stop_it)
-    session = Session(gateway, "serve")
-    load_all()["serve"].run(session, {"wifi": "Hall Guest", "port": 0})
-    return session.messages
+    """The ribbon's run of ``serve``: a window's conversation, not the command line's, as
+    Excel's dispatcher makes it; OK or Cancel to "stop serving?"; what the TD is told."""
+    gateway = OpenpyxlGateway.open(book)
+    talk = store.Answering(stop_it)
+    talk.terminal = False
+    outcome = store.run("serve", [{"wifi": "Hall Guest", "port": 0}], store.HeldBook(gateway), talk)
+    asked += talk.asked
+    return outcome.messages
 
 
 def test_the_ribbon_serves_in_the_background_and_a_second_click_stops_it(

@@ -9,16 +9,15 @@ it, the TD is warned, naming the board.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
-from addin.actions.director.desk import check_warnings, finish, open_desk
+from addin.actions.change import ActionError, Change, Draft, Snapshot
+from addin.actions.director.desk import check_warnings, finish, open_desk, with_round, write_round
 from addin.actions.director.paired_round import RESULT_RULES, impossible_jigo
-from addin.actions.director.writing import with_round, write_round
-from addin.actions.registry import action
+from addin.actions.registry import NoParams, action
+from addin.actions.sections import ROUNDS, SETTLED
 from addin.actions.serve import phones_folder
-from addin.actions.session import ActionError, Session
 from addin.core.model import Result
 from addin.core.scoring import last_round
 from addin.publish.board_reports import RESULTS, SIDES, Report, agreed, by_board, read_reports
@@ -31,16 +30,19 @@ from addin.reports.common import boards
     "Accept reported results",
     "take in the results both players of a board reported from the served site (the round "
     "in play; never over a result already typed)",
+    reads=SETTLED,
+    writes=ROUNDS,
 )
-def accept_results(session: Session, params: Mapping[str, object]) -> None:
-    path = getattr(session.gw, "path", None)
+def accept_results(snapshot: Snapshot, _params: NoParams) -> Change:
+    draft = Draft(snapshot)
+    path = getattr(draft, "path", None)
     if path is None:
         raise ActionError("save the workbook first: reported results are kept beside it")
     try:
         reports = read_reports(phones_folder(Path(path)))
     except ValueError as err:
         raise ActionError(str(err)) from err
-    desk = open_desk(session)
+    desk = open_desk(draft)
     t = desk.t
     if not t.rounds:
         raise ActionError("no round is paired yet: there is nothing to report")
@@ -48,7 +50,7 @@ def accept_results(session: Session, params: Mapping[str, object]) -> None:
     assert rnd is not None
     reported = by_board(reports, rnd.number)
     names = {p: t.players[p].name if p in t.players else f"#{p}" for p in t.players}
-    codes = read_codes(session.gw, rnd.number)
+    codes = read_codes(draft, rnd.number)
 
     def this_game(r: Report, board: int, white: int, black: int) -> bool:
         """The report is for this game: the same players, or (a number replaced since) the
@@ -102,18 +104,18 @@ def accept_results(session: Session, params: Mapping[str, object]) -> None:
         for b in sorted(set(reported) - present)
     ]
     if not ready and not warnings:
-        session.say(f"No reported result of round {rnd.number} is ready to take in.")
-        return
+        draft.say(f"No reported result of round {rnd.number} is ready to take in.")
+        return draft.change
     games = tuple(
         replace(g, result=ready[b]) if b in ready else g for b, g in _in_order(rnd, boards(rnd))
     )
     new_round = replace(rnd, games=games)
     after = with_round(t, new_round)
-    session.warn(warnings + check_warnings(session, desk, after, RESULT_RULES))
+    draft.warn(warnings + check_warnings(desk, after, RESULT_RULES))
     if not ready:
-        session.done(f"No reported result of round {rnd.number} taken in")
-        return
-    write_round(session, desk, new_round)
+        draft.done(f"No reported result of round {rnd.number} taken in")
+        return draft.change
+    write_round(draft, desk, new_round)
     taken = "; ".join(
         f"board {b}: {names.get(g.white, g.white)} - {names.get(g.black, g.black)}: "
         f"{ready[b].value}"
@@ -121,11 +123,12 @@ def accept_results(session: Session, params: Mapping[str, object]) -> None:
         if b in ready
     )
     finish(
-        session,
+        draft,
         desk,
         after,
         f"Round {rnd.number}: {len(ready)} result(s) reported by both players taken in: {taken}",
     )
+    return draft.change
 
 
 def _in_order(rnd: object, numbered: list) -> list:

@@ -11,10 +11,11 @@ from collections.abc import Mapping, Sequence
 from datetime import date
 
 from addin.actions import needs
+from addin.actions.change import ActionError, Change, Draft, Snapshot
 from addin.actions.member_list import read_members
 from addin.actions.paired_check import with_paired_round_problems
-from addin.actions.registry import action
-from addin.actions.session import ActionError, Session
+from addin.actions.registry import NoParams, action
+from addin.actions.sections import SETTLED
 from addin.core import membership_updates
 from addin.core.model import PlayerId
 from addin.core.submission import (
@@ -40,9 +41,7 @@ Listing = tuple[dict[PlayerId, Member], list[SubmissionProblem]]
 """The TDListA row of each player it lists, and a warning when the sheet cannot be read."""
 
 
-def submission_problems(
-    session: Session, b: book.Book, listing: Listing
-) -> list[SubmissionProblem]:
+def submission_problems(draft: Draft, b: book.Book, listing: Listing) -> list[SubmissionProblem]:
     """Everything the rating office would reject or question in ``b``'s report."""
     members, unread = listing
     problems = check_submission(
@@ -69,10 +68,10 @@ def xml_problems(b: book.Book) -> list[SubmissionProblem]:
     return []
 
 
-def listed_members(session: Session, b: book.Book) -> Listing:
+def listed_members(draft: Draft, b: book.Book) -> Listing:
     """The TDListA sheet read once, for the expiry dates and the membership updates."""
     try:
-        index = read_members(session.gw)
+        index = read_members(draft)
     except ActionError as err:
         first = str(err).splitlines()[0]
         return {}, [
@@ -118,13 +117,13 @@ def split(
     )
 
 
-def screen_for_export(session: Session, b: book.Book, listing: Listing) -> list[str]:
+def screen_for_export(draft: Draft, b: book.Book, listing: Listing) -> list[str]:
     """Stop on invalid values, and on errors unless ``--force``; the warnings to ask about.
 
     Errors passed with ``--force`` are told and go to the Log with the export.
     """
-    invalid, errors, warnings = split(submission_problems(session, b, listing))
-    source = session.gw.source
+    invalid, errors, warnings = split(submission_problems(draft, b, listing))
+    source = draft.source
     if invalid:
         raise ActionError(
             "\n".join(
@@ -134,7 +133,7 @@ def screen_for_export(session: Session, b: book.Book, listing: Listing) -> list[
                 ]
             )
         )
-    if errors and not session.force:
+    if errors and not draft.snapshot.force:
         raise ActionError(
             "\n".join(
                 [
@@ -146,8 +145,8 @@ def screen_for_export(session: Session, b: book.Book, listing: Listing) -> list[
         )
     for error in errors:
         message = f"exported with --force although: {error}"
-        session.say(message)
-        session.log.append(LogEntry("Error", session.action, message))
+        draft.say(message)
+        draft.change.log.append(LogEntry("Error", draft.action, message))
     return [str(w) for w in warnings]
 
 
@@ -155,9 +154,11 @@ def screen_for_export(session: Session, b: book.Book, listing: Listing) -> list[
     "check-aga",
     "AGA check",
     "list what the AGA rating office would reject or question in the report (reads only)",
+    reads=SETTLED,
 )
-def check_aga(session: Session, params: Mapping[str, object]) -> None:
-    b = with_paired_round_problems(book.read_book(session.gw), session.gw)
+def check_aga(snapshot: Snapshot, _params: NoParams) -> Change:
+    draft = Draft(snapshot)
+    b = with_paired_round_problems(book.read_book(draft), draft)
     unreadable = [
         SubmissionProblem(Severity.INVALID, str(p)) for p in b.problems if EXPORT_NEEDS.stops(p)
     ]
@@ -166,15 +167,15 @@ def check_aga(session: Session, params: Mapping[str, object]) -> None:
         for p in b.problems
         if not EXPORT_NEEDS.stops(p)
     ]
-    listing = listed_members(session, b)
-    problems = submission_problems(session, b, listing)
+    listing = listed_members(draft, b)
+    problems = submission_problems(draft, b, listing)
     invalid, errors, warnings = split([*unreadable, *problems, *xml_problems(b), *around])
     notes = [f"note: {line}" for line in update_lines(b, desk_updates(b, listing))]
     if invalid or errors:
         raise ActionError(
             "\n".join(
                 [
-                    f"{session.gw.source}: the AGA would reject this report "
+                    f"{draft.source}: the AGA would reject this report "
                     f"({len(invalid) + len(errors)} errors, {len(warnings)} warnings):",
                     *lines([*invalid, *errors, *warnings]),
                     *(f"  {note}" for note in notes),
@@ -182,10 +183,11 @@ def check_aga(session: Session, params: Mapping[str, object]) -> None:
             )
         )
     for line in lines(warnings):
-        session.say(line.strip())
+        draft.say(line.strip())
     for note in notes:
-        session.say(note)
+        draft.say(note)
     players = len(b.tournament.players)
     games = sum(len(r.games) for r in b.tournament.rounds)
     verdict = f"{len(warnings)} warnings to look at" if warnings else "nothing to fix"
-    session.say(f"AGA check of {players} players and {games} games: {verdict}")
+    draft.say(f"AGA check of {players} players and {games} games: {verdict}")
+    return draft.change

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from addin.actions import aga_check, director, needs
+from addin.actions.change import ActionError, Change, Draft, Snapshot
 from addin.actions.imported_bands import imported_bands
 from addin.actions.paired_check import with_paired_round_problems
-from addin.actions.registry import Param, ParamKind, action
-from addin.actions.session import ActionError, Session, read_input
+from addin.actions.registry import InputFile, action, param
+from addin.actions.sections import EVERYTHING, SETTLED, TOURNAMENT
 from addin.core.aga_limits import european_limits
 from addin.core.limits import MAX_ROUNDS
 from addin.core.model import Round, Settings, Tournament
@@ -27,54 +28,61 @@ from addin.workbook.round_sheets import remove_rounds
 SOFTWARE = "addin (AGA Swiss McMahon for Excel)"
 
 
+@dataclass(frozen=True, kw_only=True)
+class ExportAgaParams:
+    text: Path | None = param("the text report to write (.txt)")
+    xml: Path | None = param("the XML report to write (.xml)")
+
+
 @action(
     "export-aga",
     "Export AGA reports",
     "check the tournament as the AGA rating office will, then write the AGA text report "
     "and/or the AGA XML report",
-    Param("text", "the text report to write (.txt)", ParamKind.FILE_OUT),
-    Param("xml", "the XML report to write (.xml)", ParamKind.FILE_OUT),
+    ExportAgaParams,
+    reads=SETTLED,
 )
-def export_aga(session: Session, params: Mapping[str, object]) -> None:
-    text_path, xml_path = params.get("text"), params.get("xml")
+def export_aga(snapshot: Snapshot, params: ExportAgaParams) -> Change:
+    draft = Draft(snapshot)
+    text_path, xml_path = params.text, params.xml
     if not text_path and not xml_path:
         raise ActionError("export-aga needs --text FILE.txt and/or --xml FILE.xml")
-    b = with_paired_round_problems(book.read_book(session.gw), session.gw)
-    read_warnings = needs.screen(session, b, aga_check.EXPORT_NEEDS)
+    b = with_paired_round_problems(book.read_book(draft), draft)
+    read_warnings = needs.screen(draft, b, aga_check.EXPORT_NEEDS)
     t = b.tournament
-    listing = aga_check.listed_members(session, b)
-    warnings = [*aga_check.screen_for_export(session, b, listing), *read_warnings]
+    listing = aga_check.listed_members(draft, b)
+    warnings = [*aga_check.screen_for_export(draft, b, listing), *read_warnings]
     if xml_path:
         if stops := aga_check.xml_problems(b):
             raise ActionError(f"{stops[0]}; nothing was exported")
         warnings += [f"XML report for Eggplant: {w}" for w in eggplant_limits(t)]
     warnings += [f"AGA report: {w}" for w in european_limits(t)]
-    session.warn(warnings)
+    draft.warn(warnings)
     updated = aga_check.desk_updates(b, listing)
     try:
         outputs: list[tuple[Path, bytes]] = []
         if text_path:
             text = write_aga_text(t, updated)
-            outputs.append((Path(str(text_path)), text.encode("utf-8")))
+            outputs.append((text_path, text.encode("utf-8")))
         if xml_path:
             xml = write_aga_xml(t, software=SOFTWARE, updated=updated.keys())
             problems = validate_aga_xml(xml)
             if problems:
                 raise ActionError("the XML report does not validate: " + "; ".join(problems))
-            outputs.append((Path(str(xml_path)), xml))
+            outputs.append((xml_path, xml))
     except (AGAReportError, ValueError) as err:
         raise ActionError(f"cannot write the AGA report: {err}") from err
     for path, content in outputs:
-        session.write_output(path, content)
+        draft.output(path, content)
     games = sum(len(r.games) for r in t.rounds)
     names = " and ".join(str(p) for p, _ in outputs)
-    session.done(f"Exported {len(t.players)} players and {games} games to {names}")
-    session.messages += aga_check.update_lines(b, updated)
+    draft.done(f"Exported {len(t.players)} players and {games} games to {names}")
+    draft.change.messages += aga_check.update_lines(b, updated)
+    return draft.change
 
 
-def _import(session: Session, params: Mapping[str, object], kind: str) -> None:
-    path = Path(str(params["report"]))
-    data = read_input(path)
+def _import(draft: Draft, report_file: InputFile, kind: str) -> None:
+    path, data = report_file.path, report_file.data
     notes: tuple[str, ...] = ()
     given: frozenset[str] | None = None
     try:
@@ -85,37 +93,37 @@ def _import(session: Session, params: Mapping[str, object], kind: str) -> None:
             imported = read_aga_text_file(data, path.name)
     except AGAReportError as err:
         raise ActionError(str(err)) from err
-    b = book_to_replace(session)
-    imported.settings = _known_tiebreaks(session, imported.settings)
+    b = book_to_replace(draft)
+    imported.settings = _known_tiebreaks(draft, imported.settings)
     imported.rounds = with_boards(played_rounds(imported.rounds))
-    fill_workbook(session, b, imported, given)
+    fill_workbook(draft, b, imported, given)
     for note in notes:
-        session.say(note)
-        session.log.append(LogEntry("Note", session.action, note))
+        draft.say(note)
+        draft.change.log.append(LogEntry("Note", draft.action, note))
     # The imported rounds are history as reported, not hand edits.
-    director.stamp_pairings(session, imported.rounds, director.log_lines(session.gw))
+    director.stamp_pairings(draft, imported.rounds, director.log_lines(draft))
     games = sum(len(r.games) for r in imported.rounds)
-    session.done(
+    draft.done(
         f"Imported {len(imported.players)} players and {len(imported.rounds)} rounds "
         f"({games} games) from {path.name}"
     )
 
 
-def book_to_replace(session: Session) -> book.Book:
+def book_to_replace(draft: Draft) -> book.Book:
     """The workbook an import fills; replacing a tournament it holds is an active warning."""
-    b = book.read_book(session.gw)
+    b = book.read_book(draft)
     t = b.tournament
     if t.players or t.rounds:
-        session.warn(
+        draft.warn(
             [
-                f"{session.gw.source} already has {len(t.players)} players and "
+                f"{draft.source} already has {len(t.players)} players and "
                 f"{len(t.rounds)} rounds: the import replaces them"
             ]
         )
     return b
 
 
-def _known_tiebreaks(session: Session, settings: Settings) -> Settings:
+def _known_tiebreaks(draft: Draft, settings: Settings) -> Settings:
     """Keep the report's tiebreaks this program computes; MMS is the score itself."""
     kept, dropped = [], []
     for name in settings.tiebreaks:
@@ -124,7 +132,7 @@ def _known_tiebreaks(session: Session, settings: Settings) -> Settings:
         except TiebreakError:
             dropped.append(name)
     if dropped:
-        session.say(f"Tiebreaks not carried over: {', '.join(dropped)}")
+        draft.say(f"Tiebreaks not carried over: {', '.join(dropped)}")
     return replace(settings, tiebreaks=tuple(kept) or Settings().tiebreaks)
 
 
@@ -151,7 +159,7 @@ def with_boards(rounds: Iterable[Round]) -> list[Round]:
 
 
 def fill_workbook(
-    session: Session, b: book.Book, t: Tournament, given: frozenset[str] | None = None
+    draft: Draft, b: book.Book, t: Tournament, given: frozenset[str] | None = None
 ) -> None:
     """Replace the book's players and rounds with ``t``'s, and the settings the report gives.
 
@@ -159,7 +167,7 @@ def fill_workbook(
     settings (avoid same club, band parameter, ...) stay. Number of rounds is never lowered
     below the workbook's: the TD's 10 stays 10 when the report was written after round 3.
     """
-    gw = session.gw
+    gw = draft
     played = max((r.number for r in t.rounds), default=0)
     imported = book.settings_values(t.settings)
     if given is not None:
@@ -173,8 +181,8 @@ def fill_workbook(
             f"Number of rounds: {values['rounds']} (the workbook said {workbook_rounds}, "
             f"the report {report_rounds}, rounds played {played}); never lowered by an import"
         )
-        session.say(note)
-        session.log.append(LogEntry("Note", session.action, note))
+        draft.say(note)
+        draft.change.log.append(LogEntry("Note", draft.action, note))
     rounds = int(values["rounds"])  # type: ignore[call-overload]
     if rounds > MAX_ROUNDS:
         raise ActionError(f"the report has {rounds} rounds; a tournament has at most {MAX_ROUNDS}")
@@ -190,8 +198,8 @@ def fill_workbook(
     players_sheet.write_players(gw, banded.players.values(), rounds)
     write_bands(gw, banded.bands, banded.counts)
     if banded.note:
-        session.say(banded.note)
-        session.log.append(LogEntry("Note", session.action, banded.note))
+        draft.say(banded.note)
+        draft.change.log.append(LogEntry("Note", draft.action, banded.note))
     remove_rounds(gw)
     for rnd in t.rounds:
         book.write_round(gw, rnd, t.players)
@@ -214,20 +222,35 @@ def _whole(value: object) -> int:
         return 0
 
 
-REPORT = Param("report", "the AGA report file", ParamKind.FILE_IN, True, positional=True)
+@dataclass(frozen=True, kw_only=True)
+class ReportFileParams:
+    report: InputFile = param("the AGA report file", required=True, positional=True)
 
 
-@action("import-aga-xml", "Import AGA report", "fill the workbook from an AGA XML report", REPORT)
-def import_aga_xml(session: Session, params: Mapping[str, object]) -> None:
-    _import(session, params, "xml")
+@action(
+    "import-aga-xml",
+    "Import AGA report",
+    "fill the workbook from an AGA XML report",
+    ReportFileParams,
+    reads=TOURNAMENT,
+    writes=EVERYTHING,
+)
+def import_aga_xml(snapshot: Snapshot, params: ReportFileParams) -> Change:
+    draft = Draft(snapshot)
+    _import(draft, params.report, "xml")
+    return draft.change
 
 
 @action(
     "import-aga-text",
     "Import AGA text report",
     "fill the workbook from an AGA text report",
-    REPORT,
+    ReportFileParams,
+    reads=TOURNAMENT,
+    writes=EVERYTHING,
     button=False,
 )
-def import_aga_text(session: Session, params: Mapping[str, object]) -> None:
-    _import(session, params, "text")
+def import_aga_text(snapshot: Snapshot, params: ReportFileParams) -> Change:
+    draft = Draft(snapshot)
+    _import(draft, params.report, "text")
+    return draft.change

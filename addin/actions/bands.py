@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from addin.actions import intake, needs
-from addin.actions.registry import Param, ParamKind, action
-from addin.actions.session import ActionError, Session
+from addin.actions.change import ActionError, Change, Draft, Snapshot
+from addin.actions.registry import ParamKind, action, param
+from addin.actions.sections import PLAYERS, SETTLED
 from addin.core import supergroup
 from addin.core.bands import (
     HIGHEST_BAR,
@@ -28,6 +28,7 @@ from addin.core.model import Player, PlayerId, Settings, Status
 from addin.core.ratings import RatingError, entry_rating, rank_floor, rank_of
 from addin.workbook import bands_sheet, book, players_sheet, settings_table
 from addin.workbook.gateway import LogEntry, Problem
+from addin.workbook.layout import Section
 
 
 def rated_players(b: book.Book) -> list[Player]:
@@ -90,18 +91,26 @@ def _from_imported_scores(b: book.Book, players: list[Player]) -> Banding | None
     return derived[0]
 
 
+@dataclass(frozen=True, kw_only=True)
+class BandsParams:
+    fresh: bool = param(
+        "start over, discarding the Bands sheet's rows and band overrides", ParamKind.FLAG
+    )
+
+
 @action(
     "bands",
     "Build bands",
     "propose McMahon bands and initial scores, keeping the TD's edits in the Bands sheet",
-    Param(
-        "fresh", "start over, discarding the Bands sheet's rows and band overrides", ParamKind.FLAG
-    ),
+    BandsParams,
+    reads=SETTLED,
+    writes=PLAYERS | {Section.BANDS, Section.SETTINGS},
 )
-def bands(session: Session, params: Mapping[str, object]) -> None:
-    b = intake.settled_book(session, needs.every_player(), writes_players=True)
+def bands(snapshot: Snapshot, params: BandsParams) -> Change:
+    draft = Draft(snapshot)
+    b = intake.settled_book(draft, needs.every_player(), writes_players=True)
     players = rated_players(b)
-    fresh = bool(params.get("fresh"))
+    fresh = bool(params.fresh)
     warnings = []
     proposal = proposed_bar(b, players, fresh=fresh)
     if proposal is not None:
@@ -136,11 +145,11 @@ def bands(session: Session, params: Mapping[str, object]) -> None:
         )
     for pid in banding.cleared_overrides:
         warnings.append(f"the band override of {t.players[pid].name} is discarded (--fresh)")
-    session.warn(warnings)
+    draft.warn(warnings)
 
     if proposal is not None:
-        write_bar(session, b)
-    bands_sheet.write_bands(session.gw, banding.bands, banding.counts)
+        write_bar(draft, b)
+    bands_sheet.write_bands(draft, banding.bands, banding.counts)
     updates: dict[PlayerId, dict[str, object]] = {
         pid: {
             "band": banding.band_of.get(pid),
@@ -151,26 +160,26 @@ def bands(session: Session, params: Mapping[str, object]) -> None:
         # A player dropped after playing keeps the score their games were scored with.
         if pid in banding.band_of or not t.rounds
     }
-    players_sheet.write_fields(session.gw, b, updates)
+    players_sheet.write_fields(draft, b, updates)
 
-    session.done(banding.sizes())
+    draft.done(banding.sizes())
     if banding.supergroup:
         kind, top = t.settings.options.supergroup, banding.bands[0].initial_score or 0.0
         line = supergroup.describe(kind, t.settings.rounds, len(banding.supergroup), top + 1)
-        session.say(line)
-        session.log.append(LogEntry("Note", session.action, line))
+        draft.say(line)
+        draft.change.log.append(LogEntry("Note", draft.action, line))
     for pid in banding.sleepers_out_of_top:
         line = (
             f"{t.players[pid].name} asked to sleep (bye requests) and starts at "
             f"{banding.initial_scores[pid]:g}, one point below the bar: no sleeping in the top "
             "group (BGA 4.3)"
         )
-        session.say(line)
-        session.log.append(LogEntry("Note", session.action, line))
+        draft.say(line)
+        draft.change.log.append(LogEntry("Note", draft.action, line))
     if is_grade_scale(t.settings.options.grade_scale):
-        session.say(f"McMahon scale: {grade_scale_text(t.settings.options.grade_scale)}")
+        draft.say(f"McMahon scale: {grade_scale_text(t.settings.options.grade_scale)}")
     even = "; top band games even" if t.settings.top_band_even else ""
-    session.say(f"Handicap scheme: {scheme_text(t.settings)}{even}")
+    draft.say(f"Handicap scheme: {scheme_text(t.settings)}{even}")
     ratings = [p.rating for p in players if p.rating is not None]
     chosen = bar_style(t.settings)
     for style in (chosen, *(s for s in (BarStyle.BGA, BarStyle.EGF) if s is not chosen)):
@@ -178,10 +187,11 @@ def bands(session: Session, params: Mapping[str, object]) -> None:
             suggestion = suggest_bar(ratings, t.settings.rounds, style=style)
         except BandError:
             continue
-        session.say(
+        draft.say(
             f"{style.value} table suggests a bar of {suggestion.rank}: {suggestion.population} "
             f"players at or above it (the table asks for {suggestion.low}-{suggestion.high})"
         )
+    return draft.change
 
 
 def proposed_bar(
@@ -247,8 +257,10 @@ def _proposal(settings: Settings, ratings: list[float]) -> tuple[str, float, str
     return bar.rank, bar.bar, why
 
 
-def write_bar(session: Session, b: book.Book) -> None:
+def write_bar(draft: Draft, b: book.Book) -> None:
     """The accepted bar into the Tournament sheet's Bar row (added if the TD deleted it)."""
     rank = rank_of(b.tournament.settings.bar)  # type: ignore[arg-type]
-    settings_table.write_setting(session.gw, b, "bar", rank)
-    session.log.append(LogEntry("Action", session.action, f"Bar set to {rank} (Tournament sheet)"))
+    settings_table.write_setting(draft, b, "bar", rank)
+    draft.change.log.append(
+        LogEntry("Action", draft.action, f"Bar set to {rank} (Tournament sheet)")
+    )

@@ -3,84 +3,100 @@ look-up's matches in a window (``select-matches``, lookup's follow-up)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 
 from addin.actions import intake
-from addin.actions.member_list import read_members
-from addin.actions.registry import Param, ParamKind, action
-from addin.actions.session import (
+from addin.actions.change import (
     ActionError,
-    Cancelled,
+    Ask,
+    Change,
+    Draft,
+    NewWorkbook,
     OpenFile,
     ParamError,
     SelectRows,
-    Session,
+    Snapshot,
 )
+from addin.actions.member_list import read_members
+from addin.actions.registry import ParamKind, action, param
 from addin.core.limits import MAX_ROUNDS
-from addin.workbook import book, players_sheet, selected_rows, template
-from addin.workbook.gateway import Gateway, Problem
-from addin.workbook.member_sheet import MEMBER_SHEETS
-from addin.workbook.openpyxl_gateway import OpenpyxlGateway
+from addin.workbook import book, players_sheet, selected_rows
+from addin.workbook.gateway import Problem
+from addin.workbook.layout import Section
 
 SETTINGS = ("name", "start_date", "end_date", "rounds")
 """The ``new`` parameters that are settings of the tournament."""
+EVERYTHING = frozenset(Section) - {Section.REPORT_SHEETS}
+"""Every section of the tournament (report sheets are printouts, not tournament data)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class NewParams:
+    book: Path = param("the .xlsx file to create", ParamKind.FILE_OUT, required=True)
+    name: str | None = param("tournament name")
+    start_date: date | None = param("start date, YYYY-MM-DD", asked=False, option="start")
+    end_date: date | None = param("end date, YYYY-MM-DD", asked=False, option="end")
+    rounds: int | None = param(
+        f"number of rounds, 1 to {MAX_ROUNDS} (default 5)", bounds=(1, MAX_ROUNDS)
+    )
+    force: bool = False
+    """Replace a file already there: ``--force``, or the TD's answer in a window."""
 
 
 @action(
     "new",
     "New tournament",
     "create a new tournament workbook from the template",
-    Param("book", "the .xlsx file to create", ParamKind.FILE_OUT, required=True),
-    Param("name", "tournament name"),
-    Param("start_date", "start date, YYYY-MM-DD", ParamKind.DATE, asked=False, option="start"),
-    Param("end_date", "end date, YYYY-MM-DD", ParamKind.DATE, asked=False, option="end"),
-    Param(
-        "rounds",
-        f"number of rounds, 1 to {MAX_ROUNDS} (default 5)",
-        ParamKind.INT,
-        bounds=(1, MAX_ROUNDS),
-    ),
+    NewParams,
     creates=True,
 )
-def new(session: Session, params: Mapping[str, object]) -> None:
-    """Make the workbook (``session.made``; the runner saves and journals it) and ask the
-    door to show it. A window asks before replacing a file; the command line needs
-    ``--force``."""
-    path = Path(str(params["book"]))
-    if not session.in_terminal and path.suffix.lower() != ".xlsx":
+def new(snapshot: Snapshot, p: NewParams) -> Change:
+    """The workbook to make (the store saves and journals it); the door is asked to show
+    it. A window asks before replacing a file; the command line needs ``--force``."""
+    draft = Draft(snapshot)
+    path = p.book
+    if not snapshot.terminal and path.suffix.lower() != ".xlsx":
         path = path.with_suffix(".xlsx")  # a name typed in a save dialog
-    start, end = params.get("start_date"), params.get("end_date")
-    if start and end and end < start:  # type: ignore[operator]
-        raise ParamError(f"--end {end} is before --start {start}")
+    if p.start_date and p.end_date and p.end_date < p.start_date:
+        raise ParamError(f"--end {p.end_date} is before --start {p.start_date}")
     if not path.parent.is_dir():
         raise ActionError(f"there is no folder {path.parent}")
-    force = session.force
-    if path.exists() and not force and not session.in_terminal:
-        if not session.gw.confirm(f"{path.name} exists. Replace it?"):
-            raise Cancelled([], quiet=True)
-        force = True
-    values = {k: params[k] for k in SETTINGS if params.get(k) is not None}
-    session.made = new_tournament(path, values, force=force)
-    session.say(f"Created {path}")
-    session.requests.append(OpenFile(path))
+    if path.exists() and not p.force and not snapshot.terminal:
+        raise Ask(f"{path.name} exists. Replace it?", {"force": True})
+    values = {k: getattr(p, k) for k in SETTINGS if getattr(p, k) is not None}
+    settings = book.settings_from_values({**book.default_values(), **values})
+    draft.note(
+        f"Created {path.name}: {settings.name or 'unnamed tournament'}, {settings.rounds} rounds"
+    )
+    draft.say(f"Created {path}")
+    draft.request(OpenFile(path))
+    draft.change.creates = NewWorkbook(path, values, replace=p.force)
+    return draft.change
 
 
-@action("check", "Check workbook", "check every sheet; list each problem with its cell")
-def check_workbook(session: Session, params: Mapping[str, object]) -> None:
+@action(
+    "check",
+    "Check workbook",
+    "check every sheet; list each problem with its cell",
+    reads=EVERYTHING,
+    changes=False,
+)
+def check_workbook(snapshot: Snapshot, p: object) -> Change:
     """List every problem, warning and note; a workbook with problems fails the check. A
     terminal shows the count last (under the list), a dialog first (it cuts long lists)."""
-    problems, notices, warnings = check(session)
+    draft = Draft(snapshot)
+    problems, notices, warnings = check(draft)
     lines = [f"problem: {p}" for p in problems] + [f"warning: {w}" for w in warnings]
     lines += [f"note: {n}" for n in notices]
     summary = (
         f"{len(problems)} problem(s), {len(warnings)} warning(s) to confirm, {len(notices)} note(s)"
     )
-    if session.in_terminal:
-        session.messages += [*lines, f"{session.gw.source}: {summary}"]
-    else:
-        session.messages += [summary, *lines]
-    session.problems_found = bool(problems)
+    draft.change.messages += lines
+    draft.change.summary = f"{snapshot.source}: {summary}"
+    draft.change.problems_found = bool(problems)
+    return draft.change
 
 
 MATCHES_SELECTED = (
@@ -88,57 +104,38 @@ MATCHES_SELECTED = (
 )
 
 
+@dataclass(frozen=True, kw_only=True)
+class QueryParams:
+    query: str | None = param(
+        "a family name prefix, 'Family, Given', or an AGA number", positional=True
+    )
+
+
 @action(
     "select-matches",
     "Select the matches",
     "find the TDListA rows of a look-up's matches (a window selects them)",
-    Param("query", "a family name prefix, 'Family, Given', or an AGA number", positional=True),
+    QueryParams,
     button=False,
-    reads_only=MEMBER_SHEETS,
+    reads={Section.MEMBERS},
+    changes=False,
 )
-def select_matches(session: Session, params: Mapping[str, object]) -> None:
-    found = {m.aga_id for m in read_members(session.gw).search(str(params.get("query") or ""))}
-    rows = tuple(selected_rows.member_rows(session.gw, found))
-    if not rows:
-        return
-    sheet, columns = selected_rows.member_list_area()
-    session.requests.append(SelectRows(sheet, rows, columns, MATCHES_SELECTED))
+def select_matches(snapshot: Snapshot, p: QueryParams) -> Change:
+    draft = Draft(snapshot)
+    found = {m.aga_id for m in read_members(draft).search(p.query or "")}
+    rows = tuple(selected_rows.member_rows(draft, found))
+    if rows:
+        sheet, columns = selected_rows.member_list_area()
+        draft.request(SelectRows(sheet, rows, columns, MATCHES_SELECTED))
+    return draft.change
 
 
-def new_tournament(
-    path: Path, values: Mapping[str, object], *, force: bool = False
-) -> OpenpyxlGateway:
-    """A new workbook from the template with the given settings; saved by the caller."""
-    if path.exists() and not force:
-        raise ActionError(f"{path} already exists; choose another name or pass --force")
-    try:
-        wb = template.build(values)
-    except ValueError as err:
-        raise ActionError(str(err)) from err
-    gw = OpenpyxlGateway(wb, path)
-    session = Session(gw, "new")
-    settings = book.settings_from_values({**book.default_values(), **values})
-    session.done(
-        f"Created {path.name}: {settings.name or 'unnamed tournament'}, {settings.rounds} rounds"
-    )
-    gw.append_log(session.log)
-    return gw
-
-
-def check(session: Session) -> tuple[list[Problem], list[Problem], list[str]]:
+def check(draft: Draft) -> tuple[list[Problem], list[Problem], list[str]]:
     """Every problem in the workbook, every tolerated oddity (with what the next action
     fills in), and the warnings the next action will ask about (``addin.actions.intake``)."""
-    b = book.read_book(session.gw)
-    problems, warnings, fills = intake.check_report(session.gw, b)
+    b = book.read_book(draft)
+    problems, warnings, fills = intake.check_report(draft, b)
     notices = [n for data in b.tables.values() for n in data.notices]
     notices += [n for n in b.settings.data.notices]
     notices += [players_sheet.sheet_notice(fill) for fill in fills]
     return problems, notices, warnings
-
-
-def read_checked(gw: Gateway) -> book.Book:
-    """Read the book, refusing to go on when it has problems."""
-    b = book.read_book(gw)
-    if b.problems:
-        raise ActionError(f"{gw.source} has problems to fix first", b.problems)
-    return b

@@ -1,116 +1,114 @@
 """The journal's actions: ``history`` lists it, ``undo`` and ``redo`` take actions back.
 
 They work on the journal beside the workbook's file (:mod:`addin.journal`), never on its
-sheets, and reach the file through ``session.window``: the file itself on the command
-line, the open window in Excel or Calc (saved first, so hand edits are seen and asked
-about, and shown again once the file is put back).
+sheets: the store gives them the workbook's window (the file itself on the command line,
+the open window in Excel or Calc, saved first so that hand edits are seen and asked
+about), and puts back the state they choose, showing it again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from dataclasses import dataclass
 
-from addin.actions.registry import Param, ParamKind, action
-from addin.actions.session import Cancelled, Replaced, Session, Window
-from addin.journal.commands import done_message, history_lines
+from addin.actions.change import Ask, Change, Draft, Snapshot, Window
+from addin.actions.registry import ParamKind, action, param
+from addin.journal.commands import TakeBack, history_lines
 from addin.journal.store import Journal, JournalError
-from addin.journal.undo import plan, restore
+from addin.journal.undo import plan
 
 SHOWN = 25
 """A window lists the last entries (a dialog is short); a terminal lists them all."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class HistoryParams:
+    prune_before: int | None = param(
+        "remove the snapshots only entries before N need (they can no longer be undone)",
+        ParamKind.INT,
+        asked=False,
+        metavar="N",
+    )
 
 
 @action(
     "history",
     "History",
     "list the journal: every action that changed the workbook",
-    Param(
-        "prune_before",
-        "remove the snapshots only entries before N need (they can no longer be undone)",
-        ParamKind.INT,
-        asked=False,
-        metavar="N",
-    ),
+    HistoryParams,
     journal=True,
     changes=False,
 )
-def history(session: Session, params: Mapping[str, object]) -> None:
-    path = _window(session).on_disk()
+def history(snapshot: Snapshot, p: HistoryParams) -> Change:
+    draft = Draft(snapshot)
+    path = _window(snapshot).on_disk()
     if path is None:
-        session.say(f"{session.gw.source} has no file yet: save it as .xlsx to start its journal.")
-        return
+        draft.say(f"{snapshot.source} has no file yet: save it as .xlsx to start its journal.")
+        return draft.change
     journal = Journal.load(path)
-    prune = params.get("prune_before")
-    if prune is not None:
-        journal.entry(int(prune))  # type: ignore[call-overload]
-        try:
-            removed = journal.prune_before(int(prune))  # type: ignore[call-overload]
-        except OSError as err:
-            raise JournalError(
-                f"could not prune the journal of {path}: {err.strerror or err}"
-            ) from err
-        session.say(
-            f"Removed {removed} snapshot(s): entries before {prune} can no longer be undone."
-        )
-        return
+    if p.prune_before is not None:
+        journal.entry(p.prune_before)  # an entry that is not there is refused here
+        draft.change.prune_before = p.prune_before
+        return draft.change
     lines = history_lines(journal)
-    if not session.in_terminal and len(journal.entries) > SHOWN:
+    if not snapshot.terminal and len(journal.entries) > SHOWN:
         first = len(journal.entries) - SHOWN
         lines = [lines[0], f"... {first} earlier entries", *lines[1 + first :]]
-    session.messages += lines
+    draft.change.messages += lines
+    return draft.change
+
+
+@dataclass(frozen=True, kw_only=True)
+class UndoParams:
+    to: int | None = param(
+        "put the workbook back as it was before entry N (see history)",
+        ParamKind.INT,
+        asked=False,
+        metavar="N",
+    )
+    lose_edits: bool = False
+    """The TD's answer: go ahead although hand edits are lost."""
 
 
 @action(
     "undo",
     "Undo",
     "take back the last action (an undo is itself an entry)",
-    Param(
-        "to",
-        "put the workbook back as it was before entry N (see history)",
-        ParamKind.INT,
-        asked=False,
-        metavar="N",
-    ),
+    UndoParams,
     journal=True,
 )
-def undo(session: Session, params: Mapping[str, object]) -> None:
-    to = params.get("to")
-    take_back(session, "undo", None if to is None else int(to))  # type: ignore[call-overload]
+def undo(snapshot: Snapshot, p: UndoParams) -> Change:
+    return take_back(snapshot, "undo", p.to, p.lose_edits)
 
 
-@action("redo", "Redo", "take back the last undo", journal=True)
-def redo(session: Session, params: Mapping[str, object]) -> None:
-    take_back(session, "redo", None)
+@dataclass(frozen=True, kw_only=True)
+class RedoParams:
+    lose_edits: bool = False
+    """The TD's answer: go ahead although hand edits are lost."""
 
 
-def take_back(session: Session, kind: str, to: int | None) -> None:
-    """Put back the state before the entry ``kind`` (undo or redo) names, and show it.
+@action("redo", "Redo", "take back the last undo", RedoParams, journal=True)
+def redo(snapshot: Snapshot, p: RedoParams) -> Change:
+    return take_back(snapshot, "redo", None, p.lose_edits)
 
-    Raises ``JournalError`` (nothing to undo, a broken journal, no file), or ``Cancelled``
-    when the TD keeps hand edits the undo would lose."""
-    window = _window(session)
+
+def take_back(snapshot: Snapshot, kind: str, to: int | None, lose_edits: bool) -> Change:
+    """The state before the entry ``kind`` (undo or redo) names, for the store to put back
+    and show. Raises ``JournalError`` (nothing to undo, a broken journal, no file), or asks
+    whether to lose the hand edits the undo would lose."""
+    window = _window(snapshot)
     path = window.file()
     if path is None:
         raise JournalError(window.unavailable())
-    if window.modified():
-        window.save()
-    p = plan(path, kind, to)
-    if p.edits:
-        edits = p.edits.message(path.name)
-        if not session.gw.confirm(f"{edits}.\n\n{kind.title()} anyway?"):
-            raise Cancelled([edits], quiet=True)
-    done: list[int] = []
-
-    def put_back() -> None:
-        done.append(restore(p, door=window.door).number)
-
-    document = window.reopen(put_back)
-    if document is not None:
-        session.requests.append(Replaced(document))
-    session.say(done_message(p.journal, path.name, kind, to, done[0]))
+    planned = plan(path, kind, to)
+    if planned.edits and not lose_edits:
+        edits = planned.edits.message(path.name)
+        raise Ask(f"{edits}.\n\n{kind.title()} anyway?", {"lose_edits": True}, cancelled=[edits])
+    change = Change(kind)
+    change.restore = TakeBack(planned, kind, to)
+    return change
 
 
-def _window(session: Session) -> Window:
-    if session.window is None:  # the runner gives every journal action its window
-        raise JournalError(f"{session.gw.source}: no file to keep a journal beside")
-    return session.window
+def _window(snapshot: Snapshot) -> Window:
+    if snapshot.window is None:  # the store gives every journal action its window
+        raise JournalError(f"{snapshot.source}: no file to keep a journal beside")
+    return snapshot.window

@@ -14,16 +14,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import date
 
+from addin.actions.change import Draft
 from addin.actions.late_arrivals import place_late_arrivals
 from addin.actions.member_list import read_members
 from addin.actions.needs import Needs, screen
 from addin.actions.paired_check import with_paired_round_problems
-from addin.actions.session import Session
 from addin.core.lookup import MemberIndex, fold
 from addin.core.model import Player, Settings
 from addin.core.ratings import RatingError, parse_rating, rank_of
 from addin.workbook import book, parts, players_sheet
-from addin.workbook.gateway import Gateway, LogEntry, Problem, Row
+from addin.workbook.gateway import LogEntry, Problem, Row, TableSource
+from addin.workbook.layout import Section
 from addin.workbook.log_sheet import read_log
 from addin.workbook.players_intake import (
     Examiner,
@@ -33,14 +34,30 @@ from addin.workbook.players_intake import (
     settled_rows,
 )
 
+READS = frozenset(
+    {
+        Section.SETTINGS,
+        Section.PLAYERS,
+        Section.BANDS,
+        Section.REQUESTS,
+        Section.ROUNDS,
+        Section.LOG,
+        Section.MEMBERS,
+    }
+)
+"""What settling the workbook reads: the whole tournament and its Log; the TDListA only
+when Players rows were typed since the last action."""
+WRITES = frozenset({Section.PLAYERS})
+"""What it may write: Players rows completed from the TDListA or placed in the bands."""
+
 STAMP = "Checked the players' registration: digest "
 """Log text before the digest of the Players' registration cells."""
 
 # --- the Log --------------------------------------------------------------------------
 
 
-def _log(gw: Gateway) -> list[tuple[str, str]]:
-    return read_log(gw)
+def _log(tables: TableSource) -> list[tuple[str, str]]:
+    return read_log(tables)
 
 
 def last_stamp(log: Sequence[tuple[str, str]]) -> str | None:
@@ -81,7 +98,7 @@ def _player_identity(p: Player) -> tuple[str, str, str]:
 
 def examine(
     b: book.Book,
-    gw: Gateway,
+    tables: TableSource,
     log: Sequence[tuple[str, str]],
     index: MemberIndex | None = None,
 ) -> Intake:
@@ -93,7 +110,7 @@ def examine(
     if digest == last_stamp(log):
         intake = settled_rows(data)
     else:
-        index = index if index is not None else read_members(gw)
+        index = index if index is not None else read_members(tables)
         intake = Examiner(
             data, index if len(index) else None, start, accepted_in(log), settings.end_date
         ).examine()
@@ -102,7 +119,7 @@ def examine(
 
 
 def settled_book(
-    session: Session,
+    draft: Draft,
     wanted: Needs | Callable[[book.Book], Needs],
     *,
     writes_players: bool = False,
@@ -115,23 +132,22 @@ def settled_book(
     the caller writes the Players table from ``players_data`` (one block); otherwise the
     rows are written here when anything was filled.
     """
-    gw = session.gw
-    b = book.read_book(gw)
-    log = _log(gw)
-    intake = examine(b, gw, log, index)
+    b = book.read_book(draft)
+    log = _log(draft)
+    intake = examine(b, draft, log, index)
     b = with_intake_problems(rebuilt(b, intake), intake)
-    b = with_paired_round_problems(b, gw, log)
-    ignored = screen(session, b, wanted)
+    b = with_paired_round_problems(b, draft, log)
+    ignored = screen(draft, b, wanted)
     late, late_notes, placed = place_late_arrivals(b, intake.rows)
-    session.warn(ignored + [w.shown for w in intake.warnings] + late)
+    draft.warn(ignored + [w.shown for w in intake.warnings] + late)
     if placed:
         b = rebuilt(b, intake)
     changed = intake.changed or placed
     if changed and not writes_players:
-        players_sheet.write_rows(gw, b, intake.rows)
-    session.log += [LogEntry("Action", session.action, n) for n in intake.notes + late_notes]
+        players_sheet.write_rows(draft, b, intake.rows)
+    draft.change.log += [LogEntry("Action", draft.action, n) for n in intake.notes + late_notes]
     if intake.digest != last_stamp(log) and not intake.problems:
-        session.log.append(LogEntry("Action", session.action, STAMP + intake.digest))
+        draft.change.log.append(LogEntry("Action", draft.action, STAMP + intake.digest))
     return b
 
 
@@ -146,20 +162,20 @@ def with_intake_problems(b: book.Book, intake: Intake) -> book.Book:
     return replace(b, problems=[*placed, *b.problems])
 
 
-def stamp_rows(session: Session, rows: Sequence[Row], settings: Settings) -> None:
+def stamp_rows(draft: Draft, rows: Sequence[Row], settings: Settings) -> None:
     """After an action wrote Players rows it checked itself (register, preregister)."""
-    session.log = [e for e in session.log if not e.message.startswith(STAMP)]
-    session.log.append(
-        LogEntry("Action", session.action, STAMP + registration_digest(rows, settings))
+    draft.change.log = [e for e in draft.change.log if not e.message.startswith(STAMP)]
+    draft.change.log.append(
+        LogEntry("Action", draft.action, STAMP + registration_digest(rows, settings))
     )
 
 
-def check_report(gw: Gateway, b: book.Book) -> tuple[list[Problem], list[str], list[str]]:
+def check_report(draft: Draft, b: book.Book) -> tuple[list[Problem], list[str], list[str]]:
     """For ``check``: problems (the reader's, as settled), warnings not yet accepted, and
     what the next action would fill in."""
-    log = _log(gw)
-    intake = examine(b, gw, log)
-    settled = with_paired_round_problems(rebuilt(b, intake), gw, log)
+    log = _log(draft)
+    intake = examine(b, draft, log)
+    settled = with_paired_round_problems(rebuilt(b, intake), draft, log)
     problems = [*intake.problems, *settled.problems]
     warnings = [w.shown for w in intake.warnings]
     notes = [f"{n} (by the next action)" for n in intake.notes]

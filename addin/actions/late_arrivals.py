@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from addin.actions.session import ActionError
+from addin.actions.change import ActionError
 from addin.core.bands import band_for_rating
 from addin.core.model import Status
 from addin.core.ratings import RatingError, entry_rating

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from addin.actions.session import ActionError
+from addin.actions.change import ActionError
 from addin.core.lookup import MemberIndex
-from addin.workbook.gateway import Gateway
+from addin.workbook.gateway import TableSource
 from addin.workbook.member_sheet import read_member_index
 
 
-def read_members(gw: Gateway) -> MemberIndex:
+def read_members(tables: TableSource) -> MemberIndex:
     """The TDListA indexed (``addin.workbook.member_sheet``); its problems stop the action."""
-    index, problems = read_member_index(gw)
+    index, problems = read_member_index(tables)
     if problems:
-        raise ActionError(f"{gw.source}: the TDListA sheet has problems", problems)
+        raise ActionError(f"{tables.source}: the TDListA sheet has problems", problems)
     return index
 
 
@@ -22,7 +22,7 @@ def keep_index(path: Path) -> int:
     """Index the TDListA saved in ``path`` and keep it, as ``lookup`` reads and keys it: a
     new list is indexed when it arrives, not at the desk's first look-up. What is kept is
     what reading the saved file makes, under keys of its saved bytes, so a list changed
-    later misses it. Run once the workbook is saved (``Session.afterwards``); anything in
+    later misses it. Run once the workbook is saved (``Draft.afterwards``); anything in
     the way (another command's turn, a list with problems) leaves nothing kept and is no
     error: the next look-up indexes the list. Returns the exit code, 0."""
     from addin.workbook.calamine_reader import CalamineReader

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
+from addin.actions.change import Draft
 from addin.actions.paired_check import with_paired_round_problems
-from addin.actions.session import Session
 from addin.core.model import PlayerId, Status, Tournament
 from addin.workbook import book
 from addin.workbook.gateway import Problem
@@ -137,24 +137,22 @@ def carried_elsewhere() -> Needs:
     )
 
 
-def screen(
-    session: Session, b: book.Book, needs: Needs | Callable[[book.Book], Needs]
-) -> list[str]:
+def screen(draft: Draft, b: book.Book, needs: Needs | Callable[[book.Book], Needs]) -> list[str]:
     """Stop on a problem in what the action needs; the others, as warnings to ask about."""
     wanted = needs(b) if callable(needs) else needs
-    session.require_no_problems(
+    draft.require_no_problems(
         [p for p in b.problems if wanted.stops(p)], "fix these problems first"
     )
     aside = (
-        f"{session.action} goes on as if the cell were blank"
+        f"{draft.action} goes on as if the cell were blank"
         if wanted == NOTHING
-        else f"not used by {session.action}, which goes on"
+        else f"not used by {draft.action}, which goes on"
     )
     return [f"{p} ({aside})" for p in b.problems if not wanted.stops(p)]
 
 
-def read_for(session: Session, needs: Needs | Callable[[book.Book], Needs]) -> book.Book:
+def read_for(draft: Draft, needs: Needs | Callable[[book.Book], Needs]) -> book.Book:
     """Read the book; stop on a problem in what the action needs, warn about the rest."""
-    b = with_paired_round_problems(book.read_book(session.gw), session.gw)
-    session.warn(screen(session, b, needs))
+    b = with_paired_round_problems(book.read_book(draft), draft)
+    draft.warn(screen(draft, b, needs))
     return b

@@ -2,38 +2,41 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from addin.actions import director, needs
 from addin.actions.aga_reports import book_to_replace, fill_workbook, with_boards
-from addin.actions.registry import Param, ParamKind, action
-from addin.actions.session import ActionError, Session, read_input
+from addin.actions.change import ActionError, Change, Draft, Snapshot
+from addin.actions.registry import InputFile, action, param
+from addin.actions.sections import EVERYTHING, SETTLED, TOURNAMENT
 from addin.core.european import PRESETS
 from addin.formats.opengotha import GIVEN, OpenGothaError, read_opengotha_event
 from addin.formats.opengotha_write import write_opengotha
 from addin.workbook.gateway import LogEntry
 
-FILE = Param(
-    "file", "the OpenGotha tournament file (.xml)", ParamKind.FILE_IN, True, positional=True
-)
+
+@dataclass(frozen=True, kw_only=True)
+class ImportOpengothaParams:
+    file: InputFile = param("the OpenGotha tournament file (.xml)", required=True, positional=True)
 
 
 @action(
     "import-opengotha",
     "Import OpenGotha",
     "fill the workbook from an OpenGotha tournament file: players, rounds, byes, settings",
-    FILE,
+    ImportOpengothaParams,
+    reads=TOURNAMENT,
+    writes=EVERYTHING,
 )
-def import_opengotha(session: Session, params: Mapping[str, object]) -> None:
-    path = Path(str(params["file"]))
-    data = read_input(path)
+def import_opengotha(snapshot: Snapshot, params: ImportOpengothaParams) -> Change:
+    draft = Draft(snapshot)
+    path, data = params.file.path, params.file.data
     try:
         event = read_opengotha_event(data, path.name)
     except OpenGothaError as err:
         raise ActionError(str(err)) from err
-    b = book_to_replace(session)
+    b = book_to_replace(draft)
     t = b.tournament
     imported = event.tournament
     settings = imported.settings
@@ -51,7 +54,7 @@ def import_opengotha(session: Session, params: Mapping[str, object]) -> None:
     imported.rounds = with_boards(imported.rounds)
     # OpenGotha's Number of rounds is the event's: it replaces the workbook's.
     values = {**b.settings.values, "rounds": settings.rounds}
-    fill_workbook(session, replace(b, settings=replace(b.settings, values=values)), imported, GIVEN)
+    fill_workbook(draft, replace(b, settings=replace(b.settings, values=values)), imported, GIVEN)
     lines = list(event.notes)
     if event.assigned:
         lines.append(
@@ -61,40 +64,49 @@ def import_opengotha(session: Session, params: Mapping[str, object]) -> None:
     if event.not_carried:
         lines.append("Not carried over (no counterpart here): " + "; ".join(event.not_carried))
     for line in lines:
-        session.say(line)
-        session.log.append(LogEntry("Note", session.action, line))
+        draft.say(line)
+        draft.change.log.append(LogEntry("Note", draft.action, line))
     # The imported rounds are history as OpenGotha recorded them, not hand edits.
-    director.stamp_pairings(session, imported.rounds, director.log_lines(session.gw))
+    director.stamp_pairings(draft, imported.rounds, director.log_lines(draft))
     games = sum(len(r.games) for r in imported.rounds)
     byes = sum(len(r.byes) for r in imported.rounds)
-    session.done(
+    draft.done(
         f"Imported {len(imported.players)} players, {len(imported.rounds)} rounds ({games} "
         f"games, {byes} byes) and {settings.pairing_format} settings from {path.name}"
     )
+    return draft.change
+
+
+@dataclass(frozen=True, kw_only=True)
+class ExportOpengothaParams:
+    out: Path = param("the OpenGotha file to write (.xml)", required=True, positional=True)
 
 
 @action(
     "export-opengotha",
     "Export OpenGotha",
     "write the tournament as an OpenGotha file (.xml), for a TD who carries on in OpenGotha",
-    Param("out", "the OpenGotha file to write (.xml)", ParamKind.FILE_OUT, True, positional=True),
+    ExportOpengothaParams,
+    reads=SETTLED,
     button=False,
 )
-def export_opengotha(session: Session, params: Mapping[str, object]) -> None:
-    t = needs.read_for(session, needs.carried_elsewhere()).tournament
+def export_opengotha(snapshot: Snapshot, params: ExportOpengothaParams) -> Change:
+    draft = Draft(snapshot)
+    t = needs.read_for(draft, needs.carried_elsewhere()).tournament
     try:
         written = write_opengotha(t)
     except ValueError as err:
         raise ActionError(f"cannot write the OpenGotha file: {err}") from err
-    session.warn([f"OpenGotha cannot hold: {line}" for line in written.lost])
-    out = Path(str(params["out"]))
-    session.write_output(out, written.data)
+    draft.warn([f"OpenGotha cannot hold: {line}" for line in written.lost])
+    out = params.out
+    draft.output(out, written.data)
     if written.shift:
-        session.say(
+        draft.say(
             f"OpenGotha shows every McMahon score {written.shift:+g} (its scores start from "
             "30k); the differences, and so the pairings, are the same"
         )
     games = sum(len(r.games) for r in t.rounds)
-    session.done(
+    draft.done(
         f"Exported {len(t.players)} players and {len(t.rounds)} rounds ({games} games) to {out}"
     )
+    return draft.change

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from addin.actions import director, intake, needs
 from addin.actions.bands import rated_players
-from addin.actions.director.lookup import in_tournament
-from addin.actions.registry import Param, ParamKind, action
-from addin.actions.session import ActionError, Session
+from addin.actions.change import ActionError, Change, Draft, Snapshot
+from addin.actions.director.desk import in_tournament
+from addin.actions.registry import action, param
+from addin.actions.sections import ROUNDS, SETTLED, TOURNAMENT
 from addin.core import sleeping
 from addin.core.consistency import even_colours
 from addin.core.ghost import GHOST_NOTE, as_byes, ghost_of, ghost_problem, with_ghost
@@ -20,10 +20,9 @@ from addin.core.pairing.errors import PairingError
 from addin.core.scoring import mcmahon_scores
 from addin.publish.codes import write_codes
 from addin.workbook import book, players_sheet
+from addin.workbook.layout import Section
 from addin.workbook.paired_rounds import paired_in_log
 from addin.workbook.round_sheets import remove_round, sheet_of
-
-ROUND = Param("round", "round number (default: the next round)", ParamKind.INT)
 
 
 def next_round(t: Tournament) -> int:
@@ -97,11 +96,24 @@ def after_pairing_warnings(t: Tournament, result: PairingResult) -> list[str]:
     return warnings
 
 
-@action("pair", "Pair next round", "pair a round by the AGA Swiss McMahon rules", ROUND)
-def pair(session: Session, params: Mapping[str, object]) -> None:
-    b = intake.settled_book(session, lambda b: needs.pairing(b.tournament, _asked(b, params)))
+@dataclass(frozen=True, kw_only=True)
+class PairParams:
+    round: int | None = param("round number (default: the next round)")
+
+
+@action(
+    "pair",
+    "Pair next round",
+    "pair a round by the AGA Swiss McMahon rules",
+    PairParams,
+    reads=SETTLED,
+    writes=ROUNDS,
+)
+def pair(snapshot: Snapshot, params: PairParams) -> Change:
+    draft = Draft(snapshot)
+    b = intake.settled_book(draft, lambda b: needs.pairing(b.tournament, _asked(b, params.round)))
     t = b.tournament
-    number = _asked(b, params)
+    number = _asked(b, params.round)
     if t.round(number) is not None:
         raise ActionError(
             f"round {number} is already paired; unpair it first (unpair --round {number})"
@@ -132,13 +144,13 @@ def pair(session: Session, params: Mapping[str, object]) -> None:
             "(register players first: Players sheet)"
         )
     warnings = pre_pairing_warnings(t, number, playing) + top_group_sleepers(t, number)
-    log = director.log_lines(session.gw)
+    log = director.log_lines(draft)
     warnings += director.edited_round_warnings(t, log)
     try:
         result = pair_round(pairing_input(t, number, active))
     except PairingError as err:
         raise ActionError(f"round {number} cannot be paired: {err}") from err
-    session.warn(warnings + after_pairing_warnings(t, result))
+    draft.warn(warnings + after_pairing_warnings(t, result))
 
     rnd = Round(number, result.games, _byes(result, active, number))
     rnd = sleeping.noted(rnd, t, sleeping.pairing_bonus(t, number))
@@ -147,12 +159,12 @@ def pair(session: Session, params: Mapping[str, object]) -> None:
         earlier = replace(t, rounds=[r for r in t.rounds if r.number < number])
         rnd, ghosted = with_ghost(rnd, t, mcmahon_scores(earlier, number - 1))
     elif (problem := ghost_problem(t, number)) and result.byes:
-        session.say(f"No ghost game: {problem}; the odd player has a bye")
-    book.write_round(session.gw, rnd, t.players)
-    write_codes(session.gw, rnd)
-    director.stamp_pairings(session, [*t.rounds, rnd], log)
+        draft.say(f"No ghost game: {problem}; the odd player has a bye")
+    book.write_round(draft, rnd, t.players)
+    write_codes(draft, rnd)
+    director.stamp_pairings(draft, [*t.rounds, rnd], log)
     s = result.stats
-    session.done(
+    draft.done(
         f"Paired round {number}: {len(rnd.games)} games, {len(rnd.byes)} byes; "
         f"{s.cross_group_games} games across score groups, sum of squared McMahon "
         f"differences {s.mms_squared_difference:g}, {s.color_breaks} colour and "
@@ -161,14 +173,14 @@ def pair(session: Session, params: Mapping[str, object]) -> None:
         + (f". {result.bye_note}" if result.bye_note and not ghosted else "")
         + (f". {GHOST_NOTE}: {t.players[ghosted].name} plays the ghost" if ghosted else "")
     )
+    return draft.change
 
 
-def _asked(b: book.Book, params: Mapping[str, object]) -> int:
+def _asked(b: book.Book, asked: int | None) -> int:
     """The round to pair: the one asked for (a round of the tournament), else the next."""
-    asked = params.get("round")
     if asked is None:
         return next_round(b.tournament)
-    return in_tournament(b.tournament, int(asked))  # type: ignore[call-overload]
+    return in_tournament(b.tournament, asked)
 
 
 def _require_bands(b: book.Book, active: list[Player]) -> None:
@@ -212,34 +224,48 @@ def _byes(result: PairingResult, active: list[Player], number: int) -> tuple[Bye
     return tuple(byes)
 
 
-@action("unpair", "Undo pairing", "remove a round's pairing (the last round paired)", ROUND)
-def unpair(session: Session, params: Mapping[str, object]) -> None:
-    b = book.read_book(session.gw)
+@dataclass(frozen=True, kw_only=True)
+class UnpairParams:
+    round: int | None = param("round number (default: the next round)")
+
+
+@action(
+    "unpair",
+    "Undo pairing",
+    "remove a round's pairing (the last round paired)",
+    UnpairParams,
+    reads=TOURNAMENT,
+    writes={Section.ROUNDS},
+)
+def unpair(snapshot: Snapshot, params: UnpairParams) -> Change:
+    draft = Draft(snapshot)
+    b = book.read_book(draft)
     t = b.tournament
     last = next_round(t) - 1
-    asked = params.get("round")
+    asked = params.round
     if asked is None and not last:
         raise ActionError("no round is paired yet: nothing to unpair")
-    number = last if asked is None else in_tournament(t, int(asked))  # type: ignore[call-overload]
+    number = last if asked is None else in_tournament(t, asked)
     rnd = t.round(number)
-    if (rnd is None or not (rnd.games or rnd.byes)) and lost_by_hand(t, session, number):
-        remove_round(session.gw, number)  # nothing left to take: the Log says so
-        session.done(f"Removed the pairing of round {number} (its games were gone already)")
-        return
+    if (rnd is None or not (rnd.games or rnd.byes)) and lost_by_hand(t, draft, number):
+        remove_round(draft, number)  # nothing left to take: the Log says so
+        draft.done(f"Removed the pairing of round {number} (its games were gone already)")
+        return draft.change
     if rnd is None:
         raise ActionError(f"round {number} is not paired")
     if number != last:
         raise ActionError(f"round {last} is paired after round {number}: unpair round {last} first")
     recorded = [g for g in rnd.games if g.result is not None]
     if recorded:
-        session.warn([f"round {number} already has {len(recorded)} result(s); they will be lost"])
-    remove_round(session.gw, number)
-    session.done(f"Removed the pairing of round {number} ({len(rnd.games)} games)")
+        draft.warn([f"round {number} already has {len(recorded)} result(s); they will be lost"])
+    remove_round(draft, number)
+    draft.done(f"Removed the pairing of round {number} ({len(rnd.games)} games)")
+    return draft.change
 
 
-def lost_by_hand(t: Tournament, session: Session, number: int) -> bool:
+def lost_by_hand(t: Tournament, draft: Draft, number: int) -> bool:
     """Round ``number`` is the last the Log records as paired, and its sheet was deleted,
     renamed or emptied by hand (``paired_rounds``): unpairing it records that it is gone."""
-    paired = paired_in_log(director.log_lines(session.gw))
+    paired = paired_in_log(director.log_lines(draft))
     later = [r.number for r in t.rounds if r.number > number and (r.games or r.byes)]
     return number in paired and max(paired) == number and not later

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import date
 
-from addin.actions.session import Session
+from addin.actions.change import Draft
 from addin.core.member_refresh import Refresh
 from addin.formats.tdlista import Member
 from addin.workbook import book, players_sheet
@@ -53,7 +53,7 @@ def _paired(b: book.Book) -> list[int]:
 
 
 def update_players(
-    session: Session,
+    draft: Draft,
     b: book.Book,
     members: Sequence[Member],
     update: bool,
@@ -72,18 +72,18 @@ def update_players(
     header = players_sheet.headers(rounds)
     paired = _paired(b)
     if paired and not update:
-        session.done(
+        draft.done(
             f"{len(changed)} registered player(s) have different AGA data in the new list; "
             f"round {paired[0]} is paired, so the Players sheet is unchanged (run import-tdlista "
             f"again with {UPDATE_FLAG} to update them)"
         )
         for name, r in changed:
             fields = ", ".join(header[c.key] for c in r.changes)
-            session.say(f"  {name} (AGA # {r.aga_id}): {fields}")
+            draft.say(f"  {name} (AGA # {r.aga_id}): {fields}")
         return
     if paired:
         moved = [n for n, r in changed if any(c.key == "rating" for c in r.changes)]
-        session.warn(
+        draft.warn(
             [
                 f"round(s) {', '.join(map(str, paired))} are paired: their bands, McMahon "
                 f"scores and handicaps were computed from the old ratings; {UPDATE_FLAG} "
@@ -93,11 +93,11 @@ def update_players(
         )
     updates = {r.aga_id: r.values() for _, r in changed}
     if updates:
-        players_sheet.write_fields(session.gw, b, updates)
-    session.done(f"Updated the AGA data of {len(changed)} registered player(s) from the new list")
+        players_sheet.write_fields(draft, b, updates)
+    draft.done(f"Updated the AGA data of {len(changed)} registered player(s) from the new list")
     for name, r in found:
         for line in describe(name, r, header):
-            session.done(f"  {line}")
+            draft.done(f"  {line}")
     rerated = any(c.key == "rating" for _, r in changed for c in r.changes)
     if rerated and b.tournament.bands and not paired:
-        session.done("The bands were built from the old entry ratings: run bands again")
+        draft.done("The bands were built from the old entry ratings: run bands again")

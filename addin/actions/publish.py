@@ -9,34 +9,41 @@ result codes (``addin.publish.board_reports``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from addin.actions.change import ActionError, Change, Draft, Snapshot
 from addin.actions.director import log_lines
 from addin.actions.needs import NOTHING, read_for
-from addin.actions.registry import Param, action
+from addin.actions.registry import action, param
+from addin.actions.sections import SETTLED
 from addin.actions.serve import phones_folder
-from addin.actions.session import ActionError, Session
 from addin.core.model import Tournament
 from addin.publish.board_reports import DESK_FILE, Board, Desk, write_atomically
 from addin.publish.codes import read_codes
 from addin.publish.folder import default_site_folder
-from addin.publish.site import build_site
+from addin.publish.site import Site, build_site
 from addin.publish.writing import FolderRefused, write_site
 from addin.reports.common import boards, paired_rounds
 from addin.reports.model import ReportError
-from addin.workbook.gateway import Gateway
+from addin.workbook.gateway import TableSource
 
 
-def site_folder(session: Session, asked: object) -> Path:
+def site_folder(draft: Draft, asked: str | None) -> Path:
     """The folder asked for, else ``NAME-site`` beside the workbook."""
-    if asked is not None and str(asked).strip():
-        return Path(str(asked).strip()).expanduser()
-    book = getattr(session.gw, "path", None)
-    if book is None:
+    if asked is not None and asked.strip():
+        return Path(asked.strip()).expanduser()
+    if draft.path is None:
         raise ActionError("save the workbook first, or say which folder to publish to")
-    return default_site_folder(Path(book))
+    return default_site_folder(draft.path)
+
+
+@dataclass(frozen=True, kw_only=True)
+class PublishParams:
+    to: str | None = param(
+        "the folder to write the site to (default: NAME-site beside the workbook)", asked=False
+    )
 
 
 @action(
@@ -44,43 +51,57 @@ def site_folder(session: Session, asked: object) -> Path:
     "Publish",
     "write the pairings, standings, cross table, a page per player and the event page "
     "as a small web site for players' phones (it refreshes itself when published again)",
-    Param(
-        "to",
-        "the folder to write the site to (default: NAME-site beside the workbook)",
-        asked=False,
-    ),
+    PublishParams,
+    reads=SETTLED,
 )
-def publish(session: Session, params: Mapping[str, object]) -> None:
-    folder = site_folder(session, params.get("to"))
-    book = read_for(session, NOTHING)
+def publish(snapshot: Snapshot, params: PublishParams) -> Change:
+    draft = Draft(snapshot)
+    folder = site_folder(draft, params.to)
+    book = read_for(draft, NOTHING)
     try:
-        site = build_site(book.tournament, datetime.now().astimezone(), log_lines(session.gw))
+        site = build_site(book.tournament, datetime.now().astimezone(), log_lines(draft))
     except ReportError as err:
         raise ActionError(f"cannot publish: {err}") from err
-    book_path = getattr(session.gw, "path", None)
-    phones = phones_folder(Path(book_path)) if book_path is not None else None
+    phones = phones_folder(draft.path) if draft.path is not None else None
     desk = None
     if phones is not None:  # refused before the site is written, not after
-        desk = report_desk(session.gw, book.tournament)
+        desk = report_desk(draft, book.tournament)
         _check_desk_place(phones)
-    try:
-        write_site(folder, site)
-    except FolderRefused as err:
-        raise ActionError(f"cannot publish: {err}") from err
-    except OSError as err:
-        raise ActionError(f"could not write the site in {folder}: {err.strerror or err}") from err
-    if phones is not None and desk is not None:
-        try:
-            write_atomically(phones / DESK_FILE, desk.to_json())
-        except OSError as err:
-            raise ActionError(
-                f"could not open results reporting in {phones}: {err.strerror or err}"
-            ) from err
+    draft.change.effects.append(Publication(folder, site, phones, desk))
     where = f"round {site.round}" if site.round else "before round 1"
-    session.say(
+    draft.say(
         f"Published {len(site.files) + 1} files ({where}, {site.players} players) to {folder}; "
         f"open {folder / 'index.html'}"
     )
+    return draft.change
+
+
+@dataclass(frozen=True)
+class Publication:
+    """The site written to its folder, and beside the workbook the round in play for
+    ``serve`` (the store makes it when it commits the action)."""
+
+    folder: Path
+    site: Site
+    phones: Path | None
+    desk: Desk | None
+
+    def make(self) -> None:
+        try:
+            write_site(self.folder, self.site)
+        except FolderRefused as err:
+            raise ActionError(f"cannot publish: {err}") from err
+        except OSError as err:
+            raise ActionError(
+                f"could not write the site in {self.folder}: {err.strerror or err}"
+            ) from err
+        if self.phones is not None and self.desk is not None:
+            try:
+                write_atomically(self.phones / DESK_FILE, self.desk.to_json())
+            except OSError as err:
+                raise ActionError(
+                    f"could not open results reporting in {self.phones}: {err.strerror or err}"
+                ) from err
 
 
 def _check_desk_place(phones: Path) -> None:
@@ -99,14 +120,14 @@ def _check_desk_place(phones: Path) -> None:
         )
 
 
-def report_desk(gw: Gateway, t: Tournament) -> Desk:
+def report_desk(tables: TableSource, t: Tournament) -> Desk:
     """The round in play as the server checks reports against it: each board with its code
     ("" for a board without one: it takes no reports), its players, and the result typed."""
     done = paired_rounds(t)
     rnd = t.round(done[-1]) if done else None
     if rnd is None:
         return Desk(0, {})
-    codes = read_codes(gw, rnd.number)
+    codes = read_codes(tables, rnd.number)
 
     def name(pid: int) -> str:
         p = t.players.get(pid)

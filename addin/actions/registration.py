@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import date
-from pathlib import Path
 
 from addin.actions import intake, needs, player_refresh
+from addin.actions.change import ActionError, Change, Draft, Snapshot
 from addin.actions.member_list import keep_index, read_members
-from addin.actions.registry import Param, ParamKind, action
-from addin.actions.session import ActionError, Session, read_input
+from addin.actions.registry import InputFile, ParamKind, action, param
+from addin.actions.sections import PLAYERS, SETTLED
 from addin.core.limits import shown
 from addin.core.model import Player, PlayerId
 from addin.core.ratings import RatingError, parse_rating
@@ -24,9 +24,19 @@ from addin.core.registration import (
 from addin.formats.tdlista import TDListAError, parse_tdlista, split_name
 from addin.workbook import book, players_intake, players_sheet
 from addin.workbook.gateway import LogEntry
+from addin.workbook.layout import Section
 from addin.workbook.member_sheet import previous_members, write_members
 
 # --- actions ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class ImportTdlistaParams:
+    tdlista: InputFile = param("the TDListA file (tab-separated)", required=True, positional=True)
+    update_players: bool = param(
+        "when a round is paired already, update the registered players' AGA data anyway",
+        ParamKind.FLAG,
+    )
 
 
 @action(
@@ -34,16 +44,13 @@ from addin.workbook.member_sheet import previous_members, write_members
     "Import TDListA",
     "fill the TDListA sheet from an AGA membership list file; registered players' AGA data "
     "follow a newer list until round 1 is paired",
-    Param("tdlista", "the TDListA file (tab-separated)", ParamKind.FILE_IN, True, positional=True),
-    Param(
-        "update_players",
-        "when a round is paired already, update the registered players' AGA data anyway",
-        ParamKind.FLAG,
-    ),
+    ImportTdlistaParams,
+    reads=SETTLED,
+    writes=PLAYERS | {Section.MEMBERS},
 )
-def import_tdlista(session: Session, params: Mapping[str, object]) -> None:
-    path = Path(str(params["tdlista"]))
-    data = read_input(path)
+def import_tdlista(snapshot: Snapshot, params: ImportTdlistaParams) -> Change:
+    draft = Draft(snapshot)
+    path, data = params.tdlista.path, params.tdlista.data
     try:
         report = parse_tdlista(data, source=path.name)
     except TDListAError as err:
@@ -52,44 +59,51 @@ def import_tdlista(session: Session, params: Mapping[str, object]) -> None:
         f"Imported {len(report.members)} members from {path.name} "
         f"({report.line_count} lines read, {len(report.skipped)} skipped, {report.encoding})"
     )
-    session.done(summary)
-    b = book.read_book(session.gw)
-    previous = previous_members(session.gw, b.tournament.players)
-    player_refresh.update_players(
-        session, b, report.members, bool(params.get("update_players")), previous
-    )
-    write_members(session.gw, report.members)
-    saved_in = getattr(session.gw, "path", None)
-    if session.in_terminal and isinstance(saved_in, Path):
-        session.afterwards = lambda: keep_index(saved_in)
+    draft.done(summary)
+    b = book.read_book(draft)
+    previous = previous_members(draft, b.tournament.players)
+    player_refresh.update_players(draft, b, report.members, bool(params.update_players), previous)
+    write_members(draft, report.members)
+    saved_in = snapshot.path
+    if snapshot.terminal and saved_in is not None:
+        draft.change.afterwards = lambda: keep_index(saved_in)
     if report.cleaned:
         lines = ", ".join(map(str, report.cleaned[:10])) + (
             ", ..." if len(report.cleaned) > 10 else ""
         )
-        session.done(
+        draft.done(
             f"Removed control characters (no Excel cell may hold them) from "
             f"{len(report.cleaned)} line(s) of {path.name}: {lines}"
         )
     for skipped in report.skipped[:20]:
-        session.say(f"  skipped line {skipped.line}: {skipped.reason}")
+        draft.say(f"  skipped line {skipped.line}: {skipped.reason}")
     if len(report.skipped) > 20:
-        session.say(f"  ... and {len(report.skipped) - 20} more skipped lines")
+        draft.say(f"  ... and {len(report.skipped) - 20} more skipped lines")
+    return draft.change
+
+
+@dataclass(frozen=True, kw_only=True)
+class RegisterParams:
+    aga: int | None = param("AGA number of a member in the TDListA")
+    name: str | None = param('"Family, Given" for a player not in the list (gets a 9xxxx number)')
+    rank: str | None = param("requested rank or rating (3k, 4d, -3.45); default: the AGA rating")
 
 
 @action(
     "register",
     "Register player",
     "add a player to the Players sheet, from the TDListA (--aga) or as a new member (--name)",
-    Param("aga", "AGA number of a member in the TDListA", ParamKind.INT),
-    Param("name", '"Family, Given" for a player not in the list (gets a 9xxxx number)'),
-    Param("rank", "requested rank or rating (3k, 4d, -3.45); default: the AGA rating"),
+    RegisterParams,
+    reads=SETTLED,
+    writes=PLAYERS,
 )
-def register(session: Session, params: Mapping[str, object]) -> None:
-    aga, name, rank = params.get("aga"), params.get("name"), params.get("rank")
+def register(snapshot: Snapshot, params: RegisterParams) -> Change:
+    draft = Draft(snapshot)
+    aga, name, rank = params.aga, params.name, params.rank
     if aga is None and not name:
         raise ActionError('register needs --aga N (a member) or --name "Family, Given" --rank R')
-    index = read_members(session.gw)
-    b = intake.settled_book(session, needs.every_player(), writes_players=True, index=index)
+    index = read_members(draft)
+    b = intake.settled_book(draft, needs.every_player(), writes_players=True, index=index)
     start = b.tournament.settings.start_date or date.today()
     end = b.tournament.settings.end_date
     requested = str(rank) if rank else None
@@ -101,7 +115,7 @@ def register(session: Session, params: Mapping[str, object]) -> None:
 
     players = b.tournament.players
     if aga is not None:
-        aga_id = int(aga)  # type: ignore[call-overload]
+        aga_id = aga
         if aga_id in players:
             raise ActionError(
                 f"AGA # {aga_id} is already registered: {players[aga_id].name} "
@@ -128,24 +142,33 @@ def register(session: Session, params: Mapping[str, object]) -> None:
         player = _new_player(aga_id, str(name), requested)
     if player.rating is None:
         raise ActionError(f"{player.name} (AGA # {player.aga_id}) has no AGA rating; give --rank")
-    _add_players(session, b, [player], [w.message for w in warnings])
-    session.done(f"Registered {player.name}, AGA # {player.aga_id}, entry rating {player.rating}")
+    _add_players(draft, b, [player], [w.message for w in warnings])
+    draft.done(f"Registered {player.name}, AGA # {player.aga_id}, entry rating {player.rating}")
+    return draft.change
+
+
+@dataclass(frozen=True, kw_only=True)
+class PreregisterParams:
+    csv: InputFile = param("the pre-registration CSV file", required=True, positional=True)
 
 
 @action(
     "preregister",
     "Import pre-registrations",
     "add the players of a pre-registration CSV (name, AGA #, rank, club, email, bye requests)",
-    Param("csv", "the pre-registration CSV file", ParamKind.FILE_IN, True, positional=True),
+    PreregisterParams,
+    reads=SETTLED,
+    writes=PLAYERS,
 )
-def preregister(session: Session, params: Mapping[str, object]) -> None:
-    path = Path(str(params["csv"]))
+def preregister(snapshot: Snapshot, params: PreregisterParams) -> Change:
+    draft = Draft(snapshot)
+    path = params.csv.path
     try:
-        rows = parse_preregistration_csv(read_input(path), path.name)
+        rows = parse_preregistration_csv(params.csv.data, path.name)
     except PreRegistrationError as err:
         raise ActionError(str(err)) from err
-    index = read_members(session.gw)
-    b = intake.settled_book(session, needs.every_player(), writes_players=True, index=index)
+    index = read_members(draft)
+    b = intake.settled_book(draft, needs.every_player(), writes_players=True, index=index)
     start = b.tournament.settings.start_date or date.today()
     end = b.tournament.settings.end_date
     used = set(b.tournament.players)
@@ -166,8 +189,9 @@ def preregister(session: Session, params: Mapping[str, object]) -> None:
         used.add(player.aga_id)
         added.append(player)
         warnings += [f"{path.name}, line {pre.line}: {w.message}" for w in found]
-    _add_players(session, b, added, warnings)
-    session.done(f"Registered {len(added)} pre-registered players from {path.name}")
+    _add_players(draft, b, added, warnings)
+    draft.done(f"Registered {len(added)} pre-registered players from {path.name}")
+    return draft.change
 
 
 def _new_player(aga_id: PlayerId, name: str, requested: str | None) -> Player:
@@ -178,14 +202,14 @@ def _new_player(aga_id: PlayerId, name: str, requested: str | None) -> Player:
     return Player(aga_id, family, given, rank=requested or "", rating=rating)
 
 
-def _add_players(session: Session, b: book.Book, new: list[Player], warnings: list[str]) -> None:
+def _add_players(draft: Draft, b: book.Book, new: list[Player], warnings: list[str]) -> None:
     """Ask about ``warnings``, duplicates and late arrivals' bands at once; write one block."""
     existing = list(b.tournament.players.values())
     warnings = warnings + intake.duplicate_warnings(existing, new)
     rows = players_sheet.with_players(b, new)
     late_book = players_intake.rebuilt(b, players_intake.with_rows(rows))
     late, notes, _ = intake.place_late_arrivals(late_book, rows)
-    session.warn(warnings + late)
-    players_sheet.write_rows(session.gw, b, rows)
-    session.log += [LogEntry("Action", session.action, n) for n in notes]
-    intake.stamp_rows(session, rows, b.tournament.settings)
+    draft.warn(warnings + late)
+    players_sheet.write_rows(draft, b, rows)
+    draft.change.log += [LogEntry("Action", draft.action, n) for n in notes]
+    intake.stamp_rows(draft, rows, b.tournament.settings)

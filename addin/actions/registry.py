@@ -11,12 +11,17 @@ an action. Adding an action means adding it here; the ribbon and the CLI follow.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+import functools
+import typing
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass, field, fields, is_dataclass
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
-if TYPE_CHECKING:  # a session (and the workbook code it brings) only when an action runs
-    from addin.actions.session import Session
+if TYPE_CHECKING:  # the change (and the workbook code it brings) only when an action runs
+    from addin.actions.change import Change, Snapshot
+    from addin.workbook.layout import Section
 
 
 class ParamKind(enum.Enum):
@@ -27,6 +32,7 @@ class ParamKind(enum.Enum):
     CHOICE = "choice"
     FLAG = "flag"
     DATE = "date"
+    FOLDER = "folder"
 
 
 @dataclass(frozen=True)
@@ -49,7 +55,114 @@ class Param:
     """How the command line's help shows the value (default: the option's name)."""
 
 
-Run = Callable[["Session", Mapping[str, object]], None]
+@dataclass(frozen=True)
+class InputFile:
+    """A file the TD named for an action to read (a TDListA, a report to import): read
+    where the door parses the parameters, so an action never opens a file itself."""
+
+    path: Path
+    data: bytes
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+    def __str__(self) -> str:
+        return str(self.path)
+
+
+MAX_INPUT_BYTES = 100 * 1024 * 1024
+"""The largest file an action reads (the whole AGA membership list is 1.4 MB)."""
+
+
+class NoParams:
+    """The parameters of an action that takes none."""
+
+
+P = TypeVar("P")
+Run = Callable[["Snapshot", Any], "Change"]
+"""An action: what it reads and its parameters (an instance of its parameter class) to the
+change it makes."""
+
+
+def param(
+    help: str,
+    kind: ParamKind | None = None,
+    *,
+    required: bool = False,
+    default: object = None,
+    choices: tuple[str, ...] = (),
+    positional: bool = False,
+    asked: bool = True,
+    bounds: tuple[int, int] | None = None,
+    option: str | None = None,
+    metavar: str | None = None,
+) -> Any:
+    """A field of an action's parameter class: how a door asks for it and checks it. Its
+    kind, where not given, follows the field's type (``int``: a whole number, ``bool``: a
+    flag, ``date``, ``InputFile``: a file to read, ``Path``: a file to write, else text)."""
+    spec = {
+        "help": help,
+        "kind": kind,
+        "required": required,
+        "choices": choices,
+        "positional": positional,
+        "asked": asked,
+        "bounds": bounds,
+        "option": option,
+        "metavar": metavar,
+    }
+    if required:
+        return field(metadata={"param": spec})
+    return field(default=False if kind is ParamKind.FLAG else default, metadata={"param": spec})
+
+
+_KIND_OF_TYPE: dict[object, ParamKind] = {
+    int: ParamKind.INT,
+    bool: ParamKind.FLAG,
+    date: ParamKind.DATE,
+    InputFile: ParamKind.FILE_IN,
+    Path: ParamKind.FILE_OUT,
+}
+
+
+def _kind_of(annotation: object, spec: Mapping[str, object]) -> ParamKind:
+    given = spec["kind"]
+    if isinstance(given, ParamKind):
+        return given
+    if spec["choices"]:
+        return ParamKind.CHOICE
+    found = [
+        _KIND_OF_TYPE[a] for a in typing.get_args(annotation) or (annotation,) if a in _KIND_OF_TYPE
+    ]
+    return found[0] if found else ParamKind.TEXT
+
+
+def params_of(parameters: type) -> tuple[Param, ...]:
+    """How the doors see a parameter class: one ``Param`` a field, in order."""
+    if parameters is NoParams:
+        return ()
+    hints = typing.get_type_hints(parameters)
+    found = []
+    for f in fields(parameters):
+        if "param" not in f.metadata:  # an answer to the action's own question
+            continue
+        spec = f.metadata["param"]
+        found.append(
+            Param(
+                f.name,
+                str(spec["help"]),
+                _kind_of(hints[f.name], spec),
+                bool(spec["required"]),
+                tuple(spec["choices"]),
+                bool(spec["positional"]),
+                bool(spec["asked"]),
+                spec["bounds"],
+                spec["option"],
+                spec["metavar"],
+            )
+        )
+    return tuple(found)
 
 
 @dataclass(frozen=True)
@@ -60,22 +173,34 @@ class Action:
     """The button's caption."""
     help: str
     run: Run
-    params: tuple[Param, ...] = ()
+    parameters: type = NoParams
+    """The action's parameter class (a dataclass of ``param`` fields)."""
+    reads: frozenset[Section] = frozenset()
+    """The sections of the workbook the action reads: the store loads these and no other
+    (tests/test_declared_access.py holds every action to them)."""
+    writes: frozenset[Section] = frozenset()
+    """The sections it may write (the Log aside: every action may add Log lines)."""
     button: bool = True
     """Whether the ribbon shows it (lookup and check only read)."""
-    reads_only: tuple[str, ...] | None = None
-    """The sheets an action that never writes reads, and nothing else (``lookup``: the
-    TDListA); the command line then reads just those, with python-calamine. None: the
-    action may read and write anything (the whole workbook is opened)."""
     creates: bool = False
     """The action creates its workbook (``new``): nothing is opened; its ``book`` parameter
-    is the file to create, and the runner saves and journals what it made."""
+    is the file to create, and the store saves and journals what it made."""
     journal: bool = False
     """The action works on the journal beside the workbook (``history``, ``undo``): no
-    sheet is opened; it reaches the file through ``session.window``."""
+    sheet is opened; the store gives it the journal."""
     changes: bool = True
     """Whether the action may change the workbook; False: a refusal does not say that the
-    workbook is unchanged (``history``)."""
+    workbook is unchanged (``history``); no Log line is written either (``lookup``)."""
+
+    @functools.cached_property
+    def params(self) -> tuple[Param, ...]:
+        return params_of(self.parameters)
+
+    @property
+    def reads_only(self) -> bool:
+        """It changes nothing in the workbook: it may read a workbook another program
+        holds open, and the file is read, never opened for writing."""
+        return not self.changes
 
 
 ACTIONS: dict[str, Action] = {}
@@ -85,24 +210,130 @@ def action(
     id: str,
     label: str,
     help: str,
-    *params: Param,
+    parameters: type = NoParams,
+    *,
+    reads: Collection[Section] = (),
+    writes: Collection[Section] = (),
     button: bool = True,
-    reads_only: tuple[str, ...] | None = None,
     creates: bool = False,
     journal: bool = False,
     changes: bool = True,
-) -> Callable[[Run], Run]:
+) -> Callable[[Callable[[Snapshot, P], Change]], Callable[[Snapshot, P], Change]]:
     """Declare ``fn`` as the TD action ``id``."""
 
-    def register(fn: Run) -> Run:
+    def register(fn: Callable[[Snapshot, P], Change]) -> Callable[[Snapshot, P], Change]:
         if id in ACTIONS:
             raise ValueError(f"action {id!r} declared twice")
         ACTIONS[id] = Action(
-            id, label, help, fn, params, button, reads_only, creates, journal, changes
+            id,
+            label,
+            help,
+            fn,
+            parameters,
+            frozenset(reads),
+            frozenset(writes),
+            button,
+            creates,
+            journal,
+            changes,
         )
         return fn
 
     return register
+
+
+def parse(spec: Action, given: Mapping[str, object]) -> Any:
+    """The action's parameters from what a door was given (typed by the door or text);
+    checked once, here. Raises ``ParamError`` naming the parameter and the value."""
+    from addin.actions.change import ParamError
+    from addin.core.limits import shown
+
+    values: dict[str, object] = {}
+    for p in spec.params:
+        raw = given.get(p.name)
+        try:
+            value = _typed(p, raw)
+        except (TypeError, ValueError) as err:
+            raise ParamError(f"{p.help}: {shown(raw)} {err}") from None
+        if value is None:
+            if p.required:
+                raise ParamError(f"{spec.id} needs {p.help}")
+            continue
+        values[p.name] = value
+    return spec.parameters(**values)
+
+
+def _typed(p: Param, raw: object) -> object:
+    """``raw`` as the parameter's type; None for blank. ValueError says what is wrong."""
+    if p.kind is ParamKind.FLAG:
+        if isinstance(raw, str):
+            return raw.strip().casefold() in {"1", "y", "yes", "true", "on", "x"}
+        return bool(raw)
+    if p.kind is ParamKind.TEXT and p.required and isinstance(raw, str):
+        return raw  # blank says something here (``result``: blank clears it)
+    if raw is None or (isinstance(raw, str) and not raw.strip()):
+        return None
+    if p.kind is ParamKind.INT:
+        if isinstance(raw, bool):
+            raise ValueError("is not a whole number")
+        number = float(raw) if isinstance(raw, int | float) else _number(str(raw))
+        if not number.is_integer():
+            raise ValueError("is not a whole number")
+        if p.bounds and not p.bounds[0] <= number <= p.bounds[1]:
+            raise ValueError(f"is not between {p.bounds[0]} and {p.bounds[1]}")
+        return int(number)
+    if p.kind is ParamKind.DATE:
+        if isinstance(raw, date):
+            return raw
+        try:
+            return date.fromisoformat(str(raw).strip())
+        except ValueError:
+            raise ValueError("is not a date (YYYY-MM-DD)") from None
+    if p.kind is ParamKind.FILE_IN:
+        return raw if isinstance(raw, InputFile) else read_input(Path(str(raw).strip()))
+    if p.kind in (ParamKind.FILE_OUT, ParamKind.FOLDER):
+        return Path(str(raw).strip()) if not isinstance(raw, Path) else raw
+    text = str(raw).strip() if p.kind is ParamKind.CHOICE else str(raw)
+    if p.choices:
+        for choice in p.choices:
+            if choice.casefold() == text.casefold():
+                return choice
+        raise ValueError(f"is not one of {', '.join(p.choices)}")
+    return text
+
+
+def _number(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise ValueError("is not a whole number") from None
+
+
+def read_input(path: Path) -> InputFile:
+    """The file the TD named, read; ``ParamError`` saying why not (too big, missing)."""
+    from addin.actions.change import ParamError
+
+    try:
+        size = path.stat().st_size
+        if size > MAX_INPUT_BYTES:
+            raise ParamError(
+                f"{path}: {size:,} bytes is more than the {MAX_INPUT_BYTES // 2**20} MB "
+                "this reads; is it the right file?"
+            )
+        return InputFile(path, path.read_bytes())
+    except OSError as err:
+        raise ParamError(f"cannot read {path}: {err.strerror}") from err
+
+
+def arguments(params: object) -> dict[str, object]:
+    """The parameters as the journal keeps them: by name, files by their path."""
+    if isinstance(params, NoParams) or not is_dataclass(params):
+        return {}
+    return {
+        f.name: (value.path if isinstance(value, InputFile) else value)
+        for f in fields(params)
+        if "param" in f.metadata and (value := getattr(params, f.name)) is not None
+    }
 
 
 MODULES: dict[str, str] = {
@@ -183,8 +414,6 @@ DAY_ORDER = (
 def load_all() -> dict[str, Action]:
     """Every action, in the order of a TD's day."""
     import importlib
-
-    from addin.actions import all_actions  # noqa: F401
 
     for module in dict.fromkeys(MODULES.values()):
         importlib.import_module(module)

@@ -9,19 +9,21 @@ number as history. When the TDListA has the new number, its AGA data fill the Pl
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import date
 
 from addin.actions import intake
+from addin.actions.change import ActionError, Change, Draft, Snapshot
 from addin.actions.director.desk import check_warnings, finish, open_desk
 from addin.actions.member_list import read_members
-from addin.actions.registry import Param, action
-from addin.actions.session import ActionError, Session
+from addin.actions.registry import action, param
+from addin.actions.sections import ROUNDS, SETTLED
 from addin.core.limits import shown
 from addin.core.registration import TEMPORARY_IDS, check_registration, is_temporary_id
 from addin.core.renumber import renumbered
 from addin.formats.tdlista import Member
 from addin.workbook import players_sheet
+from addin.workbook.layout import Section
 from addin.workbook.renumbering import renumber_elsewhere
 
 HIGHEST_AGA = TEMPORARY_IDS[0] - 1
@@ -53,22 +55,32 @@ def _list_values(member: Member) -> dict[str, object]:
     return {k: v for k, v in values.items() if v not in (None, "")}
 
 
+@dataclass(frozen=True, kw_only=True)
+class ReplaceIdParams:
+    old: str = param(
+        "the number the player has now (a temporary 9xxxx number)", required=True, option="from"
+    )
+    to: str = param("the player's real AGA number", required=True)
+
+
 @action(
     "replace-id",
     "Replace temporary number",
     "give a player the real AGA number in place of a temporary 9xxxx number, everywhere",
-    Param("from", "the number the player has now (a temporary 9xxxx number)", required=True),
-    Param("to", "the player's real AGA number", required=True),
+    ReplaceIdParams,
+    reads=SETTLED | {Section.STANDINGS},
+    writes=ROUNDS | {Section.REQUESTS, Section.STANDINGS},
 )
-def replace_id(session: Session, params: Mapping[str, object]) -> None:
-    old = parse_number(params.get("from"), "--from")
-    new = parse_number(params.get("to"), "--to")
+def replace_id(snapshot: Snapshot, params: ReplaceIdParams) -> Change:
+    draft = Draft(snapshot)
+    old = parse_number(params.old, "--from")
+    new = parse_number(params.to, "--to")
     if new > HIGHEST_AGA:
         raise ActionError(
             f"--to: {new} is not a real AGA number ({TEMPORARY_IDS[0]}-{TEMPORARY_IDS[-1]} are "
             f"temporary; real numbers are 1-{HIGHEST_AGA})"
         )
-    desk = open_desk(session)
+    desk = open_desk(draft)
     t, b = desk.t, desk.b
     player = t.players.get(old)
     if player is None:
@@ -80,7 +92,7 @@ def replace_id(session: Session, params: Mapping[str, object]) -> None:
             f"--to: AGA # {new} is already {t.players[new].name}'s number "
             f"(Players row {players_sheet.row_number(b, new)})"
         )
-    index = read_members(session.gw)
+    index = read_members(draft)
     member = index.by_id(new) if len(index) else None
     settings = t.settings
     warnings: list[str] = []
@@ -96,14 +108,15 @@ def replace_id(session: Session, params: Mapping[str, object]) -> None:
         )  # fmt: skip
         warnings += [w.message for w in found]
     after = renumbered(t, old, new)
-    session.warn(warnings + check_warnings(session, desk))
+    draft.warn(warnings + check_warnings(desk))
 
     fields = _list_values(member) if member is not None else {}
-    rows = players_sheet.renumber(session.gw, b, old, new, fields)
+    rows = players_sheet.renumber(draft, b, old, new, fields)
     where = [f"Players row {players_sheet.row_number(b, old)}"]
-    where += renumber_elsewhere(session.gw, b, t, old, new)
-    intake.stamp_rows(session, rows, settings)
-    finish(session, desk, after, _message(player.name, old, new, where, member, player.rating))
+    where += renumber_elsewhere(draft, b, t, old, new)
+    intake.stamp_rows(draft, rows, settings)
+    finish(draft, desk, after, _message(player.name, old, new, where, member, player.rating))
+    return draft.change
 
 
 def _message(

@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from dataclasses import dataclass
 
-from addin.actions.registry import Param, ParamKind, action
-from addin.actions.session import ActionError, Session
+from addin.actions.change import ActionError, Change, Draft, Snapshot
+from addin.actions.registry import action, param
+from addin.actions.sections import TOURNAMENT
 from addin.core.european import PRESET_SETTINGS, McMahonRules, Options
 from addin.workbook import book, settings_table
+from addin.workbook.layout import Section
 from addin.workbook.settings_table import shown as _shown
 
 EUROPEAN_KEYS = tuple(f for f in Options.__dataclass_fields__)
 """The European options' Settings keys: applying a preset blanks them, so they follow it."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class RulesParams:
+    preset: str | None = param(
+        "AGA, BGA or EGF (default: the Tournament sheet's McMahon rules)",
+        choices=tuple(r.value for r in McMahonRules),
+        asked=False,
+    )
 
 
 @action(
@@ -20,19 +31,16 @@ EUROPEAN_KEYS = tuple(f for f in Options.__dataclass_fields__)
     "apply the McMahon rules preset chosen on the Tournament sheet (or --preset): its handicap "
     "and avoidance rows, and every European option blank so that it follows the preset (each "
     "may be typed over afterwards)",
-    Param(
-        "preset",
-        "AGA, BGA or EGF (default: the Tournament sheet's McMahon rules)",
-        ParamKind.CHOICE,
-        choices=tuple(r.value for r in McMahonRules),
-        asked=False,
-    ),
+    RulesParams,
+    reads=TOURNAMENT,
+    writes={Section.SETTINGS},
 )
-def rules(session: Session, params: Mapping[str, object]) -> None:
-    b = book.read_book(session.gw)
+def rules(snapshot: Snapshot, params: RulesParams) -> Change:
+    draft = Draft(snapshot)
+    b = book.read_book(draft)
     if b.settings.problems:
         raise ActionError("the Tournament sheet has problems to fix first", b.settings.problems)
-    asked = params.get("preset")
+    asked = params.preset
     preset = McMahonRules(str(asked)) if asked else b.tournament.settings.mcmahon_rules
     wanted: dict[str, object] = {"mcmahon_rules": preset.value, **PRESET_SETTINGS[preset]}
     wanted |= {key: None for key in EUROPEAN_KEYS}
@@ -44,7 +52,7 @@ def rules(session: Session, params: Mapping[str, object]) -> None:
     ]
     if b.tournament.rounds and changes:
         last = max(r.number for r in b.tournament.rounds)
-        session.warn(
+        draft.warn(
             [
                 f"round {last} is already paired: the {preset.value} rules apply from the next "
                 "pairing (run bands again for a new McMahon scale or supergroup)"
@@ -55,8 +63,9 @@ def rules(session: Session, params: Mapping[str, object]) -> None:
         book.settings_from_values(values)
     except ValueError as err:  # cannot happen: the presets are valid settings
         raise ActionError(f"the {preset.value} preset cannot be applied: {err}") from err
-    settings_table.write_settings(session.gw, values)
-    session.done(
+    settings_table.write_settings(draft, values)
+    draft.done(
         f"McMahon rules {preset.value}: "
         + ("; ".join(changes) if changes else "every setting already as the preset has it")
     )
+    return draft.change

@@ -12,11 +12,11 @@ kept in a folder beside the workbook (``phones_folder``), never in the workbook,
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
-from addin.actions.registry import Param, ParamKind, action
-from addin.actions.session import ActionError, Session
+from addin.actions.change import ActionError, Ask, Change, Draft, Snapshot
+from addin.actions.registry import ParamKind, action, param
 from addin.publish import background
 from addin.publish.folder import default_site_folder
 from addin.publish.poster import poster_pdf
@@ -32,6 +32,7 @@ from addin.publish.serve import (
     site_url,
 )
 from addin.workbook.book import read_settings
+from addin.workbook.layout import Section
 from addin.workbook.saving import target_of
 
 POSTER_SUFFIX = "-poster.pdf"
@@ -50,179 +51,182 @@ def default_poster(book: Path) -> Path:
     return book.with_name(book.stem + POSTER_SUFFIX)
 
 
+@dataclass(frozen=True, kw_only=True)
+class ServeParams:
+    wifi: str | None = param("the Wi-Fi network players join, printed on the poster")
+    folder: Path | None = param(
+        "the site folder to serve (default: the one publish makes beside the workbook)",
+        ParamKind.FOLDER,
+    )
+    port: int | None = param(
+        f"the port to serve on (default {DEFAULT_PORT}, another free one if it is taken; "
+        "0: any free port)"
+    )
+    poster: Path | None = param(
+        "where to write the poster PDF (default: BOOK-poster.pdf beside the workbook)"
+    )
+    poster_only: bool = param(
+        "write the poster without serving, to print it in advance", ParamKind.FLAG
+    )
+    bind: str | None = param(
+        "the address of this computer to listen on (default: every one; 127.0.0.1: this "
+        "computer only)",
+        asked=False,
+    )
+    address: str | None = param(
+        "the address printed on the poster, e.g. http://192.168.1.20:8000/ or a name the "
+        "hall's Wi-Fi knows (default: this computer's address on the network)",
+        asked=False,
+    )
+    loopback: bool = param(
+        "print the poster even when its address is 127.0.0.1 (this computer only: no phone "
+        "can open it)",
+        ParamKind.FLAG,
+        asked=False,
+    )
+    stop: bool = param("stop the server a ribbon button started in the background", ParamKind.FLAG)
+    keep_serving: bool = False
+    """The TD's answer: a server already running in the background keeps serving."""
+
+
 @action(
     "serve",
     "Serve on Wi-Fi",
     "Serve the published site on the local network so players open it on their phones, "
     "and write a poster with its QR code to put up beside the wall sheets.",
-    Param("wifi", "the Wi-Fi network players join, printed on the poster"),
-    Param(
-        "folder",
-        "the site folder to serve (default: the one publish makes beside the workbook)",
-        ParamKind.FILE_IN,
-    ),
-    Param(
-        "port",
-        f"the port to serve on (default {DEFAULT_PORT}, another free one if it is taken; "
-        "0: any free port)",
-        ParamKind.INT,
-    ),
-    Param(
-        "poster",
-        "where to write the poster PDF (default: BOOK-poster.pdf beside the workbook)",
-        ParamKind.FILE_OUT,
-    ),
-    Param("poster_only", "write the poster without serving, to print it in advance",
-          ParamKind.FLAG),
-    Param(
-        "bind",
-        "the address of this computer to listen on (default: every one; 127.0.0.1: this "
-        "computer only)",
-        asked=False,
-    ),
-    Param(
-        "address",
-        "the address printed on the poster, e.g. http://192.168.1.20:8000/ or a name the "
-        "hall's Wi-Fi knows (default: this computer's address on the network)",
-        asked=False,
-    ),
-    Param(
-        "loopback",
-        "print the poster even when its address is 127.0.0.1 (this computer only: no phone "
-        "can open it)",
-        ParamKind.FLAG,
-        asked=False,
-    ),
-    Param("stop", "stop the server a ribbon button started in the background", ParamKind.FLAG),
-)  # fmt: skip
-def serve(session: Session, params: Mapping[str, object]) -> None:
-    book = getattr(session.gw, "path", None)
-    if book is None:
+    ServeParams,
+    reads={Section.SETTINGS},
+)
+def serve(snapshot: Snapshot, params: ServeParams) -> Change:
+    draft = Draft(snapshot)
+    if snapshot.path is None:
         raise ActionError("save the workbook first: the site and the poster go beside it")
-    book = Path(book)
-    folder = Path(str(params["folder"])) if params.get("folder") else default_site_folder(book)
-    poster = Path(str(params["poster"])) if params.get("poster") else default_poster(book)
-    port = params.get("port")
+    book = snapshot.path
+    folder = params.folder or default_site_folder(book)
+    poster = params.poster or default_poster(book)
+    port = params.port
     try:
         if port is not None:
-            check_port(int(port))  # type: ignore[call-overload]
+            check_port(port)
         check_bind(_bind(params))
-        if params.get("stop"):
-            _stop(session, folder)
-            return
-        if params.get("poster_only"):
-            _poster_only(session, folder, port, poster, params)  # type: ignore[arg-type]
-            return
+        if params.stop:
+            _stop(draft, folder)
+            return draft.change
+        if params.poster_only:
+            _poster_only(draft, folder, port, poster, params)
+            return draft.change
         check_folder(folder)
-        if session.in_terminal:
-            _serve_here(session, folder, port, poster, params)  # type: ignore[arg-type]
+        if snapshot.terminal:
+            _serve_here(draft, folder, port, poster, params)
         else:
-            _serve_in_background(session, folder, port, poster, params)  # type: ignore[arg-type]
+            _serve_in_background(draft, folder, port, poster, params)
     except ServeError as err:
         raise ActionError(str(err)) from err
+    return draft.change
 
 
 def _serve_here(
-    session: Session, folder: Path, port: int | None, poster: Path, params: Mapping[str, object]
+    draft: Draft, folder: Path, port: int | None, poster: Path, params: ServeParams
 ) -> None:
     """Open the port now (a failure is the action's error); serve once the workbook is free."""
-    server, note = open_server(folder, port, _bind(params), phones_folder(book_of(session)))
+    server, note = open_server(folder, port, _bind(params), phones_folder(book_of(draft)))
     url = site_url(shown_host(_bind(params)), server.port)
     try:
-        _poster_while_serving(session, poster, url, params)
+        _poster_while_serving(draft, poster, url, params)
     except ActionError:
         server.server_close()
         raise
     if note:
-        session.say(f"note: {note}")
-    session.say(
+        draft.say(f"note: {note}")
+    draft.say(
         f"Players report results at {url}report.html with their board's code; "
         "take them in with accept-results"
     )
-    session.say(f"Serving {folder} at {url} (Ctrl-C to stop)")
-    session.afterwards = lambda: serve_until_stopped(server)
+    draft.say(f"Serving {folder} at {url} (Ctrl-C to stop)")
+    draft.change.afterwards = lambda: serve_until_stopped(server)
 
 
 def _serve_in_background(
-    session: Session, folder: Path, port: int | None, poster: Path, params: Mapping[str, object]
+    draft: Draft, folder: Path, port: int | None, poster: Path, params: ServeParams
 ) -> None:
     found = background.running(folder)
     note = None
-    if found is not None and session.gw.confirm(
-        f"{folder.name} is being served at {found.url}.\n\n"
-        "Stop serving it? (Cancel keeps it serving and writes the poster again.)"
-    ):
-        _stop(session, folder)
-        return
+    if found is not None and not params.keep_serving:
+        raise Ask(
+            f"{folder.name} is being served at {found.url}.\n\n"
+            "Stop serving it? (Cancel keeps it serving and writes the poster again.)",
+            {"stop": True},
+            {"keep_serving": True},
+        )
     if found is None:
-        found, note = background.start(folder, port, _bind(params), phones_folder(book_of(session)))
+        found, note = background.start(folder, port, _bind(params), phones_folder(book_of(draft)))
         said = f"Serving {folder.name} at {found.url}"
     else:
         said = f"Already serving {folder.name} at {found.url}"
-    _poster_while_serving(session, poster, found.url, params)
+    _poster_while_serving(draft, poster, found.url, params)
     if note:
-        session.say(f"Note: {note}.")
-    session.say(
+        draft.say(f"Note: {note}.")
+    draft.say(
         f"{said}\n\nPhones on the same Wi-Fi open that address (or scan the poster's code). "
         "It keeps serving after Excel is closed; to stop it, click this button again."
     )
 
 
 def _poster_only(
-    session: Session, folder: Path, port: int | None, poster: Path, params: Mapping[str, object]
+    draft: Draft, folder: Path, port: int | None, poster: Path, params: ServeParams
 ) -> None:
     if port == 0:
         raise ActionError("a poster printed in advance needs a fixed port: not 0")
     url = site_url(shown_host(_bind(params)), DEFAULT_PORT if port is None else port)
-    _write_poster(session, poster, url, params)
+    _write_poster(draft, poster, url, params)
     if not folder.is_dir():
-        session.say(f"note: there is no site folder {folder} yet: run publish before serve")
-    session.say(
+        draft.say(f"note: there is no site folder {folder} yet: run publish before serve")
+    draft.say(
         f"note: the poster is right while this computer serves on this network at {url} "
         "(serve says so when that port is taken)"
     )
 
 
-def _stop(session: Session, folder: Path) -> None:
+def _stop(draft: Draft, folder: Path) -> None:
     ended = background.stop(folder)
     if ended is None:
-        session.say(f"No server of {folder.name} was running in the background.")
+        draft.say(f"No server of {folder.name} was running in the background.")
     else:
-        session.say(f"Stopped serving {folder.name} at {ended.url}.")
+        draft.say(f"Stopped serving {folder.name} at {ended.url}.")
 
 
 class LoopbackOnly(ActionError):
     """The poster's QR code would hold an address only this computer can open."""
 
 
-def _poster_while_serving(
-    session: Session, poster: Path, url: str, params: Mapping[str, object]
-) -> None:
+def _poster_while_serving(draft: Draft, poster: Path, url: str, params: ServeParams) -> None:
     """The poster beside the server; one only this computer could use is left out, said."""
     try:
-        _write_poster(session, poster, url, params)
+        _write_poster(draft, poster, url, params)
     except LoopbackOnly as err:
-        session.say(f"note: no poster written: {err}")
+        draft.say(f"note: no poster written: {err}")
 
 
-def book_of(session: Session) -> Path:
-    return Path(session.gw.path)  # type: ignore[attr-defined]
+def book_of(draft: Draft) -> Path:
+    path = draft.path
+    assert path is not None  # serve refuses a workbook with no file first
+    return path
 
 
-def _bind(params: Mapping[str, object]) -> str:
-    return str(params.get("bind") or "").strip()
+def _bind(params: ServeParams) -> str:
+    return (params.bind or "").strip()
 
 
-def poster_address(url: str, params: Mapping[str, object]) -> str:
+def poster_address(url: str, params: ServeParams) -> str:
     """The address the poster prints: the TD's own (``--address``), else the served one;
     refused when only this computer could open it, unless ``--loopback``."""
-    given = str(params.get("address") or "").strip()
+    given = (params.address or "").strip()
     if given:
         if any(ord(c) < 33 for c in given) or len(given) > 200:
             raise ActionError("--address is one web address without spaces, e.g. http://go.lan/")
         url = given if "://" in given else f"http://{given}/"
     host = url.split("://", 1)[-1].split("/", 1)[0].rsplit(":", 1)[0]
-    if (host.startswith("127.") or host == "localhost") and not params.get("loopback"):
+    if (host.startswith("127.") or host == "localhost") and not params.loopback:
         raise LoopbackOnly(
             f"the poster's address would be {url}, which only this computer can open "
             "(no network found, or --bind 127.0.0.1): join the hall's Wi-Fi, give "
@@ -231,11 +235,11 @@ def poster_address(url: str, params: Mapping[str, object]) -> str:
     return url
 
 
-def _write_poster(session: Session, poster: Path, url: str, params: Mapping[str, object]) -> None:
+def _write_poster(draft: Draft, poster: Path, url: str, params: ServeParams) -> None:
     if poster.suffix.lower() != ".pdf":
         raise ActionError(f"the poster is a PDF: {poster.name} should end in .pdf")
     url = poster_address(url, params)
-    event = read_settings(session.gw).settings.name or Path(str(session.gw.source)).stem
-    wifi = str(params["wifi"]) if params.get("wifi") else None
-    session.write_output(poster, poster_pdf(event, url, wifi))
-    session.say(f"Poster with the address and its QR code written to {poster}")
+    event = read_settings(draft).settings.name or Path(str(draft.source)).stem
+    wifi = params.wifi or None
+    draft.output(poster, poster_pdf(event, url, wifi))
+    draft.say(f"Poster with the address and its QR code written to {poster}")

@@ -7,8 +7,9 @@ import re
 from collections.abc import Mapping, Sequence
 
 from addin.actions import director, intake, needs
-from addin.actions.registry import action
-from addin.actions.session import ActionError, Session
+from addin.actions.change import ActionError, Change, Draft, Snapshot
+from addin.actions.registry import NoParams, action
+from addin.actions.sections import PLAYERS, SETTLED
 from addin.core.model import Player, Round, Tournament
 from addin.core.ratings import rank_of
 from addin.core.tiebreaks import (
@@ -17,6 +18,7 @@ from addin.core.tiebreaks import (
     resolve,
     standings,
 )
+from addin.workbook.layout import Section
 from addin.workbook.standings_sheets import write_standings
 
 DIGEST = re.compile(r"results digest ((?:\d+:[0-9a-f]{8} ?)+)")
@@ -74,9 +76,16 @@ def extra_columns(
     }
 
 
-@action("standings", "Update standings", "recompute McMahon scores, tiebreaks, standings")
-def update_standings(session: Session, params: Mapping[str, object]) -> None:
-    b = intake.settled_book(session, needs.standings())
+@action(
+    "standings",
+    "Update standings",
+    "recompute McMahon scores, tiebreaks, standings",
+    reads=SETTLED,
+    writes=PLAYERS | {Section.STANDINGS},
+)
+def update_standings(snapshot: Snapshot, _params: NoParams) -> Change:
+    draft = Draft(snapshot)
+    b = intake.settled_book(draft, needs.standings())
     t = b.tournament
     ctx = TiebreakContext(t)  # read once: the standings, the extra columns, the cross table
     try:
@@ -85,9 +94,9 @@ def update_standings(session: Session, params: Mapping[str, object]) -> None:
         cell = b.settings.cell("tiebreaks")
         raise ActionError(f"Tournament!{cell} (Tiebreak order): {err}") from err
 
-    log = director.log_lines(session.gw)
+    log = director.log_lines(draft)
     changed = changed_earlier_rounds(t, last_logged_digests(log))
-    session.warn(
+    draft.warn(
         [
             f"results of round {n} changed after a later round was paired: "
             "every score and tiebreak after it is recomputed"
@@ -97,11 +106,12 @@ def update_standings(session: Session, params: Mapping[str, object]) -> None:
     )
 
     extras = extra_columns(t, [s.player for s in lines], ctx)
-    write_standings(session.gw, t, lines, extras, ctx.records, rank_label)
-    director.stamp_pairings(session, t.rounds, log)
+    write_standings(draft, t, lines, extras, ctx.records, rank_label)
+    director.stamp_pairings(draft, t.rounds, log)
     played = max((r.number for r in t.rounds), default=0)
     stamp = " ".join(f"{n}:{d}" for n, d in digests(t).items())
-    session.done(
+    draft.done(
         f"Standings of {len(lines)} players after round {played}"
         + (f" (results digest {stamp})" if stamp else "")
     )
+    return draft.change

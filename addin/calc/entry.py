@@ -1,60 +1,45 @@
 """The Calc door's dispatcher: a toolbar or menu entry runs ``dispatch(control_id, doc)``.
 
-It is the window doors' shared dispatcher (``addin.door.dispatch``) with Calc's parts:
-the document through a ``UnoGateway``, Calc's dialogs, and a small stand-in for what the
-dispatcher asks of an open workbook (its name, its file, opening another workbook). The
-buttons, the selection rules, the parameters asked and the messages are the same code.
+It is the window doors' shared dispatcher (``addin.door.dispatch``) with Calc's open
+window (:class:`CalcWindow`): the document's storage through UNO (``UnoGateway``), Calc's
+dialogs, its selection and the journal's view of its file. The buttons, the selection
+rules, the parameters asked and the messages are the same code as Excel's.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
+import subprocess
+import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from addin.actions.change import SelectRows
 from addin.calc.dialogs import CalcDialogs
 from addin.calc.office import properties
 from addin.calc.uno_gateway import UnoGateway
 from addin.door.dialogs import Dialogs
 from addin.door.dispatch import Outcome
 from addin.door.dispatch import dispatch as shared_dispatch
-from addin.door.window_journal import JOURNALED, NO_FILE
+from addin.door.journal_file import JOURNALED, NO_FILE, beside
+from addin.door.report_menu import report_folder
+from addin.workbook.gateway import Selection
 
 
-class _Engine:
-    name = "calc"
+class CalcWindow:
+    """A Calc document: ``store()`` saves it to its file with the filter it was opened with
+    (the .xlsx stays .xlsx), and loading the file into the document's own frame shows it
+    again."""
 
+    door = "Calc"
 
-class _Books:
-    def __init__(self, ctx: Any) -> None:
-        self.ctx = ctx
-
-    def open(self, path: str) -> Any:
-        """Open a workbook in a new Calc window (``New tournament`` does)."""
-        import uno
-
-        desktop = self.ctx.ServiceManager.createInstanceWithContext(
-            "com.sun.star.frame.Desktop", self.ctx
-        )
-        return desktop.loadComponentFromURL(uno.systemPathToFileUrl(path), "_blank", 0, ())
-
-
-class _App:
-    def __init__(self, ctx: Any) -> None:
-        self.engine = _Engine()
-        self.books = _Books(ctx)
-
-
-class CalcBook:
-    """What the shared dispatcher asks of a workbook, for a Calc document."""
-
-    def __init__(self, ctx: Any, doc: Any) -> None:
-        self.ctx = ctx
-        self.doc = doc
-        self.app = _App(ctx)
+    def __init__(self, ctx: Any, doc: Any, dialogs: Dialogs) -> None:
+        self.ctx, self.doc, self.dialogs = ctx, doc, dialogs
 
     @property
-    def fullname(self) -> str:
+    def full_name(self) -> str:
         if not self.doc.hasLocation():
             return str(self.doc.Title)
         import uno
@@ -63,47 +48,41 @@ class CalcBook:
 
     @property
     def name(self) -> str:
-        return Path(self.fullname).name
+        return Path(self.full_name).name
 
+    # --- the store's side ---------------------------------------------------------------
 
-def _gateway(book: CalcBook, **kwargs: Any) -> UnoGateway:
-    return UnoGateway(book.doc, **kwargs)
+    def storage(self) -> UnoGateway:
+        return UnoGateway(self.doc)
 
+    def journal_view(self) -> CalcWindow:
+        return self
 
-class CalcWindow:
-    """What the journal needs of a Calc document (:class:`addin.door.window_journal.Window`):
-    ``store()`` saves it to its file with the filter it was opened with (the .xlsx stays
-    .xlsx), and loading the file into the document's own frame shows it again."""
-
-    door = "Calc"
-
-    def __init__(self, book: CalcBook) -> None:
-        self.book = book
+    # --- the journal's view: Window -----------------------------------------------------
 
     def file(self) -> Path | None:
-        doc = self.book.doc
-        if not doc.hasLocation():
+        if not self.doc.hasLocation():
             return None
-        path = Path(self.book.fullname)
+        path = Path(self.full_name)
         return path if path.suffix.lower() in JOURNALED and path.is_file() else None
 
     def on_disk(self) -> Path | None:
-        if not self.book.doc.hasLocation():
+        if not self.doc.hasLocation():
             return None
-        path = Path(self.book.fullname)
+        path = Path(self.full_name)
         return path if path.is_file() else None
 
     def unavailable(self) -> str:
         return NO_FILE
 
     def save(self) -> None:
-        self.book.doc.store()
+        self.doc.store()
 
     def modified(self) -> bool:
-        return bool(self.book.doc.isModified())
+        return bool(self.doc.isModified())
 
     def reopen(self, between: Callable[[], None]) -> Any:
-        doc = self.book.doc
+        doc = self.doc
         frame = doc.getCurrentController().getFrame()
         url = doc.getURL()
         hidden = any(a.Name == "Hidden" and a.Value for a in doc.getArgs())
@@ -112,9 +91,88 @@ class CalcWindow:
             url, "_self", 0, properties(Hidden=True) if hidden else ()
         )
         if shown is None:
-            raise RuntimeError(f"LibreOffice could not open {self.book.fullname} again")
-        self.book.doc = shown
+            raise RuntimeError(f"LibreOffice could not open {self.full_name} again")
+        self.doc = shown
         return shown
+
+    # --- the TD's side: selection, opening files ----------------------------------------
+
+    def selection(self) -> Selection | None:
+        """The selected cells' sheet and rows (several areas merged), from the controller."""
+        try:
+            chosen = self.doc.CurrentController.getSelection()
+            if chosen.supportsService("com.sun.star.sheet.SheetCellRanges"):
+                areas = list(chosen.RangeAddresses)
+            else:
+                areas = [chosen.RangeAddress]
+        except Exception:  # a shape, a chart, no controller (a hidden document)
+            return None
+        if not areas:
+            return None
+        rows: set[int] = set()
+        for area in areas:
+            if not (area.StartRow == 0 and area.EndRow >= MAX_ROW):
+                rows.update(range(area.StartRow + 1, area.EndRow + 2))
+        sheet = self.doc.Sheets.getByIndex(areas[0].Sheet).Name
+        return Selection(sheet, tuple(sorted(rows))) if rows else None
+
+    def select(self, request: SelectRows) -> bool:
+        """Select the rows (their first ``columns`` cells) on their sheet, in the document's
+        own controller: one range, or a set of ranges for rows apart."""
+        try:
+            sheet = self.doc.Sheets.getByName(request.sheet)
+            ranges = self.doc.createInstance("com.sun.star.sheet.SheetCellRanges")
+            for first, last in _runs(request.rows):
+                cells = sheet.getCellRangeByPosition(0, first - 1, request.columns - 1, last - 1)
+                ranges.addRangeAddress(cells.RangeAddress, False)
+            controller = self.doc.CurrentController
+            controller.setActiveSheet(sheet)
+            chosen = ranges if len(ranges.RangeAddresses) > 1 else cells
+            return bool(controller.select(chosen))
+        except Exception:  # selecting is a convenience: the answer stands without it
+            return False
+
+    def open_workbook(self, path: Path) -> bool:
+        """Open a workbook in a new Calc window (``New tournament`` does)."""
+        try:
+            import uno
+
+            desktop = self.ctx.ServiceManager.createInstanceWithContext(
+                "com.sun.star.frame.Desktop", self.ctx
+            )
+            desktop.loadComponentFromURL(uno.systemPathToFileUrl(str(path)), "_blank", 0, ())
+        except Exception:
+            return False
+        return True
+
+    def show_file(self, path: Path) -> None:
+        if not path.exists():
+            return
+        with contextlib.suppress(Exception):  # a viewer that will not start must not fail
+            if sys.platform.startswith("win"):
+                os.startfile(path)  # type: ignore[attr-defined]
+            elif sys.platform == "darwin":
+                subprocess.Popen(["open", str(path)])
+            else:
+                subprocess.Popen(["xdg-open", str(path)])
+
+    def report_folder(self) -> Path:
+        return report_folder(beside(self.full_name) if self.doc.hasLocation() else None)
+
+
+MAX_ROW = 1048575
+"""The last row index Calc has (a whole column selected spans it)."""
+
+
+def _runs(rows: tuple[int, ...]) -> list[tuple[int, int]]:
+    """Runs of consecutive rows: (5, 6, 7, 9) gives (5, 7) and (9, 9)."""
+    runs: list[tuple[int, int]] = []
+    for r in sorted(set(rows)):
+        if runs and r == runs[-1][1] + 1:
+            runs[-1] = (runs[-1][0], r)
+        else:
+            runs.append((r, r))
+    return runs
 
 
 def dispatch(
@@ -127,13 +185,5 @@ def dispatch(
     yes: bool = False,
 ) -> Outcome:
     """Run the action behind a Calc toolbar entry on ``doc``; never raises (a dialog says)."""
-    book = CalcBook(ctx, doc)
-    return shared_dispatch(
-        control_id,
-        book,
-        params,
-        dialogs=dialogs or CalcDialogs(ctx, doc),
-        yes=yes,
-        gateway=_gateway,
-        window=CalcWindow,
-    )
+    window = CalcWindow(ctx, doc, dialogs or CalcDialogs(ctx, doc))
+    return shared_dispatch(control_id, window, params, yes=yes)

@@ -254,6 +254,50 @@ def last_stamp(messages: Iterable[str]) -> dict[int, str]:
     return found
 
 
+RESULTS_STAMP = re.compile(r"results digest ((?:\d+:[0-9a-f]{8} ?)+)")
+
+
+def results_digest(rnd: Round) -> str:
+    """Eight hex digits that change whenever any result of the round changes."""
+    text = ";".join(
+        f"{g.white}-{g.black}:{g.result.value if g.result else ''}"
+        for g in sorted(rnd.games, key=lambda g: (g.white, g.black))
+    )
+    return hashlib.sha256(text.encode()).hexdigest()[:8]
+
+
+def results_digests(t: Tournament) -> dict[int, str]:
+    return {r.number: results_digest(r) for r in t.rounds}
+
+
+def last_results_stamp(log: Sequence[LogLine]) -> dict[int, str]:
+    """The results digests last recorded in the Log's (level, message) lines."""
+    for _, message in reversed(log):
+        match = RESULTS_STAMP.search(message)
+        if match:
+            pairs = (p.split(":") for p in match.group(1).split())
+            return {int(n): d for n, d in pairs}
+    return {}
+
+
+def changed_earlier_rounds(t: Tournament, before: Mapping[int, str]) -> list[int]:
+    """Rounds, other than the last, whose results changed since the last standings."""
+    if not t.rounds:
+        return []
+    last = max(r.number for r in t.rounds)
+    now = results_digests(t)
+    return [n for n, d in sorted(now.items()) if n < last and n in before and before[n] != d]
+
+
+def results_changed_warnings(t: Tournament, log: Sequence[LogLine]) -> list[str]:
+    """A warning for each earlier round whose results changed since the last stamp."""
+    return [
+        f"results of round {n} changed after a later round was paired: "
+        "every score and tiebreak after it is recomputed"
+        for n in changed_earlier_rounds(t, last_results_stamp(log))
+    ]
+
+
 def edited_rounds(rounds: Iterable[Round], stamped: Mapping[int, str]) -> set[int]:
     """Rounds whose pairing differs from the stamp (or that no stamp covers)."""
     return {r.number for r in rounds if stamped.get(r.number) != pairing_digest(r)}

@@ -1,18 +1,18 @@
 """The window doors' single dispatcher: every button of the Excel ribbon and of the Calc
-toolbar runs ``dispatch(control_id, book, ...)`` with its door's parts (``addin.excel.entry``,
-``addin.calc.entry``).
+toolbar runs ``dispatch(control_id, window, ...)`` with its door's open window
+(``addin.excel.entry``, ``addin.calc.entry``).
 
-Here the id is looked up (``addin.door.buttons``), and the action runs through the one
-runner (:mod:`addin.actions.runner`) exactly as the command line runs it on a file, with
-this door's hooks (:class:`WindowDoor`): the turn without waiting (a second click is
-busy), the door's gateway on the open workbook, its dialogs for questions, and its
-journal (:mod:`addin.door.window_journal`). The parameters come from the TD's selection
-(``addin.door.selected``: one run per selected row, a box only for a value the workbook
-cannot give), from the Reports menu item (``addin.door.report_menu``), or are asked for
-(file dialog, input box). The outcome is rendered here: a readable dialog, never a
-traceback; the runner's requests (select rows, open a file) done as a window can.
+Here the id is looked up (``addin.door.buttons``), and the action runs through the
+tournament store (:mod:`addin.store`) exactly as the command line runs it on a file. The
+store gets the window's two sides: where the tournament is (:class:`WindowBook`: the
+window's storage, its turn without waiting, its file for the journal) and how to talk
+with the TD (:class:`WindowConversation`: the door's dialogs, its selection). The
+parameters come from the TD's selection (``addin.door.selected``: one run per selected
+row, a box only for a value the workbook cannot give), from the Reports menu item
+(``addin.door.report_menu``), or are asked for (file dialog, input box). The outcome is
+rendered here: a readable dialog, never a traceback.
 
-Tests (and scripts) call a door's ``dispatch(id, book=..., params={...})``: with ``params``
+Tests (and scripts) call a door's ``dispatch(id, ..., params={...})``: with ``params``
 given nothing is asked, which is also the only way on xlwings' remote engine.
 """
 
@@ -21,155 +21,174 @@ from __future__ import annotations
 import contextlib
 import tempfile
 import traceback
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from datetime import date
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Protocol
 
-from openpyxl.utils import get_column_letter
-
+from addin.actions.change import OpenFile, ParamError, SelectRows, Snapshot, Window
 from addin.actions.registry import Param, ParamKind
-from addin.actions.runner import Outcome, run
-from addin.actions.session import OpenFile, ParamError, Request, SelectRows
-from addin.core.limits import shown
 from addin.door import selected
 from addin.door.buttons import Button, resolve
 from addin.door.dialogs import CannotAsk, Dialogs
-from addin.door.report_menu import open_file, report_file, report_preset
+from addin.door.report_menu import report_file, report_preset
 from addin.door.selected import SelectionError
-from addin.door.window_journal import Window, commit_journaled
-from addin.workbook.gateway import Gateway
+from addin.store import Outcome, Storage, run
+from addin.workbook.gateway import Selection
 from addin.workbook.open_elsewhere import WorkbookBusy, try_turn
-from addin.workbook.xlwings_gateway import XlwingsGateway
 
-__all__ = ["SAVE_AS", "Outcome", "ParamError", "WindowDoor", "collect", "convert", "dispatch"]
+__all__ = ["SAVE_AS", "OpenWindow", "Outcome", "ParamError", "collect", "dispatch"]
 
 MAX_LINES = 30
 """Longer messages are cut (the Log sheet and ``Check workbook`` have the rest)."""
 ERROR_LOG = Path(tempfile.gettempdir()) / "aga-mcmahon-error.log"
 
 
-class WindowDoor:
-    """A window door's hooks for the runner: the open workbook ``book``, its dialogs, its
-    gateway and its journal (``window``)."""
+class OpenWindow(Protocol):
+    """An open spreadsheet window, as a window door gives it: Excel's through xlwings
+    (``addin.excel.window``), Calc's through UNO (``addin.calc.window``)."""
 
-    in_terminal = False
+    dialogs: Dialogs
+
+    @property
+    def name(self) -> str:
+        """The workbook's name (``t.xlsx``)."""
+        ...
+
+    @property
+    def full_name(self) -> str:
+        """Its file, or the window's name when it has none."""
+        ...
+
+    def storage(self) -> Storage:
+        """The window's tables, read and written as blocks."""
+        ...
+
+    def journal_view(self) -> Window:
+        """The window as the journal sees it: its file, saving it, showing it again."""
+        ...
+
+    def selection(self) -> Selection | None:
+        """What the TD selected before clicking."""
+        ...
+
+    def select(self, request: SelectRows) -> bool:
+        """Select these rows for the TD; False where it cannot."""
+        ...
+
+    def open_workbook(self, path: Path) -> bool:
+        """Show another workbook (``new`` made it); False where this window cannot."""
+        ...
+
+    def show_file(self, path: Path) -> None:
+        """Show a report in the TD's viewer, where there is one."""
+        ...
+
+    def report_folder(self) -> Path:
+        """Where the Reports menu writes: beside the workbook, else the temporary folder."""
+        ...
+
+
+class WindowBook:
+    """The open window as the store keeps the tournament in it: its storage, its turn
+    (a second click while an action runs does nothing), its file for the journal."""
+
+    in_window = True
     force = False
-    selects = True
 
-    def __init__(
-        self,
-        book: Any,
-        dialogs: Dialogs,
-        label: str,
-        *,
-        yes: bool,
-        gateway: Callable[..., XlwingsGateway],
-        window: Callable[[Any], Window],
-    ) -> None:
-        self.book, self.dialogs, self.label, self.yes = book, dialogs, label, yes
-        self.gateway = gateway
-        self._window = window(book)
-        self.name = self._window.door
-        self.book_name = str(book.name)
-        self.book_path = _full_name(book)
+    def __init__(self, window: OpenWindow) -> None:
+        self.open_window = window
+        self.name, self.where = window.name, window.full_name
+        self._journal = window.journal_view()
 
     @contextlib.contextmanager
     def turn(self) -> Iterator[object]:
-        """The turn, without waiting: a second click while an action runs does nothing."""
-        with try_turn(self.book_path) as mine:
+        with try_turn(self.where) as mine:
             if not mine:
                 raise WorkbookBusy(
-                    f"An action is already running on {Path(self.book_name).name}: nothing "
-                    "was done. Click again when it has finished."
+                    f"An action is already running on {Path(self.name).name}: nothing was "
+                    "done. Click again when it has finished."
                 )
             yield mine
 
-    def confirm(self, question: str) -> bool:
-        """A question of the action itself (replace a file? lose hand edits?) is always
-        asked, under the button's label; ``yes`` accepts only warnings (the gateway's)."""
-        return self.dialogs.confirm(question, title=self.label)
-
-    def alert(self, message: str) -> None:
-        self.dialogs.alert(message, title=self.label)
-
-    def open(self, reads_only: Sequence[str] | None) -> Gateway:
+    def open(self, sheets: Sequence[str] | None, *, writes: bool) -> Storage:
         """The whole open workbook (a window has every sheet in hand)."""
-        confirm = (lambda m: True) if self.yes else self.dialogs.confirm
-        gw: Gateway = self.gateway(self.book, confirm=confirm, alert=self.dialogs.alert)
-        return gw
+        return self.open_window.storage()
 
     def window(self) -> Window:
-        return self._window
+        return self._journal
 
-    def keep(
-        self,
-        gw: Gateway,
-        action: str,
-        arguments: Mapping[str, object],
-        changed: bool,
-        wrote_sheet: bool,
-    ) -> list[str]:
-        note = commit_journaled(gw, self._window, action, arguments, changed)
-        return [note] if note else []
+
+class WindowConversation:
+    """The TD at the window: the door's dialogs under the button's label, its selection."""
+
+    terminal = False
+    selects = True
+
+    def __init__(self, window: OpenWindow, label: str) -> None:
+        self.open_window, self.label = window, label
+
+    def confirm(self, question: str) -> bool:
+        return self.open_window.dialogs.confirm(question, title=self.label)
+
+    def tell(self, message: str) -> None:
+        self.open_window.dialogs.alert(message, title=self.label)
+
+    def select(self, request: SelectRows) -> bool:
+        return self.open_window.select(request)
+
+    def progress(self, fraction: float, text: str) -> None:
+        """A window shows its own busy cursor."""
 
 
 def dispatch(
     control_id: str,
-    book: Any,
+    window: OpenWindow,
     params: Mapping[str, object] | None,
     *,
-    dialogs: Dialogs,
     yes: bool = False,
-    gateway: Callable[..., XlwingsGateway],
-    window: Callable[[Any], Window],
 ) -> Outcome:
-    """Run the action behind a button on ``book``, the door's open workbook (an xlwings
-    Book, or what the Calc door gives in its place: a name, a full name, an app).
+    """Run the action behind a button on the door's open ``window``.
 
     ``params`` given: nothing is asked, missing optional parameters are blank.
-    ``yes``: accept warnings without asking, like ``--yes`` on the command line.
-    Never raises: every failure becomes a dialog. ``gateway`` makes the gateway from
-    ``book``, and ``window`` what the journal needs of the open workbook
-    (:mod:`addin.door.window_journal`).
+    ``yes``: accept warnings without asking, like ``--yes`` on the command line (an
+    action's own questions are still asked). Never raises: every failure becomes a dialog.
     """
+    dialogs = window.dialogs
     button = resolve(control_id)
     if button is None:
         message = (
             f"This add-in does not know the button {control_id!r}. "
             "Rebuild it with: python -m addin install-excel"
         )
-        dialogs.alert(f"{_cut(message)}\n\n{book.name} is unchanged.", title=control_id, error=True)
+        dialogs.alert(
+            f"{_cut(message)}\n\n{window.name} is unchanged.", title=control_id, error=True
+        )
         return Outcome("error", [message])
-    door = WindowDoor(book, dialogs, button.label, yes=yes, gateway=gateway, window=window)
 
-    def parameter_sets(gw: Gateway) -> list[dict[str, object]] | None:
+    def parameter_sets(snapshot: Snapshot) -> list[dict[str, object]] | None:
         try:
-            return _parameter_sets(button, gw, params, dialogs, book)
+            return _parameter_sets(button, snapshot, params, window)
         except SelectionError as err:
             raise ParamError(str(err)) from err
 
-    outcome = run(button.action, parameter_sets, door)
-    return _shown(outcome, button, book, params, dialogs)
-
-
-def _full_name(book: Any) -> str:
-    """The open workbook's full name (its file, or its window's name when unsaved)."""
-    try:
-        return str(book.fullname)
-    except Exception:  # the remote engine and some unsaved books have no full name
-        return str(book.name)
+    outcome = run(
+        button.action,
+        parameter_sets,
+        WindowBook(window),
+        WindowConversation(window, button.label),
+        warnings_accepted=yes,
+    )
+    return _shown(outcome, button, window, params)
 
 
 def _shown(
     outcome: Outcome,
     button: Button,
-    book: Any,
+    window: OpenWindow,
     params: Mapping[str, object] | None,
-    dialogs: Dialogs,
 ) -> Outcome:
-    """Tell the TD how the press ended, and do what the runner asks of a window."""
-    label = button.label
+    """Tell the TD how the press ended, and open what the action asks a window to open."""
+    dialogs, label = window.dialogs, button.label
     if outcome.status == "busy":
         dialogs.alert("\n".join(outcome.messages), title=label)
     elif outcome.status == "cancelled":
@@ -178,20 +197,23 @@ def _shown(
             dialogs.alert(f"Nothing was written.\n\n{warnings}", title=label)
     elif outcome.status == "error":
         reason = _cut("\n".join(outcome.messages))
-        dialogs.alert(f"{reason}\n\n{book.name} is unchanged.", title=label, error=True)
+        dialogs.alert(f"{reason}\n\n{window.name} is unchanged.", title=label, error=True)
     elif outcome.status == "failed":
-        _failed(outcome, book, dialogs, label)
+        _failed(outcome, window, label)
     else:
         for request in outcome.requests:
-            outcome.messages += _fulfil(request, book)
+            if isinstance(request, OpenFile) and not window.open_workbook(request.path):
+                outcome.messages.append("Open it with File > Open.")
         if button.preset is not None and params is None:
-            open_file(report_file(book, *button.preset), book)
+            window.show_file(report_file(window.report_folder(), window.name, *button.preset))
+        if outcome.summary:
+            outcome.messages.insert(0, outcome.summary)
         if outcome.messages:
             dialogs.alert(_cut("\n".join(outcome.messages)), title=label)
     return outcome
 
 
-def _failed(outcome: Outcome, book: Any, dialogs: Dialogs, label: str) -> None:
+def _failed(outcome: Outcome, window: OpenWindow, label: str) -> None:
     """An unexpected exception: a short dialog; the details go to a file for a bug report."""
     err = outcome.error
     with contextlib.suppress(OSError):
@@ -199,47 +221,26 @@ def _failed(outcome: Outcome, book: Any, dialogs: Dialogs, label: str) -> None:
         ERROR_LOG.write_text("".join(details), encoding="utf-8")
     state = "may be partly written" if outcome.written else "is unchanged"
     with contextlib.suppress(Exception):  # if even the dialog fails, stay quiet
-        dialogs.alert(
-            f"Something went wrong: {outcome.messages[0]}\n\n{book.name} {state}.\n"
+        window.dialogs.alert(
+            f"Something went wrong: {outcome.messages[0]}\n\n{window.name} {state}.\n"
             f"Details for a bug report: {ERROR_LOG}",
             title=label,
             error=True,
         )
 
 
-def _fulfil(request: Request, book: Any) -> list[str]:
-    """Do what the runner asks of the window; what to tell the TD about it."""
-    if isinstance(request, SelectRows):
-        try:
-            sheet = book.sheets[request.sheet]
-            sheet.activate()
-            address = selected.rows_address(list(request.rows), get_column_letter(request.columns))
-            if book.app.engine.name == "remote":  # no multi-area ranges there: the first run
-                address = address.split(",")[0]
-            sheet.range(address).select()
-        except Exception:  # selecting is a convenience: the answer stands without it
-            return []
-        return [request.message]
-    if isinstance(request, OpenFile):
-        try:
-            book.app.books.open(str(request.path))
-        except Exception:  # the remote engine (and a sandboxed Mac Excel) cannot open files
-            return ["Open it with File > Open."]
-    return []
-
-
 def _parameter_sets(
     button: Button,
-    gw: Gateway,
+    snapshot: Snapshot,
     given: Mapping[str, object] | None,
-    dialogs: Dialogs,
-    book: Any,
+    window: OpenWindow,
 ) -> list[dict[str, object]] | None:
     """One set of parameters per run: given, read from the selection, or asked for."""
+    dialogs = window.dialogs
     if given is None and button.preset is not None:
-        given = report_preset(button.preset, book)
+        given = report_preset(button.preset, window.report_folder(), window.name)
     if given is None and button.action in selected.PLANS:
-        plans = selected.plan(button.action, gw, dialogs, button.label)
+        plans = selected.plan(button.action, snapshot, window.selection(), dialogs, button.label)
         if plans is None:
             return None
         runs = [collect(button.params, p, dialogs, button.label) for p in plans]
@@ -257,7 +258,8 @@ def collect(
     dialogs: Dialogs,
     label: str,
 ) -> dict[str, object] | None:
-    """Each parameter's value, from ``given`` or asked for; None when the TD cancelled."""
+    """Each parameter's value, from ``given`` or asked for (the store checks them, once);
+    None when the TD cancelled."""
     values: dict[str, object] = {}
     for param in params:
         if given is not None:
@@ -271,8 +273,8 @@ def collect(
                 raise ParamError(f"{label} needs {param.help} (it cannot be asked here)") from err
             if raw is None:
                 return None
-        values[param.name] = convert(param, raw)
-        if param.required and values[param.name] is None:
+        values[param.name] = raw
+        if param.required and (raw is None or (isinstance(raw, str) and not raw.strip())):
             raise ParamError(f"{label} needs {param.help}")
     return values
 
@@ -293,11 +295,11 @@ def _ask(param: Param, dialogs: Dialogs, label: str) -> object:
     XML report, say); OK/Cancel answers a yes/no option.
     """
     prompt = param.help[:1].upper() + param.help[1:]
-    if param.kind in (ParamKind.FILE_IN, ParamKind.FILE_OUT):
-        if param.kind is ParamKind.FILE_IN:
-            answer = dialogs.ask_open_file(prompt, title=label)
-        else:
+    if param.kind in (ParamKind.FILE_IN, ParamKind.FILE_OUT, ParamKind.FOLDER):
+        if param.kind is ParamKind.FILE_OUT:
             answer = dialogs.ask_save_file(prompt, SAVE_AS.get(param.name, param.name), title=label)
+        else:
+            answer = dialogs.ask_open_file(prompt, title=label)
         return "" if answer is None and not param.required else answer
     if param.kind is ParamKind.FLAG:
         return dialogs.confirm(f"{prompt}?", title=label)
@@ -306,41 +308,6 @@ def _ask(param: Param, dialogs: Dialogs, label: str) -> object:
     if not param.required:
         prompt += "\n\nLeave blank if it does not apply."
     return dialogs.ask_text(prompt, title=label)
-
-
-def convert(param: Param, raw: object) -> object:
-    """A typed parameter value; blank is None. Raises ``ParamError`` naming the value."""
-    if param.kind is ParamKind.FLAG:
-        if isinstance(raw, str):
-            return raw.strip().casefold() in {"1", "y", "yes", "true", "on", "x"}
-        return bool(raw)
-    if raw is None or (isinstance(raw, str) and not raw.strip()):
-        return None
-    text = str(raw).strip()
-    if param.kind is ParamKind.INT:
-        try:
-            number = float(text)
-        except ValueError:
-            number = 0.5
-        if not number.is_integer():
-            raise ParamError(f"{param.help}: {shown(text)} is not a whole number")
-        if param.bounds and not param.bounds[0] <= number <= param.bounds[1]:
-            low, high = param.bounds
-            raise ParamError(f"{param.help}: {int(number)} is not between {low} and {high}")
-        return int(number)
-    if param.kind is ParamKind.DATE:
-        try:
-            return date.fromisoformat(text)
-        except ValueError:
-            raise ParamError(f"{param.help}: {shown(text)} is not a date (YYYY-MM-DD)") from None
-    if param.kind in (ParamKind.FILE_IN, ParamKind.FILE_OUT):
-        return Path(text)
-    if param.choices:
-        for choice in param.choices:
-            if choice.casefold() == text.casefold():
-                return choice
-        raise ParamError(f"{param.help}: {shown(text)} is not one of {', '.join(param.choices)}")
-    return text
 
 
 def _cut(text: str) -> str:

@@ -17,7 +17,7 @@ from addin.core.model import Game, Player, Round, Tournament
 from addin.door.dialogs import CannotAsk, Dialogs
 from addin.workbook import selected_rows
 from addin.workbook.book import Book, read_book
-from addin.workbook.gateway import Gateway, Selection
+from addin.workbook.gateway import Selection, TableSource
 
 Params = dict[str, object]
 
@@ -28,7 +28,7 @@ class SelectionError(Exception):
 
 @dataclass(frozen=True)
 class Context:
-    gw: Gateway
+    tables: TableSource
     dialogs: Dialogs
     label: str
     selection: Selection | None
@@ -50,7 +50,7 @@ def _players_on_rows(ctx: Context) -> list[Player]:
         raise SelectionError(
             f"Select the player rows on the Players sheet, then click {ctx.label} again."
         )
-    ids = selected_rows.player_ids(ctx.gw, ctx.book, sel)
+    ids = selected_rows.player_ids(ctx.tables, ctx.book, sel)
     players = list(dict.fromkeys(t.players[i] for i in ids if i in t.players))
     if not players:
         raise SelectionError(
@@ -82,7 +82,7 @@ def _boards_on_rows(ctx: Context) -> tuple[Round, list[Game]]:
 def _members_on_rows(ctx: Context) -> list[int]:
     sel = ctx.selection
     assert sel is not None
-    ids = selected_rows.member_ids(ctx.gw, sel)
+    ids = selected_rows.member_ids(ctx.tables, sel)
     return list(dict.fromkeys(int(i) for i in ids if i is not None))  # type: ignore[call-overload]
 
 
@@ -180,7 +180,7 @@ def each_player_new_number(ctx: Context) -> list[Params] | None:
     return _each_player(
         ctx,
         lambda p: (f"The real AGA number of {p.name} (now {p.aga_id})", ""),
-        lambda p, answer: {"from": p.aga_id, "to": answer},
+        lambda p, answer: {"old": p.aga_id, "to": answer},
     )
 
 
@@ -305,10 +305,15 @@ TYPED: frozenset[str] = frozenset(
 """Buttons that may ask for a typed value (an input box) after reading the selection."""
 
 
-def plan(action: str, gw: Gateway, dialogs: Dialogs, label: str) -> list[Params] | None:
+def plan(
+    action: str,
+    tables: TableSource,
+    selection: Selection | None,
+    dialogs: Dialogs,
+    label: str,
+) -> list[Params] | None:
     """The parameter sets for ``action`` from the TD's selection; None: the TD cancelled."""
-    book = read_book(gw)
-    ctx = Context(gw, dialogs, label, gw.selection(), book)
+    ctx = Context(tables, dialogs, label, selection, read_book(tables))
     return PLANS[action](ctx)
 
 

@@ -2,8 +2,9 @@
 
 The VBA behind every button is one line, ``RunPython "import addin.excel.entry as
 e;e.dispatch('<control id>')"``. The work is the window doors' shared dispatcher
-(:func:`addin.door.dispatch.dispatch`) with Excel's parts: the calling workbook through an
-``XlwingsGateway``, Excel's dialogs and the journal's view of an Excel window.
+(:func:`addin.door.dispatch.dispatch`) with Excel's open window
+(:class:`addin.excel.window.ExcelWindow`: its storage through xlwings, its dialogs, its
+selection, the journal's view of its file).
 
 Tests (and scripts) call ``dispatch(id, book=..., params={...})``: with ``params``
 given nothing is asked, which is also the only way on xlwings' remote engine.
@@ -11,16 +12,14 @@ given nothing is asked, which is also the only way on xlwings' remote engine.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from addin.door import dispatch as shared
 from addin.door.dialogs import Dialogs
 from addin.door.dispatch import SAVE_AS, Outcome
-from addin.door.window_journal import Window
 from addin.excel.dialogs import ExcelDialogs
 from addin.excel.window import ExcelWindow
-from addin.workbook.xlwings_gateway import XlwingsGateway
 
 if TYPE_CHECKING:
     import xlwings as xw
@@ -35,8 +34,6 @@ def dispatch(
     *,
     dialogs: Dialogs | None = None,
     yes: bool = False,
-    gateway: Callable[..., XlwingsGateway] = XlwingsGateway,
-    window: Callable[[Any], Window] = ExcelWindow,
 ) -> Outcome:
     """Run the action behind a ribbon button on ``book`` (default: the calling workbook).
 
@@ -48,12 +45,5 @@ def dispatch(
         import xlwings as xw
 
         book = xw.Book.caller()
-    return shared.dispatch(
-        control_id,
-        book,
-        params,
-        dialogs=dialogs or ExcelDialogs(book.app),
-        yes=yes,
-        gateway=gateway,
-        window=window,
-    )
+    window = ExcelWindow(book, dialogs or ExcelDialogs(book.app))
+    return shared.dispatch(control_id, window, params, yes=yes)

@@ -3,8 +3,11 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from addin.journal.store import Entry, Journal
-from addin.journal.undo import describe, hand_edits, replay
+from addin.journal.undo import Plan, describe, hand_edits, replay, restore
 
 
 def done_message(journal: Journal, name: str, kind: str, to: int | None, number: int) -> str:
@@ -61,3 +64,28 @@ def _what(e: Entry) -> str:
         return f"{e.action}: back to the state before entry {e.restores}"
     args = " ".join(f"{k}={v}" for k, v in e.arguments.items())
     return f"{e.action} {args}".rstrip()
+
+
+@dataclass(frozen=True)
+class TakeBack:
+    """An undo or redo as decided: the plan, and how the TD asked for it."""
+
+    plan: Plan
+    kind: str
+    """``undo`` or ``redo``."""
+    to: int | None
+    """``undo --to N``; None: the last entry."""
+
+
+def take_back(what: TakeBack, window: Any) -> tuple[str, Any]:
+    """Put back the state ``what`` plans, in the file, and show it again in ``window``
+    (``addin.actions.change.Window``); the sentence for the TD, and the document the
+    window now shows (None on the command line)."""
+    done: list[int] = []
+
+    def put_back() -> None:
+        done.append(restore(what.plan, door=window.door).number)
+
+    document = window.reopen(put_back)
+    name = what.plan.journal.book.name
+    return done_message(what.plan.journal, name, what.kind, what.to, done[0]), document

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 
 from addin.core.model import Band
 from addin.workbook.book import Book
-from addin.workbook.gateway import Gateway, Problem
+from addin.workbook.gateway import Problem, Tables
 from addin.workbook.layout import BANDS
 
 
@@ -23,9 +23,9 @@ def band_values(band: Band, counts: Mapping[int, int]) -> dict[str, object]:
     }
 
 
-def write_bands(gw: Gateway, bands: Sequence[Band], counts: Mapping[int, int]) -> None:
+def write_bands(tables: Tables, bands: Sequence[Band], counts: Mapping[int, int]) -> None:
     """Replace the Bands table's rows with ``bands`` (``counts``: band number -> players)."""
-    gw.write_table(BANDS, [band_values(band, counts) for band in bands])
+    tables.write_table(BANDS, [band_values(band, counts) for band in bands])
 
 
 def separation_problem(b: Book, number: int, message: str) -> Problem | None:

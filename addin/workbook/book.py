@@ -51,7 +51,7 @@ from addin.core.model import (
 )
 from addin.core.ratings import RatingError, parse_rating
 from addin.workbook import cells, settings_rules
-from addin.workbook.gateway import Gateway, Problem, Row, TableData
+from addin.workbook.gateway import Problem, Row, TableData, Tables, TableSource
 from addin.workbook.layout import (
     BANDS,
     REQUESTS,
@@ -109,8 +109,8 @@ def default_values() -> dict[str, object]:
     return values
 
 
-def read_settings(gw: Gateway) -> SettingsData:
-    data = gw.read_table(SETTINGS_TABLE)
+def read_settings(tables: TableSource) -> SettingsData:
+    data = tables.read_table(SETTINGS_TABLE)
     problems = list(data.problems)
     values = default_values()
     for row in data.rows:
@@ -413,14 +413,14 @@ class Book:
         return sorted(r.number for r in self.tournament.rounds)
 
 
-def read_book(gw: Gateway) -> Book:
+def read_book(tables: TableSource) -> Book:
     """Read settings, players, bands, requests and every Round sheet."""
-    settings = read_settings(gw)
+    settings = read_settings(tables)
     t = Tournament(settings=settings.settings)
     book = Book(t, settings, problems=list(settings.problems))
     rounds = settings.settings.rounds
 
-    players = _read(book, gw, players_table(rounds))
+    players = _read(book, tables, players_table(rounds))
     for row in players.rows:
         player = player_from_row(row, rounds)
         if player is None:
@@ -437,7 +437,7 @@ def read_book(gw: Gateway) -> Book:
                 book.problems.append(players.problem(row, "rank", str(err)))
         t.players[player.aga_id] = player
 
-    bands = _read(book, gw, BANDS)
+    bands = _read(book, tables, BANDS)
     for row in bands.rows:
         if row.get("number") is None or row.get("min_rating") is None:
             continue
@@ -452,7 +452,7 @@ def read_book(gw: Gateway) -> Book:
             )
         )
 
-    requests = _read(book, gw, REQUESTS)
+    requests = _read(book, tables, REQUESTS)
     for row in requests.rows:
         ids = [row.get("first"), row.get("second")]
         if row.get("kind") is None or None in ids:
@@ -466,20 +466,20 @@ def read_book(gw: Gateway) -> Book:
         )
 
     names = _names_of(t.players)
-    for sheet in gw.sheet_names():
+    for sheet in tables.sheet_names():
         number = round_number_of(sheet)
         if number is not None:
-            t.rounds.append(_read_round(book, gw, number, names))
+            t.rounds.append(_read_round(book, tables, number, names))
     t.rounds.sort(key=lambda r: r.number)
     book.problems += round_set_problems(
-        t.rounds, gw.sheet_names(), settings.settings.rounds, settings.cell("rounds")
+        t.rounds, tables.sheet_names(), settings.settings.rounds, settings.cell("rounds")
     )
     book.problems = with_parts(book.problems, book.tables, SETTINGS_TABLE.sheet, t.players)
     return book
 
 
-def _read(book: Book, gw: Gateway, table: Table) -> TableData:
-    data = gw.read_table(table)
+def _read(book: Book, tables: TableSource, table: Table) -> TableData:
+    data = tables.read_table(table)
     book.tables[table.name] = data
     if data.present or table.sheet != "Requests":
         # a sheet's own problems (a stray far below, say) come with each table it holds
@@ -522,11 +522,11 @@ def _name_problem(
     )
 
 
-def _read_round(book: Book, gw: Gateway, number: int, names: dict[str, PlayerId]) -> Round:
+def _read_round(book: Book, tables: TableSource, number: int, names: dict[str, PlayerId]) -> Round:
     """``names``: :func:`_names_of` the registered players."""
     players = book.tournament.players
-    games_data = _read(book, gw, games_table(number))
-    byes_data = _read(book, gw, byes_table(number))
+    games_data = _read(book, tables, games_table(number))
+    byes_data = _read(book, tables, byes_table(number))
     games: list[Game] = []
     seen: dict[PlayerId, str] = {}
 
@@ -666,7 +666,7 @@ def round_rows(rnd: Round, players: Mapping[PlayerId, Player]) -> tuple[list[dic
     return games, byes
 
 
-def write_round(gw: Gateway, rnd: Round, players: Mapping[PlayerId, Player]) -> None:
+def write_round(tables: Tables, rnd: Round, players: Mapping[PlayerId, Player]) -> None:
     games, byes = round_rows(rnd, players)
-    gw.write_table(games_table(rnd.number), games)
-    gw.write_table(byes_table(rnd.number), byes)
+    tables.write_table(games_table(rnd.number), games)
+    tables.write_table(byes_table(rnd.number), byes)

@@ -91,7 +91,7 @@ class CalamineReader:
 
     @classmethod
     def open(
-        cls, path: Path | str, sheets: Sequence[str], *, force: bool = False, **kwargs: Any
+        cls, path: Path | str, sheets: Sequence[str] | None, *, force: bool = False, **kwargs: Any
     ) -> CalamineReader:
         """Raises ``WorkbookError`` as the openpyxl gateway does for a file that is not one."""
         path = Path(path)

@@ -1,9 +1,9 @@
-"""The one small interface through which actions talk to a workbook.
+"""The tables of a workbook as its readers and writers see them: rows of typed values,
+and the problems found reading them, each pinned to its cell.
 
-Two implementations: ``OpenpyxlGateway`` for .xlsx files on disk (the command
-line) and ``XlwingsGateway`` for the workbook open in Excel (the add-in). An
-action reads each table once as a block, computes, asks the TD to confirm any
-warnings, then writes each table it owns once as a block.
+A reader takes a ``TableSource`` and a writer a ``TableSink``: an action's draft
+(``addin.actions.change``) or a storage (``addin.workbook.storage``). Each table is read
+once as a block and written once as a block.
 """
 
 from __future__ import annotations
@@ -135,7 +135,9 @@ def selected_rows(address: str) -> tuple[int, ...]:
     return tuple(sorted(rows))
 
 
-class Gateway(Protocol):
+class TableSource(Protocol):
+    """Where the workbook's readers read tables: an action's draft, or a storage."""
+
     @property
     def source(self) -> str:
         """The workbook's name, for messages."""
@@ -145,23 +147,16 @@ class Gateway(Protocol):
 
     def read_table(self, table: Table) -> TableData: ...
 
+
+class TableSink(Protocol):
+    """Where the workbook's writers write tables: an action's draft, or a storage."""
+
     def write_table(self, table: Table, rows: Sequence[WriteRow]) -> None:
         """Replace the table's data rows; the TD's extra columns travel with ``Row.extra``."""
         ...
 
     def remove_sheet(self, sheet: str) -> None: ...
 
-    def selection(self) -> Selection | None:
-        """What the TD selected in Excel; None where there is no selection (a file on disk)."""
-        ...
 
-    def append_log(self, entries: Sequence[LogEntry]) -> None: ...
-
-    def alert(self, message: str) -> None: ...
-
-    def confirm(self, message: str) -> bool: ...
-
-    def commit(self) -> None:
-        """Send the queued writes to the workbook (an open window's gateways queue them;
-        a file's gateway changes it in memory, and saving writes the file)."""
-        ...
+class Tables(TableSource, TableSink, Protocol):
+    """Tables read and written: the readers' and writers' view of an action's draft."""

@@ -761,3 +761,67 @@ def fixed_tables(rounds: int, tiebreaks: Sequence[str]) -> tuple[Table, ...]:
 
 def round_tables(number: int) -> tuple[Table, Table]:
     return games_table(number), byes_table(number)
+
+
+# --- What an action reads and writes ----------------------------------------------------
+
+
+class Section(enum.Enum):
+    """The sections of the workbook an action declares it reads or writes (the action
+    registry): the store loads only what an action declares, and a test holds every
+    action to its declaration. A section is a fixed table, or a family of tables made per
+    round or per report."""
+
+    SETTINGS = "Tournament settings"
+    PLAYERS = "Players"
+    BANDS = "Bands"
+    REQUESTS = "Requests"
+    ROUNDS = "Round sheets"
+    STANDINGS = "Standings and Cross Table"
+    MEMBERS = "TDListA"
+    LOG = "Log"
+    REPORT_SHEETS = "report sheets"
+
+
+_SECTION_OF_TABLE = {
+    SETTINGS_TABLE.name: Section.SETTINGS,
+    "Players": Section.PLAYERS,
+    BANDS.name: Section.BANDS,
+    REQUESTS.name: Section.REQUESTS,
+    "Standings": Section.STANDINGS,
+    "CrossTable": Section.STANDINGS,
+    TDLISTA.name: Section.MEMBERS,
+    LOG.name: Section.LOG,
+}
+REPORT_TABLE_PREFIX = "Report"
+"""A report sheet's table is named ``Report...`` (``addin.workbook.report_sheet``)."""
+
+
+def section_of(table: Table) -> Section:
+    """The section ``table`` belongs to."""
+    part = _SECTION_OF_TABLE.get(table.name)
+    if part is not None:
+        return part
+    if round_number_of(table.sheet) is not None:
+        return Section.ROUNDS
+    if table.name.startswith(REPORT_TABLE_PREFIX):
+        return Section.REPORT_SHEETS
+    raise KeyError(f"table {table.name!r} is in no section of the layout")
+
+
+def section_of_sheet(sheet: str) -> Section | None:
+    """The section a whole sheet belongs to (a sheet removed), None for a sheet the layout does
+    not declare."""
+    if round_number_of(sheet) is not None:
+        return Section.ROUNDS
+    for table in (SETTINGS_TABLE, BANDS, REQUESTS, TDLISTA, LOG):
+        if table.sheet == sheet:
+            return _SECTION_OF_TABLE[table.name]
+    named = {
+        "Players": Section.PLAYERS,
+        "Standings": Section.STANDINGS,
+        "Cross Table": Section.STANDINGS,
+    }
+    if sheet in named:
+        return named[sheet]
+    return Section.REPORT_SHEETS if sheet.startswith("Report - ") else None

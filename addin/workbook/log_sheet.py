@@ -6,10 +6,12 @@ unpaired, warnings already accepted); appending to it is the gateway's ``append_
 
 from __future__ import annotations
 
-from addin.workbook.gateway import Gateway
+from addin.workbook.gateway import TableSource
 from addin.workbook.layout import LOG
 
 
-def read_log(gw: Gateway) -> list[tuple[str, str]]:
+def read_log(tables: TableSource) -> list[tuple[str, str]]:
     """(level, message) of every Log row, oldest first."""
-    return [(str(r.get("level", "")), str(r.get("message", ""))) for r in gw.read_table(LOG).rows]
+    return [
+        (str(r.get("level", "")), str(r.get("message", ""))) for r in tables.read_table(LOG).rows
+    ]

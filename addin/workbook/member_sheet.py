@@ -12,7 +12,7 @@ from addin.core.limits import shown
 from addin.core.lookup import MemberIndex
 from addin.core.member import Member, split_name
 from addin.core.ratings import is_valid_rating
-from addin.workbook.gateway import Gateway, Problem, Row
+from addin.workbook.gateway import Problem, Row, Tables, TableSource
 from addin.workbook.layout import TDLISTA
 
 MEMBER_SHEETS = (TDLISTA.sheet,)
@@ -33,9 +33,9 @@ def _member_values(m: Member) -> dict[str, object]:
     }
 
 
-def write_members(gw: Gateway, members: Iterable[Member]) -> None:
+def write_members(tables: Tables, members: Iterable[Member]) -> None:
     """Replace the TDListA sheet's rows with ``members``."""
-    gw.write_table(TDLISTA, [_member_values(m) for m in members])
+    tables.write_table(TDLISTA, [_member_values(m) for m in members])
 
 
 def _member_from_row(row: Row) -> Member | None:
@@ -58,14 +58,14 @@ def _member_from_row(row: Row) -> Member | None:
     )
 
 
-def read_member_index(gw: Gateway) -> tuple[MemberIndex, list[Problem]]:
+def read_member_index(tables: TableSource) -> tuple[MemberIndex, list[Problem]]:
     """The TDListA indexed, or the problems that stop it being used (an empty index then).
 
     A gateway that can name its content (a file read for a look-up) keeps the index for
     the next look-up in the same list (``read_cache``)."""
     from addin.workbook import read_cache
 
-    keys_of = getattr(gw, "content_keys", None)
+    keys_of = getattr(tables, "content_keys", None)
     tried: list[str] = []
     for key in keys_of(TDLISTA) if keys_of is not None else ():
         kept = read_cache.load(key)
@@ -74,7 +74,7 @@ def read_member_index(gw: Gateway) -> tuple[MemberIndex, list[Problem]]:
                 read_cache.copy(key, tried[0])
             return kept, []
         tried.append(key)
-    data = gw.read_table(TDLISTA)
+    data = tables.read_table(TDLISTA)
     off_scale = [
         Problem(
             TDLISTA.sheet,
@@ -94,13 +94,13 @@ def read_member_index(gw: Gateway) -> tuple[MemberIndex, list[Problem]]:
     return index, []
 
 
-def previous_members(gw: Gateway, wanted: Collection[int]) -> dict[int, Member]:
+def previous_members(tables: TableSource, wanted: Collection[int]) -> dict[int, Member]:
     """The members ``wanted`` as the TDListA sheet holds them now, before a newer list
     replaces it (nothing is read when nobody is wanted; an unreadable row is left out)."""
     if not wanted:
         return {}
     found: dict[int, Member] = {}
-    for row in gw.read_table(TDLISTA).rows:
+    for row in tables.read_table(TDLISTA).rows:
         if row.get("aga_id") in wanted:
             member = _member_from_row(row)
             if member is not None:

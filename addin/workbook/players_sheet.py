@@ -14,7 +14,7 @@ from addin.core.member_refresh import Refresh, refresh
 from addin.core.model import Player, PlayerId
 from addin.core.registration import is_temporary_id
 from addin.workbook.book import Book, merge_rows, player_values
-from addin.workbook.gateway import Gateway, Problem, Row
+from addin.workbook.gateway import Problem, Row, Tables
 from addin.workbook.layout import players_table
 
 ID = "aga_id"
@@ -98,7 +98,7 @@ def band_override_problem(b: Book, pid: object, message: str) -> Problem | None:
 
 
 def write_fields(
-    gw: Gateway,
+    tables: Tables,
     b: Book,
     updates: Mapping[PlayerId, Mapping[str, object]],
     *,
@@ -108,13 +108,15 @@ def write_fields(
     row, a new row for an AGA # not there; fields in ``fill_only`` only into blank cells.
     The rows written."""
     rows = merge_rows(b.players_data, ID, updates, fill_only=fill_only)
-    gw.write_table(players_table(b.tournament.settings.rounds), rows)
+    tables.write_table(players_table(b.tournament.settings.rounds), rows)
     return rows
 
 
-def renumber(gw: Gateway, b: Book, old: int, new: int, fields: Mapping[str, object]) -> list[Row]:
+def renumber(
+    tables: Tables, b: Book, old: int, new: int, fields: Mapping[str, object]
+) -> list[Row]:
     """AGA # ``old``'s row given AGA # ``new`` and ``fields``; the rows written."""
-    return write_fields(gw, b, {old: {ID: new, **fields}})
+    return write_fields(tables, b, {old: {ID: new, **fields}})
 
 
 def with_players(b: Book, players: Iterable[Player]) -> list[Row]:
@@ -123,11 +125,11 @@ def with_players(b: Book, players: Iterable[Player]) -> list[Row]:
     return merge_rows(b.players_data, ID, {p.aga_id: player_values(p, rounds) for p in players})
 
 
-def write_rows(gw: Gateway, b: Book, rows: Iterable[Row]) -> None:
+def write_rows(tables: Tables, b: Book, rows: Iterable[Row]) -> None:
     """Replace the Players rows with ``rows`` (rows of ``b``'s Players table)."""
-    gw.write_table(players_table(b.tournament.settings.rounds), list(rows))
+    tables.write_table(players_table(b.tournament.settings.rounds), list(rows))
 
 
-def write_players(gw: Gateway, players: Iterable[Player], rounds: int) -> None:
+def write_players(tables: Tables, players: Iterable[Player], rounds: int) -> None:
     """Replace every Players row with ``players`` (a tournament of ``rounds`` rounds)."""
-    gw.write_table(players_table(rounds), [player_values(p, rounds) for p in players])
+    tables.write_table(players_table(rounds), [player_values(p, rounds) for p in players])

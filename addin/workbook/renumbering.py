@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from addin.core.model import Tournament
 from addin.workbook.book import Book, copy_row
-from addin.workbook.gateway import Gateway, TableData
+from addin.workbook.gateway import TableData, Tables, TableSource
 from addin.workbook.layout import REQUESTS, byes_table, games_table, standings_table
 
 GAME_IDS = ("white", "black")
@@ -41,17 +41,17 @@ def _copy(data: TableData | None) -> TableData | None:
     return replace(data, rows=[copy_row(r) for r in data.rows])
 
 
-def _standings(gw: Gateway, tiebreaks: Sequence[str]) -> TableData | None:
+def _standings(tables: TableSource, tiebreaks: Sequence[str]) -> TableData | None:
     """The Standings table as ``standings`` wrote it; one it cannot read as such (the
     tiebreak order changed since) is left for the next ``standings`` to rewrite."""
     table = standings_table(tiebreaks)
-    if table.sheet not in gw.sheet_names():
+    if table.sheet not in tables.sheet_names():
         return None
-    data = gw.read_table(table)
+    data = tables.read_table(table)
     return data if data.present and not data.problems else None
 
 
-def renumber_elsewhere(gw: Gateway, b: Book, t: Tournament, old: int, new: int) -> list[str]:
+def renumber_elsewhere(tables: Tables, b: Book, t: Tournament, old: int, new: int) -> list[str]:
     """AGA # ``old`` made ``new`` in ``t``'s rounds, the Requests and the Standings as ``b``
     read them; where it was changed ("round 2", "Requests", "Standings")."""
     where: list[str] = []
@@ -62,16 +62,16 @@ def renumber_elsewhere(gw: Gateway, b: Book, t: Tournament, old: int, new: int) 
         cells += _renumbered_rows(byes, BYE_IDS, old, new)
         if cells:
             if games is not None:
-                gw.write_table(games_t, games.rows)
+                tables.write_table(games_t, games.rows)
             if byes is not None:
-                gw.write_table(byes_t, byes.rows)
+                tables.write_table(byes_t, byes.rows)
             where.append(f"round {rnd.number}")
     requests = _copy(b.tables.get(REQUESTS.name))
     if _renumbered_rows(requests, REQUEST_IDS, old, new) and requests is not None:
-        gw.write_table(REQUESTS, requests.rows)
+        tables.write_table(REQUESTS, requests.rows)
         where.append(REQUESTS.sheet)
-    standings = _copy(_standings(gw, t.settings.tiebreaks))
+    standings = _copy(_standings(tables, t.settings.tiebreaks))
     if _renumbered_rows(standings, STANDING_IDS, old, new) and standings is not None:
-        gw.write_table(standings.table, standings.rows)
+        tables.write_table(standings.table, standings.rows)
         where.append(standings.table.sheet)
     return where

@@ -2,7 +2,7 @@
 
 The table is declared here, per report, with ``layout.Table`` and ``layout.Column``
 instances: report columns depend on the round count and the tiebreak order, so they are
-not part of the fixed workbook layout. Writing goes through ``Gateway.write_table`` (so
+not part of the fixed workbook layout. Writing goes through ``TableSink.write_table`` (so
 the sheet gets the usual Excel Table, frozen header and Letter print setup); the old
 sheet is removed first, because a report's columns change with its sort and round.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from addin.reports.model import Format, GameCell, Report
-from addin.workbook.gateway import Gateway
+from addin.workbook.gateway import Tables
 from addin.workbook.layout import Column, Kind, Owner, Table
 
 _KIND = {
@@ -48,16 +48,16 @@ def table_for(report: Report) -> Table:
 
 
 def sheet_rows(report: Report) -> list[dict[str, object]]:
-    """Rows for ``Gateway.write_table``: numbers stay numbers, cross-table cells become text."""
+    """Rows for ``TableSink.write_table``: numbers stay numbers, cross-table cells become text."""
     return [
         {k: str(v) if isinstance(v, GameCell) else v for k, v in record.items()}
         for record in report.records()
     ]
 
 
-def write_sheet(gw: Gateway, report: Report) -> str:
+def write_sheet(tables: Tables, report: Report) -> str:
     """Replace the report's sheet with this report; returns the sheet's name."""
     table = table_for(report)
-    gw.remove_sheet(table.sheet)
-    gw.write_table(table, sheet_rows(report))
+    tables.remove_sheet(table.sheet)
+    tables.write_table(table, sheet_rows(report))
     return table.sheet

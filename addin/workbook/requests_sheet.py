@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from addin.core.model import PairRequest
 from addin.workbook.book import Book
-from addin.workbook.gateway import Gateway, Row
+from addin.workbook.gateway import Row, Tables
 from addin.workbook.layout import REQUESTS
 
 
-def add_request(gw: Gateway, b: Book, request: PairRequest, notes: str) -> None:
+def add_request(tables: Tables, b: Book, request: PairRequest, notes: str) -> None:
     """The Requests rows ``b`` read, and ``request`` after them with ``notes``."""
     rows: list[Row | dict[str, object]] = list(b.tables[REQUESTS.name].rows)
     rows.append(
@@ -20,4 +20,4 @@ def add_request(gw: Gateway, b: Book, request: PairRequest, notes: str) -> None:
             "notes": notes,
         }
     )
-    gw.write_table(REQUESTS, rows)
+    tables.write_table(REQUESTS, rows)

@@ -8,16 +8,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from addin.workbook.gateway import Gateway
+from addin.workbook.gateway import Tables, TableSource
 from addin.workbook.layout import codes_table
 
 
-def read_round_codes(gw: Gateway, number: int) -> list[tuple[object, object]]:
+def read_round_codes(tables: TableSource, number: int) -> list[tuple[object, object]]:
     """Each row's (board, code) as read, of round ``number`` (none before codes existed)."""
-    return [(row.get("board"), row.get("code")) for row in gw.read_table(codes_table(number)).rows]
+    return [
+        (row.get("board"), row.get("code")) for row in tables.read_table(codes_table(number)).rows
+    ]
 
 
-def write_round_codes(gw: Gateway, number: int, codes: Mapping[int, str]) -> None:
+def write_round_codes(tables: Tables, number: int, codes: Mapping[int, str]) -> None:
     """Replace round ``number``'s codes with ``codes`` (board -> code), boards in order."""
     rows = [{"board": board, "code": code} for board, code in sorted(codes.items())]
-    gw.write_table(codes_table(number), rows)
+    tables.write_table(codes_table(number), rows)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from addin.core.model import Round
-from addin.workbook.gateway import Gateway, Part, Problem
+from addin.workbook.gateway import Part, Problem, Tables
 from addin.workbook.layout import round_number_of, round_sheet
 
 
@@ -99,13 +99,13 @@ def sheet_of(number: int) -> str:
     return round_sheet(number)
 
 
-def remove_round(gw: Gateway, number: int) -> None:
+def remove_round(tables: Tables, number: int) -> None:
     """Round ``number``'s sheet taken away, with its games, byes and codes."""
-    gw.remove_sheet(round_sheet(number))
+    tables.remove_sheet(round_sheet(number))
 
 
-def remove_rounds(gw: Gateway) -> None:
+def remove_rounds(tables: Tables) -> None:
     """Every Round sheet taken away."""
-    for sheet in gw.sheet_names():
+    for sheet in tables.sheet_names():
         if round_number_of(sheet) is not None:
-            gw.remove_sheet(sheet)
+            tables.remove_sheet(sheet)

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 
 from addin.core.model import Player, PlayerId, Round
 from addin.workbook.book import Book, round_rows
-from addin.workbook.gateway import Gateway, Row, TableData
+from addin.workbook.gateway import Row, TableData, Tables
 from addin.workbook.layout import byes_table, games_table
 
 
@@ -30,9 +30,9 @@ def _bye_key(v: Mapping) -> object:
     return v.get("player")
 
 
-def rewrite_round(gw: Gateway, b: Book, rnd: Round, players: Mapping[PlayerId, Player]) -> None:
+def rewrite_round(tables: Tables, b: Book, rnd: Round, players: Mapping[PlayerId, Player]) -> None:
     """Round ``rnd``'s games and byes in place of those ``b`` read."""
     games, byes = round_rows(rnd, players)
     games_t, byes_t = games_table(rnd.number), byes_table(rnd.number)
-    gw.write_table(games_t, _keep_extras(games, b.tables.get(games_t.name), _pair_key))
-    gw.write_table(byes_t, _keep_extras(byes, b.tables.get(byes_t.name), _bye_key))
+    tables.write_table(games_t, _keep_extras(games, b.tables.get(games_t.name), _pair_key))
+    tables.write_table(byes_t, _keep_extras(byes, b.tables.get(byes_t.name), _bye_key))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from addin.workbook.book import Book
-from addin.workbook.gateway import Gateway, Selection
+from addin.workbook.gateway import Selection, TableSource
 from addin.workbook.layout import (
     TDLISTA,
     games_table,
@@ -31,12 +31,12 @@ def on_member_list(sel: Selection | None) -> bool:
     return sel is not None and sel.sheet == TDLISTA.sheet
 
 
-def player_ids(gw: Gateway, b: Book, sel: Selection) -> list[object]:
+def player_ids(tables: TableSource, b: Book, sel: Selection) -> list[object]:
     """The AGA # on each selected row of the Players or Standings sheet, in row order."""
     if sel.sheet == b.players_data.table.sheet:
         data = b.players_data
     else:
-        data = gw.read_table(standings_table(b.tournament.settings.tiebreaks))
+        data = tables.read_table(standings_table(b.tournament.settings.tiebreaks))
     return [row.get("aga_id") for row in data.rows if row.number in sel.rows]
 
 
@@ -51,9 +51,9 @@ def boards(b: Book, number: int, sel: Selection) -> set[object]:
     return {row.get("board") for row in data.rows if row.number in sel.rows}
 
 
-def member_ids(gw: Gateway, sel: Selection) -> list[object]:
+def member_ids(tables: TableSource, sel: Selection) -> list[object]:
     """The AGA # on each selected row of the TDListA sheet, in row order."""
-    data = gw.read_table(TDLISTA)
+    data = tables.read_table(TDLISTA)
     return [row.get("aga_id") for row in data.rows if row.number in sel.rows]
 
 
@@ -63,7 +63,7 @@ def member_list_area() -> tuple[str, int]:
     return TDLISTA.sheet, TDLISTA.anchor_column + len(TDLISTA.columns) - 1
 
 
-def member_rows(gw: Gateway, ids: Collection[int]) -> list[int]:
+def member_rows(tables: TableSource, ids: Collection[int]) -> list[int]:
     """The TDListA sheet rows of the members ``ids``."""
-    data = gw.read_table(TDLISTA)
+    data = tables.read_table(TDLISTA)
     return [int(row.number) for row in data.rows if row.get("aga_id") in ids and row.number]

@@ -16,7 +16,7 @@ from addin.workbook.book import (
     copy_row,
     settings_rows,
 )
-from addin.workbook.gateway import Gateway, Problem, Row
+from addin.workbook.gateway import Problem, Row, Tables
 from addin.workbook.layout import SETTINGS, SETTINGS_TABLE
 
 
@@ -42,7 +42,7 @@ def _key_of(row: Row) -> str | None:
     return setting.key if setting else None
 
 
-def write_setting(gw: Gateway, b: Book, key: str, value: object) -> None:
+def write_setting(tables: Tables, b: Book, key: str, value: object) -> None:
     """Setting ``key`` set to ``value`` in its row (added if the TD deleted it); every other
     row, and what the TD typed in it, as it was."""
     rows = [copy_row(r) for r in b.settings.data.rows]
@@ -51,9 +51,9 @@ def write_setting(gw: Gateway, b: Book, key: str, value: object) -> None:
         row = Row({"setting": label(key)})
         rows.append(row)
     row.values["value"] = value
-    gw.write_table(SETTINGS_TABLE, rows)
+    tables.write_table(SETTINGS_TABLE, rows)
 
 
-def write_settings(gw: Gateway, values: Mapping[str, object]) -> None:
+def write_settings(tables: Tables, values: Mapping[str, object]) -> None:
     """Every setting's row written afresh from ``values`` (setting key -> value)."""
-    gw.write_table(SETTINGS_TABLE, settings_rows(values))
+    tables.write_table(SETTINGS_TABLE, settings_rows(values))

@@ -12,12 +12,12 @@ from addin.core.model import Player, PlayerId, Tournament
 from addin.core.scoring import RoundRecord
 from addin.core.tiebreaks import Standing
 from addin.reports.builders import game_cell
-from addin.workbook.gateway import Gateway
+from addin.workbook.gateway import Tables
 from addin.workbook.layout import cross_table, standings_table
 
 
 def write_standings(
-    gw: Gateway,
+    tables: Tables,
     t: Tournament,
     lines: Sequence[Standing],
     extras: Mapping[str, Mapping[PlayerId, float | None]],
@@ -67,5 +67,5 @@ def write_standings(
         (standings_table(criteria), standing_rows),
         (cross_table(t.settings.rounds, criteria), cross_rows),
     ):
-        gw.remove_sheet(table.sheet)  # wholly computed; columns follow the tiebreaks
-        gw.write_table(table, rows)
+        tables.remove_sheet(table.sheet)  # wholly computed; columns follow the tiebreaks
+        tables.write_table(table, rows)

@@ -180,7 +180,7 @@ class XlwingsGateway:
             rng = self.book.selection
             if rng is None:
                 raise LookupError("nothing is selected")
-            sheet, address = str(rng.sheet.name), _visible_address(rng)
+            sheet, address = str(rng.sheet.name), visible_address(rng)
         except Exception:  # a multi-area selection on the remote engine, a shape, nothing
             if not _is_remote(self.book):
                 return None
@@ -446,7 +446,7 @@ def _as_typed(value: object) -> object:
 XL_CELL_TYPE_VISIBLE = 12
 
 
-def _visible_address(rng: xw.Range) -> str:
+def visible_address(rng: xw.Range) -> str:
     """The selection's address without the rows a filter hides (a TD who filters the
     TDListA and selects a block means the members shown, not those between them)."""
     if sys.platform.startswith("win") and not _is_remote(rng.sheet.book):

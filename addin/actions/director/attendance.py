@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
-from addin.actions.director.desk import Desk, check_warnings, finish, open_desk
-from addin.actions.director.lookup import (
-    PLAYER,
+from addin.actions.change import ActionError, Change, Draft, Snapshot
+from addin.actions.director.desk import (
+    Desk,
     break_first,
+    check_warnings,
     find_active,
     find_player,
+    finish,
     forced_partner,
     game_of,
     in_tournament,
     name_of,
+    open_desk,
     seat,
+    with_round,
+    write_players,
+    write_round,
 )
 from addin.actions.director.rebanding import (
     band_updates,
@@ -23,17 +28,20 @@ from addin.actions.director.rebanding import (
     rebuilt_banding,
     write_banding,
 )
-from addin.actions.director.writing import with_round, write_players, write_round
-from addin.actions.registry import Param, ParamKind, action
-from addin.actions.session import ActionError, Session
+from addin.actions.registry import action, param
+from addin.actions.sections import ROUNDS, SETTLED
 from addin.core.model import Bye, ByeKind, Player, PlayerId, Round, Status
 from addin.core.scoring import last_round
-
-ROUND_REQUIRED = Param("round", "round number", ParamKind.INT, required=True)
 
 
 def _bye_of(rnd: Round, pid: PlayerId) -> Bye | None:
     return next((b for b in rnd.byes if b.player == pid), None)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ByeParams:
+    player: int = param("the player's AGA #", required=True)
+    round: int = param("round number", required=True)
 
 
 @action(
@@ -41,19 +49,21 @@ def _bye_of(rnd: Round, pid: PlayerId) -> Bye | None:
     "Give a voluntary bye",
     "a voluntary bye (no game, 0 points): for an unpaired player of a paired round, "
     "or as a request for a future round",
-    PLAYER,
-    ROUND_REQUIRED,
+    ByeParams,
+    reads=SETTLED,
+    writes=ROUNDS,
 )
-def voluntary_bye(session: Session, params: Mapping[str, object]) -> None:
-    desk = open_desk(session)
+def voluntary_bye(snapshot: Snapshot, params: ByeParams) -> Change:
+    draft = Draft(snapshot)
+    desk = open_desk(draft)
     t = desk.t
-    player = find_active(t, params.get("player"))
-    number = in_tournament(t, int(params["round"]))  # type: ignore[call-overload]
+    player = find_active(t, params.player)
+    number = in_tournament(t, params.round)
     column = f"r{number}"
     rnd = t.round(number)
     if rnd is None:
-        _request_bye(session, desk, player, number, "Bye")
-        return
+        _request_bye(draft, desk, player, number, "Bye")
+        return draft.change
     pid = player.aga_id
     game = game_of(rnd, pid)
     if game is not None:
@@ -71,13 +81,14 @@ def voluntary_bye(session: Session, params: Mapping[str, object]) -> None:
         rnd, byes=(*(b for b in rnd.byes if b.player != pid), Bye(pid, ByeKind.VOLUNTARY))
     )
     after = with_round(t, new_round)
-    session.warn(warnings + check_warnings(session, desk, after))
-    write_round(session, desk, new_round)
-    write_players(session, desk, {pid: {column: "Bye"}})
-    finish(session, desk, after, f"Voluntary bye for {name_of(t, pid)} in round {number}")
+    draft.warn(warnings + check_warnings(desk, after))
+    write_round(draft, desk, new_round)
+    write_players(draft, desk, {pid: {column: "Bye"}})
+    finish(draft, desk, after, f"Voluntary bye for {name_of(t, pid)} in round {number}")
+    return draft.change
 
 
-def _request_bye(session: Session, desk: Desk, player: Player, number: int, kind: str) -> None:
+def _request_bye(draft: Draft, desk: Desk, player: Player, number: int, kind: str) -> None:
     """A Players R-column request for a round not paired yet: ``Bye`` or ``Volunteer``."""
     t = desk.t
     pid = player.aga_id
@@ -91,48 +102,65 @@ def _request_bye(session: Session, desk: Desk, player: Player, number: int, kind
             f"{name_of(t, pid)} is forced to play {name_of(t, forced)} in round {number} "
             "(Requests sheet): remove that request first"
         )
-    session.warn(check_warnings(session, desk))
-    write_players(session, desk, {pid: {f"r{number}": kind}})
+    draft.warn(check_warnings(desk))
+    write_players(draft, desk, {pid: {f"r{number}": kind}})
     what = "a voluntary bye" if kind == "Bye" else "the bye volunteer"
     replaced = f" (was {before})" if before else ""
     finish(
-        session,
+        draft,
         desk,
         t,
         f"{name_of(t, pid)} is {what} for round {number}: Players R{number} = {kind}{replaced}",
     )
 
 
+@dataclass(frozen=True, kw_only=True)
+class VolunteerParams:
+    player: int = param("the player's AGA #", required=True)
+    round: int = param("round number", required=True)
+
+
 @action(
     "volunteer",
     "Bye volunteer",
     "make a player the bye volunteer for a future round (takes the bye if the field is odd)",
-    PLAYER,
-    ROUND_REQUIRED,
+    VolunteerParams,
+    reads=SETTLED,
+    writes=ROUNDS,
 )
-def volunteer(session: Session, params: Mapping[str, object]) -> None:
-    desk = open_desk(session)
+def volunteer(snapshot: Snapshot, params: VolunteerParams) -> Change:
+    draft = Draft(snapshot)
+    desk = open_desk(draft)
     t = desk.t
-    player = find_active(t, params.get("player"))
-    number = in_tournament(t, int(params["round"]))  # type: ignore[call-overload]
+    player = find_active(t, params.player)
+    number = in_tournament(t, params.round)
     if t.round(number) is not None:
         raise ActionError(
             f"round {number} is already paired: a bye volunteer is for a round not paired "
             f"yet (bye --player {player.aga_id} --round {number} gives a voluntary bye)"
         )
-    _request_bye(session, desk, player, number, "Volunteer")
+    _request_bye(draft, desk, player, number, "Volunteer")
+    return draft.change
+
+
+@dataclass(frozen=True, kw_only=True)
+class DropParams:
+    player: int = param("the player's AGA #", required=True)
 
 
 @action(
     "drop",
     "Drop a player",
     "drop a player from the tournament (not paired from the next round on)",
-    PLAYER,
+    DropParams,
+    reads=SETTLED,
+    writes=ROUNDS,
 )
-def drop(session: Session, params: Mapping[str, object]) -> None:
-    desk = open_desk(session)
+def drop(snapshot: Snapshot, params: DropParams) -> Change:
+    draft = Draft(snapshot)
+    desk = open_desk(draft)
     t = desk.t
-    player = find_player(t, params.get("player"))
+    player = find_player(t, params.player)
     pid = player.aga_id
     if player.status is Status.DROPPED:
         raise ActionError(f"{name_of(t, pid)} is already dropped")
@@ -150,28 +178,37 @@ def drop(session: Session, params: Mapping[str, object]) -> None:
                 f"{name_of(t, pid)} is forced to play {name_of(t, partner)} in round {number} "
                 "(Requests sheet): remove that request first"
             )
-    session.warn(check_warnings(session, desk))
-    write_players(session, desk, {pid: {"status": Status.DROPPED.value}})
+    draft.warn(check_warnings(desk))
+    write_players(draft, desk, {pid: {"status": Status.DROPPED.value}})
     played = last_round(t)
     when = f"after round {played}" if played else "before round 1"
     finish(
-        session,
+        draft,
         desk,
         t,
         f"Dropped {name_of(t, pid)} {when}: not paired from round {played + 1} on",
     )
+    return draft.change
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReadmitParams:
+    player: int = param("the player's AGA #", required=True)
 
 
 @action(
     "readmit",
     "Re-admit a player",
     "re-admit a dropped player (one who never had a band gets one from the bands)",
-    PLAYER,
+    ReadmitParams,
+    reads=SETTLED,
+    writes=ROUNDS,
 )
-def readmit(session: Session, params: Mapping[str, object]) -> None:
-    desk = open_desk(session)
+def readmit(snapshot: Snapshot, params: ReadmitParams) -> Change:
+    draft = Draft(snapshot)
+    desk = open_desk(draft)
     t = desk.t
-    player = find_player(t, params.get("player"))
+    player = find_player(t, params.player)
     pid = player.aga_id
     if player.status is not Status.DROPPED:
         raise ActionError(f"{name_of(t, pid)} is not dropped")
@@ -179,8 +216,8 @@ def readmit(session: Session, params: Mapping[str, object]) -> None:
     banding = rebuilt_banding(desk, back) if player.initial_score is None else None
     updates, moved = band_updates(desk, back, banding)
     updates[pid] = {**updates.get(pid, {}), "status": Status.ACTIVE.value}
-    session.warn(moved_warning(t, moved) + check_warnings(session, desk))
-    write_banding(session, desk, banding, updates)
+    draft.warn(moved_warning(t, moved) + check_warnings(desk))
+    write_banding(draft, desk, banding, updates)
     missed = [r.number for r in t.rounds if game_of(r, pid) is None and _bye_of(r, pid) is None]
     absent = f"; absent from round(s) {', '.join(map(str, missed))} (0 points)" if missed else ""
     banded = (
@@ -189,9 +226,10 @@ def readmit(session: Session, params: Mapping[str, object]) -> None:
         else ""
     )
     finish(
-        session,
+        draft,
         desk,
         t,
         f"Readmitted {name_of(t, pid)}: paired again from round {last_round(t) + 1}"
         f"{absent}{banded}",
     )
+    return draft.change

@@ -2,69 +2,85 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from dataclasses import dataclass
 
-from addin.actions.director.desk import Desk, check_warnings, finish, open_desk
-from addin.actions.director.lookup import (
+from addin.actions.change import ActionError, Change, Draft, Snapshot
+from addin.actions.director.desk import (
+    Desk,
+    check_warnings,
     find_active,
     find_player,
+    finish,
     forced_partner,
     in_tournament,
     name_of,
+    open_desk,
 )
-from addin.actions.registry import Param, ParamKind, action
-from addin.actions.session import ActionError, Session
+from addin.actions.registry import action, param
+from addin.actions.sections import PLAYERS, SETTLED
 from addin.core import consistency
 from addin.core.model import PairRequest, RequestKind, Tournament
 from addin.core.scoring import last_round
+from addin.workbook.layout import Section
 from addin.workbook.requests_sheet import add_request
 
-FIRST = Param("first", "AGA # of one player", ParamKind.INT, required=True)
 
-
-SECOND = Param("second", "AGA # of the other player", ParamKind.INT, required=True)
+@dataclass(frozen=True, kw_only=True)
+class ForceParams:
+    first: int = param("AGA # of one player", required=True)
+    second: int = param("AGA # of the other player", required=True)
+    round: int | None = param("round number (default: the next round)")
 
 
 @action(
     "force",
     "Force a pair",
     "make the next pairing pair two players (Requests sheet)",
-    FIRST,
-    SECOND,
-    Param("round", "round number (default: the next round)", ParamKind.INT),
+    ForceParams,
+    reads=SETTLED,
+    writes=PLAYERS | {Section.REQUESTS},
 )
-def force(session: Session, params: Mapping[str, object]) -> None:
-    desk = open_desk(session)
+def force(snapshot: Snapshot, params: ForceParams) -> Change:
+    draft = Draft(snapshot)
+    desk = open_desk(draft)
     t = desk.t
-    number = params.get("round")
-    number = last_round(t) + 1 if number is None else number
-    _add_request(session, desk, params, RequestKind.FORCE, int(number))  # type: ignore[call-overload]
+    number = last_round(t) + 1 if params.round is None else params.round
+    _add_request(draft, desk, (params.first, params.second), RequestKind.FORCE, number)
+    return draft.change
+
+
+@dataclass(frozen=True, kw_only=True)
+class ProhibitParams:
+    first: int = param("AGA # of one player", required=True)
+    second: int = param("AGA # of the other player", required=True)
+    round: int | None = param("round number (default: every round)")
 
 
 @action(
     "prohibit",
     "Prohibit a pair",
     "keep two players apart in the pairings (Requests sheet)",
-    FIRST,
-    SECOND,
-    Param("round", "round number (default: every round)", ParamKind.INT),
+    ProhibitParams,
+    reads=SETTLED,
+    writes=PLAYERS | {Section.REQUESTS},
 )
-def prohibit(session: Session, params: Mapping[str, object]) -> None:
-    desk = open_desk(session)
-    number = params.get("round")
-    _add_request(session, desk, params, RequestKind.PROHIBIT, number)  # type: ignore[arg-type]
+def prohibit(snapshot: Snapshot, params: ProhibitParams) -> Change:
+    draft = Draft(snapshot)
+    desk = open_desk(draft)
+    _add_request(draft, desk, (params.first, params.second), RequestKind.PROHIBIT, params.round)
+    return draft.change
 
 
 def _add_request(
-    session: Session,
+    draft: Draft,
     desk: Desk,
-    params: Mapping[str, object],
+    pair: tuple[int, int],
     kind: RequestKind,
     number: int | None,
 ) -> None:
     t = desk.t
-    first = find_player(t, params.get("first"), "--first")
-    second = find_player(t, params.get("second"), "--second")
+    first = find_player(t, pair[0], "--first")
+    second = find_player(t, pair[1], "--second")
     a, b = first.aga_id, second.aga_id
     if a == b:
         raise ActionError(
@@ -78,12 +94,12 @@ def _add_request(
     request = PairRequest(kind, a, b, number)
     _check_request(t, request)
     warnings = _force_warnings(t, request) if kind is RequestKind.FORCE else []
-    session.warn(warnings + check_warnings(session, desk))
-    add_request(session.gw, desk.b, request, f"{first.name} - {second.name}")
+    draft.warn(warnings + check_warnings(desk))
+    add_request(draft, desk.b, request, f"{first.name} - {second.name}")
     when = f"round {number}" if number is not None else "every round"
     verb = "Forced" if kind is RequestKind.FORCE else "Prohibited"
     finish(
-        session, desk, t, f"{verb} the pair {name_of(t, a)} - {name_of(t, b)} for {when} (Requests)"
+        draft, desk, t, f"{verb} the pair {name_of(t, a)} - {name_of(t, b)} for {when} (Requests)"
     )
 
 

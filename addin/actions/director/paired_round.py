@@ -4,22 +4,25 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
-from addin.actions.director.desk import check_warnings, finish, open_desk
-from addin.actions.director.lookup import (
+from addin.actions.change import ActionError, Change, Draft, Snapshot
+from addin.actions.director.desk import (
     break_first,
+    check_warnings,
     find_active,
     find_player,
+    finish,
     game_of,
     in_tournament,
     name_of,
+    open_desk,
     seat,
+    with_round,
+    write_round,
 )
-from addin.actions.director.writing import with_round, write_round
-from addin.actions.registry import Param, ParamKind, action
-from addin.actions.session import ActionError, Session
+from addin.actions.registry import ParamKind, action, param
+from addin.actions.sections import ROUNDS, SETTLED
 from addin.core import consistency
 from addin.core.handicap import (
     HANDICAP_KOMI,
@@ -33,18 +36,6 @@ from addin.core.model import Game, Player, Result, Round, Tournament
 from addin.core.ratings import RatingError, entry_rating
 from addin.core.results import parse_result
 from addin.core.scoring import last_round, mcmahon_scores
-
-ROUND = Param("round", "round number (default: the latest round paired)", ParamKind.INT)
-
-
-BOARD = Param("board", "board number", ParamKind.INT, required=True)
-
-
-HANDICAP = Param("handicap", f"handicap stones, 0 to {MAX_HANDICAP}", ParamKind.INT)
-
-
-KOMI = Param("komi", "komi, points White receives (e.g. 7.5, 0.5, -7.5)")
-
 
 EVERY_RULE = tuple(consistency.Rule)
 """Changing who plays whom, or colours, can break any rule of the list."""
@@ -120,19 +111,27 @@ def _standard_komi(t: Tournament, stones: int) -> float:
     return HANDICAP_KOMI if stones > 0 else t.settings.komi
 
 
+@dataclass(frozen=True, kw_only=True)
+class BreakPairParams:
+    round: int | None = param("round number (default: the latest round paired)")
+    board: int | None = param("board number")
+    player: int | None = param("AGA # of either player (instead of --board)")
+
+
 @action(
     "break-pair",
     "Break a pair",
     "remove a game from a paired round (by board or by player): both players become unpaired",
-    ROUND,
-    Param("board", "board number", ParamKind.INT),
-    Param("player", "AGA # of either player (instead of --board)", ParamKind.INT),
+    BreakPairParams,
+    reads=SETTLED,
+    writes=ROUNDS,
 )
-def break_pair(session: Session, params: Mapping[str, object]) -> None:
-    desk = open_desk(session)
+def break_pair(snapshot: Snapshot, params: BreakPairParams) -> Change:
+    draft = Draft(snapshot)
+    desk = open_desk(draft)
     t = desk.t
-    rnd = _paired(t, params.get("round"))
-    game = _chosen_game(t, rnd, params.get("board"), params.get("player"))
+    rnd = _paired(t, params.round)
+    game = _chosen_game(t, rnd, params.board, params.player)
     new_round = replace(rnd, games=tuple(g for g in rnd.games if g != game))
     after = with_round(t, new_round)
     warnings = []
@@ -141,17 +140,18 @@ def break_pair(session: Session, params: Mapping[str, object]) -> None:
             f"{_where(rnd, game)}: {name_of(t, game.white)} and {name_of(t, game.black)} already "
             f"have a result ({game.result.value}); breaking the pair deletes it"
         )
-    session.warn(warnings + check_warnings(session, desk, after))
-    write_round(session, desk, new_round)
+    draft.warn(warnings + check_warnings(desk, after))
+    write_round(draft, desk, new_round)
     finish(
-        session,
+        draft,
         desk,
         after,
         f"Broke the pair on {seat(rnd, game)}: {_pair_text(t, game)}; both are unpaired",
     )
+    return draft.change
 
 
-def _chosen_game(t: Tournament, rnd: Round, board: object, player: object) -> Game:
+def _chosen_game(t: Tournament, rnd: Round, board: int | None, player: int | None) -> Game:
     if (board is None) == (player is None):
         raise ActionError("give either --board or --player to say which pair to break")
     if board is not None:
@@ -163,23 +163,31 @@ def _chosen_game(t: Tournament, rnd: Round, board: object, player: object) -> Ga
     return game
 
 
+@dataclass(frozen=True, kw_only=True)
+class MakePairParams:
+    round: int | None = param("round number (default: the latest round paired)")
+    white: int = param("AGA # of the player taking White", required=True)
+    black: int = param("AGA # of the player taking Black", required=True)
+    handicap: int | None = param(f"handicap stones, 0 to {MAX_HANDICAP}")
+    komi: str | None = param("komi, points White receives (e.g. 7.5, 0.5, -7.5)")
+
+
 @action(
     "make-pair",
     "Make a pair",
     "pair two unpaired players by hand in a paired round (handicap and komi from the "
     "ratings unless given)",
-    ROUND,
-    Param("white", "AGA # of the player taking White", ParamKind.INT, required=True),
-    Param("black", "AGA # of the player taking Black", ParamKind.INT, required=True),
-    HANDICAP,
-    KOMI,
+    MakePairParams,
+    reads=SETTLED,
+    writes=ROUNDS,
 )
-def make_pair(session: Session, params: Mapping[str, object]) -> None:
-    desk = open_desk(session)
+def make_pair(snapshot: Snapshot, params: MakePairParams) -> Change:
+    draft = Draft(snapshot)
+    desk = open_desk(draft)
     t = desk.t
-    rnd = _paired(t, params.get("round"))
-    white = find_active(t, params.get("white"), "--white")
-    black = find_active(t, params.get("black"), "--black")
+    rnd = _paired(t, params.round)
+    white = find_active(t, params.white, "--white")
+    black = find_active(t, params.black, "--black")
     if white.aga_id == black.aga_id:
         raise ActionError(
             f"a player cannot play themself: AGA # {white.aga_id} is both --white and --black"
@@ -191,9 +199,7 @@ def make_pair(session: Session, params: Mapping[str, object]) -> None:
                 f"{name_of(t, p.aga_id)} already plays on {seat(rnd, game)}: "
                 + break_first(rnd, p.aga_id)
             )
-    handicap, komi = _conditions(
-        t, white, black, params.get("handicap"), params.get("komi"), rnd.number
-    )
+    handicap, komi = _conditions(t, white, black, params.handicap, params.komi, rnd.number)
     board = max((g.board or 0 for g in rnd.games), default=0) + 1
     game = Game(white.aga_id, black.aga_id, handicap, komi, None, board, "Paired by the TD")
     cancelled = [b for b in rnd.byes if b.player in game.players]
@@ -206,15 +212,16 @@ def make_pair(session: Session, params: Mapping[str, object]) -> None:
         "for the round; pairing them cancels it"
         for b in cancelled
     ]
-    session.warn(warnings + check_warnings(session, desk, after, EVERY_RULE))
-    write_round(session, desk, new_round)
+    draft.warn(warnings + check_warnings(desk, after, EVERY_RULE))
+    write_round(draft, desk, new_round)
     finish(
-        session,
+        draft,
         desk,
         after,
         f"Paired {_pair_text(t, game)} on board {board} of round {rnd.number}: "
         f"handicap {handicap}, komi {komi:g}",
     )
+    return draft.change
 
 
 def _conditions(
@@ -251,24 +258,32 @@ _SWAPPED = {
 """A result seen from the other side: the same player still wins when colours swap."""
 
 
+@dataclass(frozen=True, kw_only=True)
+class SetGameParams:
+    round: int | None = param("round number (default: the latest round paired)")
+    board: int = param("board number", required=True)
+    handicap: int | None = param(f"handicap stones, 0 to {MAX_HANDICAP}")
+    komi: str | None = param("komi, points White receives (e.g. 7.5, 0.5, -7.5)")
+    swap_colours: bool = param("give White to Black and Black to White", ParamKind.FLAG)
+
+
 @action(
     "set-game",
     "Adjust a game",
     "change a game's handicap, komi or colours (the TD is sovereign; the winner stays "
     "the winner when colours swap)",
-    ROUND,
-    BOARD,
-    HANDICAP,
-    KOMI,
-    Param("swap_colours", "give White to Black and Black to White", ParamKind.FLAG),
+    SetGameParams,
+    reads=SETTLED,
+    writes=ROUNDS,
 )
-def set_game(session: Session, params: Mapping[str, object]) -> None:
-    desk = open_desk(session)
+def set_game(snapshot: Snapshot, params: SetGameParams) -> Change:
+    draft = Draft(snapshot)
+    desk = open_desk(draft)
     t = desk.t
-    rnd = _paired(t, params.get("round"))
-    game = _on_board(rnd, params.get("board"))
-    handicap, komi = params.get("handicap"), params.get("komi")
-    swap = bool(params.get("swap_colours"))
+    rnd = _paired(t, params.round)
+    game = _on_board(rnd, params.board)
+    handicap, komi = params.handicap, params.komi
+    swap = bool(params.swap_colours)
     if handicap is None and komi is None and not swap:
         raise ActionError("nothing to change: give --handicap, --komi or --swap-colours")
     new = game
@@ -293,9 +308,10 @@ def set_game(session: Session, params: Mapping[str, object]) -> None:
             f"{_where(rnd, game)}: {name_of(t, game.white)} and {name_of(t, game.black)} already "
             f"have a result ({game.result.value}); the game's conditions change after it"
         )
-    session.warn(warnings + check_warnings(session, desk, after, EVERY_RULE))
-    write_round(session, desk, new_round)
-    finish(session, desk, after, f"{_where(rnd, game)}: {_changes(t, game, new)}")
+    draft.warn(warnings + check_warnings(desk, after, EVERY_RULE))
+    write_round(draft, desk, new_round)
+    finish(draft, desk, after, f"{_where(rnd, game)}: {_changes(t, game, new)}")
+    return draft.change
 
 
 def _changes(t: Tournament, old: Game, new: Game) -> str:
@@ -311,26 +327,33 @@ def _changes(t: Tournament, old: Game, new: Game) -> str:
     return "; ".join(parts)
 
 
+@dataclass(frozen=True, kw_only=True)
+class ResultParams:
+    round: int | None = param("round number (default: the latest round paired)")
+    board: int = param("board number", required=True)
+    result: str = param(
+        "the result: White wins, Black wins, White wins by forfeit, Black wins by forfeit, "
+        "Jigo, No result, Double forfeit (or W, B, WF, BF, jigo, B+R, W+3.5); blank clears it",
+        required=True,
+    )
+
+
 @action(
     "result",
     "Record a result",
     "record or correct a game's result; an earlier round's result is asked to be confirmed",
-    ROUND,
-    BOARD,
-    Param(
-        "result",
-        "the result: White wins, Black wins, White wins by forfeit, Black wins by forfeit, "
-        "Jigo, No result, Double forfeit (or W, B, WF, BF, jigo, B+R, W+3.5); blank clears it",
-        required=True,
-    ),
+    ResultParams,
+    reads=SETTLED,
+    writes=ROUNDS,
 )
-def record_result(session: Session, params: Mapping[str, object]) -> None:
-    desk = open_desk(session)
+def record_result(snapshot: Snapshot, params: ResultParams) -> Change:
+    draft = Draft(snapshot)
+    desk = open_desk(draft)
     t = desk.t
-    rnd = _paired(t, params.get("round"))
-    game = _on_board(rnd, params.get("board"))
+    rnd = _paired(t, params.round)
+    game = _on_board(rnd, params.board)
     try:
-        result = parse_result(str(params.get("result") or ""))
+        result = parse_result(str(params.result or ""))
     except ValueError as err:
         raise ActionError(f"--result: {err}") from err
     if result == game.result:
@@ -347,13 +370,14 @@ def record_result(session: Session, params: Mapping[str, object]) -> None:
             f"with the old result; every McMahon score from round {rnd.number} on changes"
         )
     warnings += impossible_jigo(rnd, game, result)
-    session.warn(warnings + check_warnings(session, desk, after, RESULT_RULES))
-    write_round(session, desk, new_round)
+    draft.warn(warnings + check_warnings(desk, after, RESULT_RULES))
+    write_round(draft, desk, new_round)
     was = game.result.value if game.result else "blank"
     finish(
-        session,
+        draft,
         desk,
         after,
         f"{_where(rnd, game)}: {_pair_text(t, game)}: "
         f"{result.value if result else 'no result'} (was {was})",
     )
+    return draft.change

@@ -2,57 +2,83 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
-from addin.actions.director.desk import Desk, check_warnings, finish, open_desk
-from addin.actions.director.lookup import PLAYER, find_player, name_of
+from addin.actions.change import ActionError, Change, Draft, Snapshot
+from addin.actions.director.desk import (
+    Desk,
+    check_warnings,
+    find_player,
+    finish,
+    name_of,
+    open_desk,
+)
 from addin.actions.director.rebanding import (
     band_updates,
     moved_warning,
     rebuilt_banding,
     write_banding,
 )
-from addin.actions.registry import Param, ParamKind, action
-from addin.actions.session import ActionError, Session
+from addin.actions.registry import action, param
+from addin.actions.sections import ROUNDS, SETTLED
 from addin.core.bands import Banding
 from addin.core.model import Player, Status
 from addin.core.ratings import RatingError, parse_rating
 from addin.core.scoring import mcmahon_scores
+from addin.workbook.layout import Section
+
+
+@dataclass(frozen=True, kw_only=True)
+class SetRatingParams:
+    player: int = param("the player's AGA #", required=True)
+    rating: str = param(
+        "the new entry rating: a rating (-3.5, 4.2) or a rank (3k, 4d)", required=True
+    )
 
 
 @action(
     "set-rating",
     "Revise a rating",
     "revise a player's entry rating; band, initial score and McMahon score follow",
-    PLAYER,
-    Param("rating", "the new entry rating: a rating (-3.5, 4.2) or a rank (3k, 4d)", required=True),
+    SetRatingParams,
+    reads=SETTLED,
+    writes=ROUNDS | {Section.BANDS},
 )
-def set_rating(session: Session, params: Mapping[str, object]) -> None:
-    desk = open_desk(session)
-    player = find_player(desk.t, params.get("player"))
+def set_rating(snapshot: Snapshot, params: SetRatingParams) -> Change:
+    draft = Draft(snapshot)
+    desk = open_desk(draft)
+    player = find_player(desk.t, params.player)
     try:
-        rating = parse_rating(str(params.get("rating")))
+        rating = parse_rating(str(params.rating))
     except RatingError as err:
         raise ActionError(f"--rating: {err}") from err
     if rating == player.rating:
         raise ActionError(f"{name_of(desk.t, player.aga_id)} is already rated {rating:g}")
     what = f"entry rating {_score(player.rating)} -> {rating:g}"
-    _rebanded(session, desk, replace(player, rating=rating), what)
+    _rebanded(draft, desk, replace(player, rating=rating), what)
+    return draft.change
+
+
+@dataclass(frozen=True, kw_only=True)
+class SetBandParams:
+    player: int = param("the player's AGA #", required=True)
+    band: int = param("band number (1 = top)", required=True)
 
 
 @action(
     "set-band",
     "Move to a band",
     "place a player in another McMahon band (a band override); initial and McMahon scores follow",
-    PLAYER,
-    Param("band", "band number (1 = top)", ParamKind.INT, required=True),
+    SetBandParams,
+    reads=SETTLED,
+    writes=ROUNDS | {Section.BANDS},
 )
-def set_band(session: Session, params: Mapping[str, object]) -> None:
-    desk = open_desk(session)
+def set_band(snapshot: Snapshot, params: SetBandParams) -> Change:
+    draft = Draft(snapshot)
+    desk = open_desk(draft)
     t = desk.t
-    player = find_player(t, params.get("player"))
-    band = int(params["band"])  # type: ignore[call-overload]
+    player = find_player(t, params.player)
+    band = params.band
     numbers = sorted(b.number for b in t.bands)
     if not numbers:
         raise ActionError("there are no bands yet: build them first (bands)")
@@ -61,10 +87,11 @@ def set_band(session: Session, params: Mapping[str, object]) -> None:
     if player.band_override == band:
         raise ActionError(f"{name_of(t, player.aga_id)} is already in band {band}")
     what = f"band override {_score(player.band_override)} -> {band}"
-    _rebanded(session, desk, replace(player, band_override=band), what)
+    _rebanded(draft, desk, replace(player, band_override=band), what)
+    return draft.change
 
 
-def _rebanded(session: Session, desk: Desk, changed: Player, what: str) -> None:
+def _rebanded(draft: Draft, desk: Desk, changed: Player, what: str) -> None:
     """Write ``changed`` with the band and initial score the bands give it, and anyone else
     whose initial score the new band sizes move (the TD is warned about those)."""
     t = desk.t
@@ -72,9 +99,9 @@ def _rebanded(session: Session, desk: Desk, changed: Player, what: str) -> None:
     updates, moved = band_updates(desk, changed, banding)
     own = {"rating": changed.rating, "band_override": changed.band_override}
     updates[changed.aga_id] = {**own, **updates.get(changed.aga_id, {})}
-    session.warn(moved_warning(t, moved) + check_warnings(session, desk))
-    write_banding(session, desk, banding, updates)
-    finish(session, desk, t, _rebanded_message(desk, changed, what, banding))
+    draft.warn(moved_warning(t, moved) + check_warnings(desk))
+    write_banding(draft, desk, banding, updates)
+    finish(draft, desk, t, _rebanded_message(desk, changed, what, banding))
 
 
 def _rebanded_message(desk: Desk, changed: Player, what: str, banding: Banding | None) -> str:

@@ -6,10 +6,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
 from addin.actions.bands import compute_banding, rated_players
-from addin.actions.director.desk import Desk
-from addin.actions.director.lookup import name_of
-from addin.actions.director.writing import write_players
-from addin.actions.session import ActionError, Session
+from addin.actions.change import ActionError, Draft
+from addin.actions.director.desk import Desk, name_of, write_players
 from addin.core.bands import Banding
 from addin.core.model import Player, PlayerId, Status, Tournament
 from addin.core.ratings import RatingError, entry_rating
@@ -68,11 +66,11 @@ def moved_warning(t: Tournament, moved: list[PlayerId]) -> list[str]:
 
 
 def write_banding(
-    session: Session,
+    draft: Draft,
     desk: Desk,
     banding: Banding | None,
     updates: Mapping[PlayerId, dict[str, object]],
 ) -> None:
     if banding is not None:
-        write_bands(session.gw, banding.bands, banding.counts)
-    write_players(session, desk, updates)
+        write_bands(draft, banding.bands, banding.counts)
+    write_players(draft, desk, updates)

@@ -1,0 +1,750 @@
+"""The tournament store: the one code that loads the workbook for an action and commits
+the change it makes, the same way for every door.
+
+A door (the command line, the Excel ribbon, the Calc toolbar, the demo, the served
+stations) gives :func:`run` an action id, its parameters (or how to find them once the
+workbook is loaded: a window reads the TD's selection), where the tournament is (a
+:class:`Workbook`: the file, or the open window) and how to talk with the TD (a
+:class:`Conversation`). The store then
+
+1. takes the workbook's turn (a second action on it waits, or is busy);
+2. loads a :class:`~addin.actions.change.Snapshot` of the sections the action declares
+   (``addin.actions.registry``), through the workbook's storage: python-calamine and
+   sheet edits for a file, xlwings for Excel, UNO for Calc;
+3. runs the action, a function of the snapshot and its parameters to a
+   :class:`~addin.actions.change.Change`; asks the TD to accept the change's warnings
+   (declined: nothing is written) and the action's own questions;
+4. commits the change: checks that the file is as it was loaded, writes the outputs, the
+   tables and the Log, records the journal entry and saves, atomically;
+5. returns an :class:`Outcome` for the door to render: done, cancelled, error, failed or
+   busy, with the messages, the warnings and the requests (select rows, open a file).
+
+No door names an action, and nothing but this module saves a workbook or writes its
+journal (tests/test_one_store.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from addin.actions.change import (
+    ActionError,
+    Ask,
+    Cancelled,
+    Change,
+    Draft,
+    OpenFile,
+    ParamError,
+    Replaced,
+    Request,
+    SelectRows,
+    Snapshot,
+    Window,
+)
+from addin.actions.registry import ACTIONS, FOLLOW_UPS, Action, arguments, load_all, load_one, parse
+from addin.workbook.cell_gate import RefusedValue
+from addin.workbook.gateway import TableData, WorkbookError, WriteRow
+from addin.workbook.layout import Section, Table
+from addin.workbook.open_elsewhere import WorkbookBusy, WorkbookLocked
+from addin.workbook.saving import SaveRefused, write_bytes_safely
+
+__all__ = [
+    "Conversation",
+    "Outcome",
+    "Storage",
+    "Window",
+    "Workbook",
+    "find",
+    "run",
+]
+
+Params = Mapping[str, object]
+
+
+class Conversation(Protocol):
+    """How a door talks with the TD: a terminal, a spreadsheet window's dialogs, a
+    station's page."""
+
+    terminal: bool
+    """A terminal: messages are printed once the action is done."""
+    selects: bool
+    """The door can select rows for the TD (a window): an action's follow-up runs."""
+
+    def confirm(self, question: str) -> bool:
+        """Ask a yes/no question; True for yes."""
+        ...
+
+    def tell(self, message: str) -> None:
+        """Say something now (a window shows a dialog; a terminal prints at the end)."""
+        ...
+
+    def select(self, request: SelectRows) -> bool:
+        """Select these rows for the TD; False where the door cannot (a file)."""
+        ...
+
+    def progress(self, fraction: float, text: str) -> None:
+        """How far a long action is (0 to 1), and what it does now."""
+        ...
+
+
+class Storage(Protocol):
+    """The workbook as the store reads and writes it: a file (python-calamine and sheet
+    edits, openpyxl behind), Excel's open window (xlwings) or Calc's (UNO)."""
+
+    @property
+    def source(self) -> str: ...
+
+    @property
+    def path(self) -> Path | None: ...
+
+    def sheet_names(self) -> list[str]: ...
+
+    def read_table(self, table: Table) -> TableData: ...
+
+    def write_table(self, table: Table, rows: Sequence[WriteRow]) -> None: ...
+
+    def remove_sheet(self, sheet: str) -> None: ...
+
+    def append_log(self, entries: Sequence[Any]) -> None: ...
+
+    def commit(self) -> None:
+        """Send queued writes to the workbook (a window's storage queues them; a file's
+        holds them until it is saved)."""
+        ...
+
+
+class Workbook(Protocol):
+    """Where the tournament is kept, as a door gives it to the store."""
+
+    name: str
+    """The workbook's name, for messages (``t.xlsx``)."""
+    where: str
+    """The workbook as the TD named it (a path), for messages about writing it."""
+    force: bool
+    """``--force``: write although another program holds the file; outputs may replace
+    another tournament workbook (a backup is kept)."""
+    in_window: bool
+    """An open spreadsheet window: writes are queued and the window saves its own file."""
+
+    def turn(self) -> contextlib.AbstractContextManager[object]:
+        """Hold the workbook's turn; raise ``WorkbookBusy`` when it cannot be had."""
+        ...
+
+    def open(self, sheets: Sequence[str] | None, *, writes: bool) -> Storage:
+        """The storage of the workbook (``sheets``: the only sheets an action that writes
+        nothing reads, where they are known; ``writes``: whether it may write)."""
+        ...
+
+    def window(self) -> Window: ...
+
+
+@dataclass
+class Outcome:
+    """How a run ended, for the door to render."""
+
+    status: str
+    """``done``; ``cancelled`` (the TD said no); ``error`` (refused, with a reason for the
+    TD: the workbook is as it was); ``failed`` (an unexpected exception: a bug); ``busy``
+    (another action has the workbook: nothing was done)."""
+    messages: list[str] = field(default_factory=list)
+    """Done: what to tell the TD. Error, failed, busy: the reason, first."""
+    warnings: list[str] = field(default_factory=list)
+    """Cancelled: the warnings the TD did not accept."""
+    requests: list[Request] = field(default_factory=list)
+    quiet: bool = False
+    """Cancelled: the question said it all (a window says nothing more)."""
+    stage: str = ""
+    """Error: where it stopped: ``usage`` (a parameter), ``open``, ``run`` (the action
+    refused) or ``save`` (the workbook could not be kept)."""
+    unchanged: str = ""
+    """Error: ``t.xlsx is unchanged`` where the door should say so; empty where there is
+    no workbook to speak of or the reason says it."""
+    error: BaseException | None = None
+    """Failed: the exception (the command line raises it again)."""
+    written: bool = False
+    """Failed: a window may be partly written."""
+    problems_found: bool = False
+    """Done, and the answer is no (``check`` found problems)."""
+    afterwards: Callable[[], int] | None = None
+    """Done on the command line: what to run once the workbook is free (``serve``)."""
+    summary: str = ""
+    """Done: the line that sums the answer up (``check``'s count): a terminal prints it
+    last, under the list; a dialog first."""
+
+    @property
+    def document(self) -> Any:
+        """The document a window shows now, when the action replaced it (undo, redo)."""
+        return next((r.document for r in self.requests if isinstance(r, Replaced)), None)
+
+
+REFUSED = (ActionError, RefusedValue, SaveRefused, WorkbookError)
+"""What an action or a save raises to refuse, with a reason for the TD: nothing was
+written (and a ``JournalError``: the journal, imported only when needed, refused)."""
+NOT_SAVED = (RefusedValue, SaveRefused, WorkbookLocked)
+"""Why a save was refused before it began (the refusal says so itself)."""
+MAX_QUESTIONS = 4
+"""An action asks at most this many questions of its own in one run (each answer runs it
+again with that answer): more is a bug, not a conversation."""
+
+
+def find(action_id: str) -> Action | None:
+    """The registered action ``action_id``, importing only its module when it can."""
+    return ACTIONS.get(action_id) or load_one(action_id) or load_all().get(action_id)
+
+
+Runs = Sequence[Params | object] | Callable[[Snapshot], Sequence[Params] | None]
+"""The parameter sets, one per run (as a door was given them, or already of the action's
+parameter class); or, given the loaded workbook, how to find them (a window reads the
+TD's selection; None: the TD cancelled a question)."""
+
+
+def run(
+    action_id: str | Action,
+    runs: Runs,
+    workbook: Workbook,
+    conversation: Conversation,
+    *,
+    warnings_accepted: bool = False,
+) -> Outcome:
+    """Run ``action_id`` on ``workbook``, talking with the TD through ``conversation``:
+    lock, load, run, ask, commit. ``warnings_accepted``: the door accepted the warnings
+    in advance (``--yes``): they are logged, not asked. Never raises but for an
+    interrupt (an unexpected exception is a ``failed`` outcome holding it)."""
+    spec = action_id if isinstance(action_id, Action) else find(action_id)
+    if spec is None:
+        return Outcome("error", [f"there is no action {action_id!r}"], stage="usage")
+    store = TournamentStore(spec, workbook, conversation, warnings_accepted)
+    try:
+        with workbook.turn():
+            return store.run(runs)
+    except WorkbookBusy as err:
+        return Outcome("busy", [str(err)])
+
+
+class TournamentStore:
+    """One action's loading and committing, on one workbook, through one door."""
+
+    def __init__(
+        self,
+        spec: Action,
+        workbook: Workbook,
+        conversation: Conversation,
+        warnings_accepted: bool,
+    ) -> None:
+        self.spec, self.workbook, self.conversation = spec, workbook, conversation
+        self.warnings_accepted = warnings_accepted
+        self.storage: Storage | None = None
+        self._identity: tuple[int, int, int] | None = None
+
+    # --- the whole run ----------------------------------------------------------------
+
+    def run(self, runs: Runs) -> Outcome:
+        spec, stage = self.spec, "open"
+        changes: list[Change] = []
+        try:
+            snapshot = self.load()
+            stage = "run"
+            given = runs(self._door_view(snapshot)) if callable(runs) else runs
+            if given is None:
+                return Outcome("cancelled")
+            sets = [
+                parse(spec, values) if isinstance(values, Mapping) else values for values in given
+            ]
+            for number, params in enumerate(sets):
+                if number:  # a later run reads what the earlier ones wrote
+                    self.apply(changes[-1])
+                    snapshot = self.load()
+                changes.append(self.decide(snapshot, params))
+            stage = "save"
+            notes = self.commit(changes, sets)
+        except Cancelled as cancelled:
+            return Outcome("cancelled", warnings=cancelled.warnings, quiet=cancelled.quiet)
+        except ParamError as err:
+            return Outcome("error", [str(err)], stage="usage")
+        except Exception as err:
+            refusal = self._refusal(err, stage)
+            if refusal is not None:
+                return refusal
+            return Outcome("failed", [_describe(err)], error=err, written=stage == "save")
+        last = changes[-1] if changes else Change(spec.id)
+        messages = [m for c in changes for m in c.messages]
+        requests = [r for c in changes for r in c.requests]
+        if sets and self.conversation.selects and (then := FOLLOW_UPS.get(spec.id)):
+            requests += self._follow_up(then, sets[0])
+        for request in [r for r in requests if isinstance(r, SelectRows)]:
+            with contextlib.suppress(Exception):  # selecting is a convenience
+                if self.conversation.select(request):
+                    messages.append(request.message)
+        return Outcome(
+            "done",
+            [*messages, *notes],
+            requests=requests,
+            problems_found=any(c.problems_found for c in changes),
+            afterwards=last.afterwards,
+            summary=last.summary,
+        )
+
+    # --- loading ----------------------------------------------------------------------
+
+    def load(self) -> Snapshot:
+        """The snapshot of what the action declares it reads."""
+        spec = self.spec
+        terminal = self.conversation.terminal
+        if spec.creates or spec.journal:
+            window = self.workbook.window() if spec.journal else None
+            return Snapshot(
+                _NoSheets(self.workbook.name), spec.id, (), window=window, terminal=terminal
+            )
+        if self.storage is None:
+            self.storage = self.workbook.open(_sheets_of(spec.reads), writes=spec.changes)
+            self._identity = _identity(self.storage.path)
+        storage = self.storage
+        path = storage.path
+        return Snapshot(
+            storage,
+            spec.id,
+            spec.reads,
+            spec.writes,
+            path=path,
+            earlier_round=_earlier_round(path) if path else None,
+            terminal=terminal,
+            force=self.workbook.force,
+        )
+
+    def _door_view(self, snapshot: Snapshot) -> Snapshot:
+        """What a door reads to find an action's parameters (the rows the TD selected):
+        any section of the workbook, never written."""
+        if self.storage is None:
+            return snapshot
+        from addin.actions.sections import EVERYTHING
+
+        return Snapshot(self.storage, self.spec.id, EVERYTHING, path=self.storage.path)
+
+    # --- running ----------------------------------------------------------------------
+
+    def decide(self, snapshot: Snapshot, params: object) -> Change:
+        """Run the action; ask about its warnings and its own questions."""
+        for _ in range(MAX_QUESTIONS):
+            try:
+                change = self.spec.run(snapshot, params)
+            except Ask as asked:
+                answer = self.conversation.confirm(asked.question)
+                values = asked.yes if answer else asked.no
+                if values is None:
+                    raise Cancelled(asked.cancelled, quiet=not asked.cancelled) from None
+                params = _replaced(params, values)
+                continue
+            self._accept(change)
+            return change
+        raise ActionError(f"{self.spec.id} asked more than {MAX_QUESTIONS} questions")
+
+    def _accept(self, change: Change) -> None:
+        if not change.warnings or self.warnings_accepted:
+            return
+        text = "\n".join(f"- {w}" for w in change.warnings)
+        if not self.conversation.confirm(f"{change.action}: please check before going on:\n{text}"):
+            raise Cancelled(change.warnings)
+
+    def _follow_up(self, action_id: str, values: object) -> list[Request]:
+        """The action's follow-up where the door can select (lookup's matches): a
+        convenience whose failure is quiet."""
+        follow = find(action_id)
+        if follow is None or self.storage is None:
+            return []
+        with contextlib.suppress(Exception):
+            snapshot = Snapshot(self.storage, follow.id, follow.reads, path=self.storage.path)
+            return follow.run(snapshot, parse(follow, arguments(values))).requests
+        return []
+
+    # --- committing -------------------------------------------------------------------
+
+    def apply(self, change: Change) -> None:
+        assert self.storage is not None
+        apply(self.storage, change)
+
+    def commit(self, changes: list[Change], sets: Sequence[object]) -> list[str]:
+        """Write every change for good: outputs, then tables and Log, journal and save."""
+
+        spec, workbook = self.spec, self.workbook
+        last = changes[-1] if changes else Change(spec.id)
+        for change in changes:
+            self._write_outputs(change)
+            for effect in change.effects:
+                effect.make()
+        journal_arguments = _merged(sets)
+        if last.creates is not None:
+            _create(last, journal_arguments, workbook.window().door)
+            return []
+        if spec.journal:
+            return _journal_work(last, workbook.window(), self)
+        if not changes or self.storage is None:
+            return []
+        self.apply(changes[-1])
+        tournament = any(c.changes_tournament for c in changes)
+        report_sheet = any(c.report_sheet for c in changes)
+        if not (tournament or report_sheet):
+            return []
+        if workbook.in_window:
+            return _keep_window(
+                self.storage, workbook.window(), spec.id, journal_arguments, tournament
+            )
+        return self._keep_file(spec.id, journal_arguments, tournament)
+
+    def _keep_file(self, action: str, args: Mapping[str, object], tournament: bool) -> list[str]:
+        """Journal and save a file: all or nothing. While another program holds it and
+        only the Log would change, nothing is saved (the action's outputs are what count)."""
+        from addin.journal.recorder import record
+
+        book: Any = self.storage
+        holder = None if self.workbook.force else book.held_by()
+        if holder and not book.changed:
+            return [
+                f"note: not noted in the Log, {Path(self.workbook.name).name} is open in {holder}"
+            ]
+        self._check_unchanged()
+        if tournament:
+            record(book.path, action, args, book.save, door=self.workbook.window().door)
+        else:
+            book.save(keep=0)
+        return []
+
+    def _check_unchanged(self) -> None:
+        """The file is as it was loaded: nothing else wrote it meanwhile (the turn keeps
+        this program's own commands out; a spreadsheet saving it does not take turns)."""
+        assert self.storage is not None
+        if self._identity is not None and _identity(self.storage.path) != self._identity:
+            raise ActionError(
+                f"{self.workbook.name} was saved by another program while this action ran: "
+                "nothing was written; run it again"
+            )
+
+    def _write_outputs(self, change: Change) -> None:
+        workbook = self.storage.path if self.storage is not None else None
+        for output in change.outputs:
+            try:
+                write_bytes_safely(
+                    output.path, output.data, workbook=workbook, force=self.workbook.force
+                )
+            except SaveRefused as err:
+                raise ActionError(str(err)) from err
+            except OSError as err:
+                raise ActionError(f"could not write {output.path}: {err.strerror or err}") from err
+
+    # --- refusals ---------------------------------------------------------------------
+
+    def _refusal(self, err: Exception, stage: str) -> Outcome | None:
+        """The error outcome for a refusal with a reason; None for a bug."""
+        from addin.journal.store import JournalError  # a desk look-up never loads the journal
+
+        spec, workbook = self.spec, self.workbook
+        name = "" if spec.creates or not spec.changes else f"{workbook.name} is unchanged"
+        verb = "write" if spec.creates or spec.journal else "save"
+        if isinstance(err, OSError) and (stage == "save" or spec.journal):
+            reason = f"could not {verb} {workbook.where}: {err.strerror or err}"
+            return Outcome("error", [reason], stage="save", unchanged=name)
+        if spec.journal and isinstance(err, (JournalError, SaveRefused, WorkbookLocked)):
+            return Outcome("error", [str(err)], stage="save", unchanged=name)
+        if stage == "open" and isinstance(err, WorkbookError):
+            return Outcome("error", [str(err)], stage="open")
+        if stage == "save" and isinstance(err, NOT_SAVED):
+            return Outcome("error", [str(err)], stage="save")
+        if stage == "save" and isinstance(err, JournalError):
+            return Outcome("error", [str(err)], stage="save", unchanged=name)
+        if isinstance(err, (*REFUSED, JournalError)):
+            return Outcome("error", [str(err)], stage="run", unchanged=name)
+        return None
+
+
+def apply(storage: Storage, change: Change) -> None:
+    """Write ``change`` to ``storage``: its tables, the sheets it removes, its Log lines
+    (nothing is saved yet; a window's storage queues them until ``commit``)."""
+    for table, rows in change.writes:
+        storage.write_table(table, rows)
+    for sheet in change.removed:
+        storage.remove_sheet(sheet)
+    storage.append_log(change.log)
+
+
+# --- the window's journal ---------------------------------------------------------------
+
+
+def _keep_window(
+    storage: Storage,
+    window: Window,
+    action: str,
+    args: Mapping[str, object],
+    tournament: bool,
+) -> list[str]:
+    """Write the change to the open window; journal it when it changed the tournament
+    and the window has a file.
+
+    The journal keeps whole-workbook copies of the *file* beside it. A button changes the
+    open window, not the file, so a journaled action saves the window to its file just
+    before its change is written (the state before, the TD's hand edits included, exactly
+    as the command line finds them in the file; skipped when the window holds nothing its
+    file does not) and just after (the state it leaves). When the journal cannot keep the
+    action after all, the change is kept, in the window and in the file, and only Undo
+    cannot take it back: the TD is told so.
+    """
+    from addin.journal.recorder import record
+    from addin.journal.store import Journal, JournalError
+
+    path = window.file() if tournament else None
+    if path is None:
+        storage.commit()
+        return []
+    Journal.load(path)  # a damaged journal refuses the action, as on the command line
+    if window.modified():
+        window.save()
+    storage.commit()
+    try:
+        record(path, action, args, window.save, door=window.door)
+    except (JournalError, OSError, SaveRefused) as err:
+        window.save()  # the file holds the action even when the journal cannot
+        return [f"Done, but not in the journal (Undo cannot take it back): {err}"]
+    return []
+
+
+def _create(change: Change, args: Mapping[str, object], door: str) -> None:
+    """``new``: the template with its settings, saved to its file and journaled."""
+    made = change.creates
+    assert made is not None
+    if made.path.exists() and not made.replace:
+        raise ActionError(f"{made.path} already exists; choose another name or pass --force")
+    storage = new_workbook(made.path, made.values)
+    storage.append_log(change.log)
+    save_new(storage, made.path, change.action, args, door=door)
+
+
+def new_workbook(path: Path, values: Mapping[str, object]) -> Any:
+    """A workbook made from the template with these settings, in memory (nothing saved)."""
+    from addin.workbook import template
+    from addin.workbook.openpyxl_gateway import OpenpyxlGateway
+
+    try:
+        wb = template.build(dict(values))
+    except ValueError as err:
+        raise ActionError(str(err)) from err
+    return OpenpyxlGateway(wb, path, confirm=lambda message: True)
+
+
+def save_new(
+    storage: Any, path: Path, action: str, args: Mapping[str, object], *, door: str = "CLI"
+) -> None:
+    """Save a workbook made in memory (``new``, the demo) to ``path``: its journal's first
+    entry."""
+    from addin.journal.recorder import record
+
+    record(path, action, args, storage.save, door=door)
+
+
+def save_again(storage: Any, path: Path) -> None:
+    """Save a workbook made in memory again, after actions that changed no tournament data
+    (the demo's reports add their Log lines): no journal entry, no backup."""
+    storage.save(path, keep=0)
+
+
+def note_error(storage: Storage, action: str, message: str) -> None:
+    """An error line in the Log of a workbook held in memory (the demo's output that failed)."""
+    from addin.workbook.gateway import LogEntry
+
+    storage.append_log([LogEntry("Error", action, message)])
+
+
+def _journal_work(change: Change, window: Window, store: TournamentStore) -> list[str]:
+    """What a journal action decided, done: the state an undo or redo puts back, shown
+    again in the window; the snapshots history's pruning removes."""
+    from addin.journal.store import JournalError
+
+    if change.prune_before is not None:
+        from addin.journal.store import Journal
+
+        path = window.on_disk()
+        assert path is not None
+        try:
+            removed = Journal.load(path).prune_before(change.prune_before)
+        except OSError as err:
+            raise JournalError(
+                f"could not prune the journal of {path}: {err.strerror or err}"
+            ) from err
+        return [
+            f"Removed {removed} snapshot(s): entries before {change.prune_before} can no "
+            "longer be undone."
+        ]
+    if change.restore is None:
+        return []
+    from addin.journal.commands import take_back
+
+    message, document = take_back(change.restore, window)
+    if document is not None:
+        change.requests.append(Replaced(document))
+    return [message]
+
+
+# --- a workbook a program holds open ---------------------------------------------------
+
+
+class HeldBook:
+    """A workbook a program holds open (the demo's, in memory; a test's storage): the store
+    reads it and commits each change to it, like a window not saved yet (no journal: its
+    holder saves it, ``save_new``)."""
+
+    in_window = True
+
+    def __init__(self, storage: Storage, name: str | None = None, *, force: bool = False) -> None:
+        self.storage = storage
+        self.name = name or storage.source
+        self.where = str(storage.path or self.name)
+        self.force = force
+
+    def turn(self) -> contextlib.AbstractContextManager[object]:
+        return contextlib.nullcontext()
+
+    def open(self, sheets: Sequence[str] | None, *, writes: bool) -> Storage:
+        return self.storage
+
+    def window(self) -> Window:
+        return _Unsaved(self.name)
+
+
+class _Unsaved:
+    """The journal's view of a held workbook: no file yet."""
+
+    door = "program"
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def file(self) -> Path | None:
+        return None
+
+    def on_disk(self) -> Path | None:
+        return None
+
+    def unavailable(self) -> str:
+        return f"{self.name} is saved by the program that holds it"
+
+    def save(self) -> None:
+        """Its holder saves it."""
+
+    def modified(self) -> bool:
+        return False
+
+    def reopen(self, between: Callable[[], None]) -> Any:
+        between()
+        return None
+
+
+class Answering:
+    """A conversation with no one at the keyboard: every question answered ``yes`` (or
+    not), what is said kept in ``told`` and ``asked``."""
+
+    terminal = True
+    selects = False
+
+    def __init__(self, yes: bool = True) -> None:
+        self.yes = yes
+        self.asked: list[str] = []
+        self.told: list[str] = []
+
+    def confirm(self, question: str) -> bool:
+        self.asked.append(question)
+        return self.yes
+
+    def tell(self, message: str) -> None:
+        self.told.append(message)
+
+    def select(self, request: SelectRows) -> bool:
+        return False
+
+    def progress(self, fraction: float, text: str) -> None:
+        """Nobody watches."""
+
+
+# --- helpers ----------------------------------------------------------------------------
+
+
+def _sheets_of(reads: frozenset[Section]) -> list[str] | None:
+    """The sheets an action that reads only fixed sections reads (lookup: the TDListA);
+    None when it reads any section made per round or report."""
+    from addin.workbook.layout import BANDS, LOG, REQUESTS, SETTINGS_TABLE, TDLISTA
+
+    fixed = {
+        Section.SETTINGS: SETTINGS_TABLE.sheet,
+        Section.BANDS: BANDS.sheet,
+        Section.REQUESTS: REQUESTS.sheet,
+        Section.MEMBERS: TDLISTA.sheet,
+        Section.LOG: LOG.sheet,
+    }
+    if not reads or any(s not in fixed for s in reads):
+        return None
+    return [fixed[s] for s in reads]
+
+
+def _identity(path: Path | None) -> tuple[int, int, int] | None:
+    """The file's identity and time: an atomic save replaces the file."""
+    if path is None:
+        return None
+    try:
+        st = Path(path).stat()
+    except OSError:
+        return None
+    return (st.st_ino, st.st_mtime_ns, st.st_size)
+
+
+def _earlier_round(path: Path) -> Callable[[int, str], Any]:
+    def earlier(number: int, digest: str) -> Any:
+        from addin.journal.rounds import round_as_stamped
+
+        return round_as_stamped(path, number, digest)
+
+    return earlier
+
+
+def _replaced(params: object, values: Mapping[str, object]) -> object:
+    from dataclasses import replace
+
+    return replace(params, **values)  # type: ignore[type-var]
+
+
+def _merged(sets: Sequence[object]) -> dict[str, object]:
+    """The runs' parameters as one journal entry's arguments: a press that ran once per
+    selected row lists each value (``aga=1234, 5678``). The file an action creates is the
+    journal's own book, not an argument."""
+    runs = [{k: v for k, v in arguments(s).items() if k != "book"} for s in sets]
+    if len(runs) == 1:
+        return runs[0]
+    merged: dict[str, object] = {}
+    for values in runs:
+        for key, value in values.items():
+            if value is None or value is False:
+                continue
+            text = str(value)
+            merged[key] = f"{merged[key]}, {text}" if key in merged else text
+    return merged
+
+
+def _describe(err: BaseException) -> str:
+    from addin.actions.failure import describe
+
+    return describe(err)
+
+
+class _NoSheets:
+    """The tables of an action that opens no sheet (``new``, the journal's actions)."""
+
+    def __init__(self, name: str) -> None:
+        self.source = name
+
+    def sheet_names(self) -> list[str]:
+        raise ActionError(f"no sheet of {self.source} is opened for this action")
+
+    def read_table(self, table: Table) -> TableData:
+        raise ActionError(f"no sheet of {self.source} is opened for this action")
+
+
+__all__ += ["Draft", "OpenFile", "Replaced", "Request", "SelectRows"]
