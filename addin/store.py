@@ -44,6 +44,7 @@ from addin.actions.change import (
     SelectRows,
     Snapshot,
     Window,
+    WriteTable,
 )
 from addin.actions.registry import ACTIONS, FOLLOW_UPS, Action, arguments, load_all, load_one, parse
 from addin.workbook.cell_gate import RefusedValue
@@ -462,10 +463,11 @@ class TournamentStore:
 def apply(storage: Storage, change: Change) -> None:
     """Write ``change`` to ``storage``: its tables, the sheets it removes, its Log lines
     (nothing is saved yet; a window's storage queues them until ``commit``)."""
-    for table, rows in change.writes:
-        storage.write_table(table, rows)
-    for sheet in change.removed:
-        storage.remove_sheet(sheet)
+    for edit in change.edits:
+        if isinstance(edit, WriteTable):
+            storage.write_table(edit.table, edit.rows)
+        else:
+            storage.remove_sheet(edit.sheet)
     storage.append_log(change.log)
 
 

@@ -262,15 +262,30 @@ class Output:
     data: bytes
 
 
+@dataclass(frozen=True)
+class WriteTable:
+    """A table written whole: its rows replace the table's data rows."""
+
+    table: Table
+    rows: list[WriteRow]
+
+
+@dataclass(frozen=True)
+class RemoveSheet:
+    sheet: str
+
+
+Edit = WriteTable | RemoveSheet
+
+
 @dataclass
 class Change:
     """What an action does, for the store to commit: nothing of it is real until then."""
 
     action: str
-    writes: list[tuple[Table, list[WriteRow]]] = field(default_factory=list)
-    """Each table written, whole, in the order written."""
-    removed: list[str] = field(default_factory=list)
-    """Sheets removed."""
+    edits: list[Edit] = field(default_factory=list)
+    """The tables written and the sheets removed, in order (a report's sheet is removed,
+    then written again with its new columns)."""
     warnings: list[str] = field(default_factory=list)
     """What the TD must accept before anything is written (each once)."""
     log: list[LogEntry] = field(default_factory=list)
@@ -303,12 +318,7 @@ class Change:
     @property
     def changes_tournament(self) -> bool:
         """Whether committing it changes the tournament (a Log line is a change too)."""
-        return bool(self.writes or self.removed or self.log)
-
-    @property
-    def written_sections(self) -> set[Section]:
-        sections = {section_of(table) for table, _ in self.writes}
-        return sections | {s for sheet in self.removed if (s := section_of_sheet(sheet))}
+        return bool(self.edits or self.log)
 
 
 class Draft:
@@ -348,13 +358,13 @@ class Draft:
     def write_table(self, table: Table, rows: Sequence[WriteRow]) -> None:
         self._may(section_of(table), table.name)
         self._written.add(table.name)
-        self.change.writes.append((table, list(rows)))
+        self.change.edits.append(WriteTable(table, list(rows)))
 
     def remove_sheet(self, sheet: str) -> None:
         section = section_of_sheet(sheet)
         if section is not None:
             self._may(section, sheet)
-        self.change.removed.append(sheet)
+        self.change.edits.append(RemoveSheet(sheet))
 
     def _may(self, section: Section, what: str) -> None:
         if section not in self.snapshot.writes:
