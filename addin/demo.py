@@ -39,9 +39,10 @@ from addin.actions.change import ActionError, Change, Draft, Snapshot
 from addin.actions.registry import Action
 from addin.core.european import McMahonRules
 from addin.core.ghost import ghost_games
+from addin.core.member import Member
 from addin.core.model import Player, PlayerId, Result, Tournament
 from addin.core.scoring import score_history
-from addin.formats.tdlista import Member, parse_tdlista
+from addin.formats.tdlista import parse_tdlista
 from addin.workbook import book, settings_table
 from addin.workbook.layout import Section
 from addin.workbook.log_sheet import read_log

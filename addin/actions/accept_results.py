@@ -18,7 +18,7 @@ from addin.actions.director.paired_round import RESULT_RULES, impossible_jigo
 from addin.actions.registry import NoParams, action
 from addin.actions.sections import ROUNDS, SETTLED
 from addin.actions.serve import phones_folder
-from addin.core.model import Result
+from addin.core.model import Game, Result, Round
 from addin.core.scoring import last_round
 from addin.publish.board_reports import RESULTS, SIDES, Report, agreed, by_board, read_reports
 from addin.publish.codes import read_codes
@@ -131,7 +131,7 @@ def accept_results(snapshot: Snapshot, _params: NoParams) -> Change:
     return draft.change
 
 
-def _in_order(rnd: object, numbered: list) -> list:
+def _in_order(rnd: Round, numbered: list[tuple[int, Game]]) -> list[tuple[int, Game]]:
     """The games with their boards, in the Round sheet's order (not board order)."""
     board_of = {id(g): b for b, g in numbered}
-    return [(board_of[id(g)], g) for g in rnd.games]  # type: ignore[attr-defined]
+    return [(board_of[id(g)], g) for g in rnd.games]

@@ -17,6 +17,7 @@ from addin.actions.paired_check import with_paired_round_problems
 from addin.actions.registry import NoParams, action
 from addin.actions.sections import SETTLED
 from addin.core import membership_updates
+from addin.core.member import Member
 from addin.core.model import PlayerId
 from addin.core.submission import (
     Severity,
@@ -25,7 +26,6 @@ from addin.core.submission import (
     check_submission,
 )
 from addin.formats.aga_xml import OvertimeError, overtime_element
-from addin.formats.tdlista import Member
 from addin.workbook import book
 from addin.workbook.gateway import LogEntry
 from addin.workbook.parts import FEE_COLUMNS
@@ -112,9 +112,10 @@ def split(
     problems: Sequence[SubmissionProblem],
 ) -> tuple[list[SubmissionProblem], list[SubmissionProblem], list[SubmissionProblem]]:
     """(invalid, errors, warnings)."""
-    return tuple(  # type: ignore[return-value]
+    invalid, errors, warnings = (
         [p for p in problems if p.severity is severity] for severity in Severity
     )
+    return invalid, errors, warnings
 
 
 def screen_for_export(draft: Draft, b: book.Book, listing: Listing) -> list[str]:

@@ -183,7 +183,7 @@ def fill_workbook(
         )
         draft.say(note)
         draft.change.log.append(LogEntry("Note", draft.action, note))
-    rounds = int(values["rounds"])  # type: ignore[call-overload]
+    rounds = _whole(values["rounds"])
     if rounds > MAX_ROUNDS:
         raise ActionError(f"the report has {rounds} rounds; a tournament has at most {MAX_ROUNDS}")
     try:
@@ -216,9 +216,12 @@ def _setting_field(key: str) -> str:
 
 
 def _whole(value: object) -> int:
+    """A whole number the report gave (a count), 0 where it gave none."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        return 0
     try:
-        return int(value)  # type: ignore[call-overload]
-    except (TypeError, ValueError):
+        return int(value)
+    except ValueError:
         return 0
 
 

@@ -15,8 +15,9 @@ from addin.core.consistency import even_colours
 from addin.core.ghost import GHOST_NOTE, as_byes, ghost_of, ghost_problem, with_ghost
 from addin.core.handicap import scheme_text
 from addin.core.model import Bye, ByeKind, Color, Player, PlayerId, Round, Status, Tournament
-from addin.core.pairing.engine import PairingInput, PairingResult, pair_round
+from addin.core.pairing.engine import PairingResult, pair_round
 from addin.core.pairing.errors import PairingError
+from addin.core.pairing.inputs import PairingInput
 from addin.core.scoring import mcmahon_scores
 from addin.publish.codes import write_codes
 from addin.workbook import book, players_sheet

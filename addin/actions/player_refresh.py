@@ -11,8 +11,8 @@ from collections.abc import Mapping, Sequence
 from datetime import date
 
 from addin.actions.change import Draft
+from addin.core.member import Member
 from addin.core.member_refresh import Refresh
-from addin.formats.tdlista import Member
 from addin.workbook import book, players_sheet
 from addin.workbook.players_sheet import refreshes
 

@@ -7,10 +7,12 @@ from datetime import date
 
 from addin.actions import intake, needs, player_refresh
 from addin.actions.change import ActionError, Change, Draft, Snapshot
+from addin.actions.late_arrivals import place_late_arrivals
 from addin.actions.member_list import keep_index, read_members
 from addin.actions.registry import InputFile, ParamKind, action, param
 from addin.actions.sections import PLAYERS, SETTLED
 from addin.core.limits import shown
+from addin.core.member import split_name
 from addin.core.model import Player, PlayerId
 from addin.core.ratings import RatingError, parse_rating
 from addin.core.registration import (
@@ -21,7 +23,7 @@ from addin.core.registration import (
     parse_preregistration_csv,
     register_preregistration,
 )
-from addin.formats.tdlista import TDListAError, parse_tdlista, split_name
+from addin.formats.tdlista import TDListAError, parse_tdlista
 from addin.workbook import book, players_intake, players_sheet
 from addin.workbook.gateway import LogEntry
 from addin.workbook.layout import Section
@@ -208,7 +210,7 @@ def _add_players(draft: Draft, b: book.Book, new: list[Player], warnings: list[s
     warnings = warnings + intake.duplicate_warnings(existing, new)
     rows = players_sheet.with_players(b, new)
     late_book = players_intake.rebuilt(b, players_intake.with_rows(rows))
-    late, notes, _ = intake.place_late_arrivals(late_book, rows)
+    late, notes, _ = place_late_arrivals(late_book, rows)
     draft.warn(warnings + late)
     players_sheet.write_rows(draft, b, rows)
     draft.change.log += [LogEntry("Action", draft.action, n) for n in notes]

@@ -19,9 +19,9 @@ from addin.actions.member_list import read_members
 from addin.actions.registry import action, param
 from addin.actions.sections import ROUNDS, SETTLED
 from addin.core.limits import shown
+from addin.core.member import Member
 from addin.core.registration import TEMPORARY_IDS, check_registration, is_temporary_id
 from addin.core.renumber import renumbered
-from addin.formats.tdlista import Member
 from addin.workbook import players_sheet
 from addin.workbook.layout import Section
 from addin.workbook.renumbering import renumber_elsewhere

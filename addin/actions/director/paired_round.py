@@ -46,16 +46,16 @@ RESULT_RULES = (consistency.Rule.FORFEIT,)
 were paired on the scores of the time and are not asked about."""
 
 
-def _round_number(t: Tournament, number: object) -> int:
+def _round_number(t: Tournament, number: int | None) -> int:
     """The round asked for, or the latest round paired."""
     if number is not None:
-        return in_tournament(t, int(number))  # type: ignore[call-overload]
+        return in_tournament(t, number)
     if not t.rounds:
         raise ActionError("no round is paired yet")
     return last_round(t)
 
 
-def _paired(t: Tournament, number: object) -> Round:
+def _paired(t: Tournament, number: int | None) -> Round:
     n = _round_number(t, number)
     rnd = t.round(n)
     if rnd is None:
@@ -64,7 +64,7 @@ def _paired(t: Tournament, number: object) -> Round:
     return rnd
 
 
-def _on_board(rnd: Round, board: object) -> Game:
+def _on_board(rnd: Round, board: int) -> Game:
     game = next((g for g in rnd.games if g.board == board), None)
     if game is None:
         boards = ", ".join(str(g.board) for g in rnd.games if g.board is not None) or "none"
@@ -100,8 +100,7 @@ def _number(text: object, option: str) -> float:
     return value
 
 
-def _handicap(value: object) -> int:
-    stones = int(value)  # type: ignore[call-overload]
+def _handicap(stones: int) -> int:
     if not 0 <= stones <= MAX_HANDICAP:
         raise ActionError(f"--handicap {stones} is not between 0 and {MAX_HANDICAP}")
     return stones
@@ -225,7 +224,7 @@ def make_pair(snapshot: Snapshot, params: MakePairParams) -> Change:
 
 
 def _conditions(
-    t: Tournament, white: Player, black: Player, handicap: object, komi: object, number: int
+    t: Tournament, white: Player, black: Player, handicap: int | None, komi: str | None, number: int
 ) -> GameConditions:
     """The TD's handicap and komi, or those the ratings and settings give."""
     if handicap is not None:
