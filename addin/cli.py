@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -27,7 +28,6 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from addin import __version__
 from addin.actions.registry import ACTIONS, Action, ParamKind, is_follow_up, load_all, load_one
 from addin.core.limits import MAX_ROUNDS, shown
-from addin.workbook import collector
 
 if TYPE_CHECKING:
     from addin.actions.change import SelectRows
@@ -37,6 +37,23 @@ if TYPE_CHECKING:
 # command imports the workbook code (openpyxl, the journal) only when it runs.
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_CONFIRM = 0, 1, 2, 3
+
+YOUNG_THRESHOLD = 200_000
+"""Net allocations between the collector's young collections (Python's default is 700).
+
+A workbook read by openpyxl is hundreds of thousands of long-lived objects (the TDListA
+sheet alone is over 200,000 cells). With the default thresholds Python's cyclic collector
+walks all of them again every time a few tens of thousands of new ones survive, which at
+2,000 players was a sixth of a ``pair`` command and grew with every round sheet. Nearly
+everything the actions create is freed by reference counting, so young collections can wait
+longer."""
+
+
+def relax_collector() -> None:
+    """Collect less often: for the command line and the demo, not for a library import."""
+    young, middle, old = gc.get_threshold()
+    gc.set_threshold(max(YOUNG_THRESHOLD, young), middle, old)
+
 
 MAX_DEMO_PLAYERS = 2000
 """The demo draws its players from the sample list's current members (the README and the
@@ -54,13 +71,12 @@ class FileBook:
         self.name, self.where = self.path.name, str(path)
 
     def turn(self) -> AbstractContextManager[object]:
-        from addin.workbook.open_elsewhere import one_at_a_time
-        from addin.workbook.saving import target_of
+        from addin.workbook.saving import one_at_a_time, target_of
 
         return one_at_a_time(target_of(self.path))
 
     def open(self, sheets: Sequence[str] | None, *, writes: bool) -> Storage:
-        from addin.workbook.storage import open_file
+        from addin.workbook.file_store import open_file
 
         return open_file(self.path, sheets=sheets, writes=writes, force=self.force)
 
@@ -128,8 +144,7 @@ class FileWindow:
 
     def reopen(self, between: Callable[[], None]) -> Any:
         """Refuse while Excel or LibreOffice holds the file (unless ``--force``)."""
-        from addin.workbook.open_elsewhere import check_not_open
-        from addin.workbook.saving import target_of
+        from addin.workbook.saving import check_not_open, target_of
 
         if not self.force:
             check_not_open(target_of(self.path))
@@ -435,7 +450,7 @@ def build_parser(
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; every failure is one line on stderr (a traceback only with --debug)."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    collector.relax()
+    relax_collector()
     debug = "--debug" in argv
     argv = [a for a in argv if a != "--debug"]
     if argv[:1] == ["--version"]:  # before the parser, which loads every action

@@ -44,8 +44,8 @@ from addin.core.model import Player, PlayerId, Result, Tournament
 from addin.core.scoring import score_history
 from addin.formats.tdlista import parse_tdlista
 from addin.workbook import book, settings_table
+from addin.workbook.book import read_log
 from addin.workbook.layout import Section
-from addin.workbook.log_sheet import read_log
 from addin.workbook.round_results import record_results
 
 START = date(2018, 9, 1)

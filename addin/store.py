@@ -47,11 +47,10 @@ from addin.actions.change import (
     WriteTable,
 )
 from addin.actions.registry import ACTIONS, FOLLOW_UPS, Action, arguments, load_all, load_one, parse
-from addin.workbook.cell_gate import RefusedValue
-from addin.workbook.gateway import TableData, WorkbookError, WriteRow
+from addin.workbook.cells import RefusedValue
+from addin.workbook.gateway import Storage, TableData, WorkbookError
 from addin.workbook.layout import Section, Table
-from addin.workbook.open_elsewhere import WorkbookBusy, WorkbookLocked
-from addin.workbook.saving import SaveRefused, write_bytes_safely
+from addin.workbook.saving import SaveRefused, WorkbookBusy, WorkbookLocked, write_bytes_safely
 
 __all__ = [
     "Conversation",
@@ -89,32 +88,6 @@ class Conversation(Protocol):
 
     def progress(self, fraction: float, text: str) -> None:
         """How far a long action is (0 to 1), and what it does now."""
-        ...
-
-
-class Storage(Protocol):
-    """The workbook as the store reads and writes it: a file (python-calamine and sheet
-    edits, openpyxl behind), Excel's open window (xlwings) or Calc's (UNO)."""
-
-    @property
-    def source(self) -> str: ...
-
-    @property
-    def path(self) -> Path | None: ...
-
-    def sheet_names(self) -> list[str]: ...
-
-    def read_table(self, table: Table) -> TableData: ...
-
-    def write_table(self, table: Table, rows: Sequence[WriteRow]) -> None: ...
-
-    def remove_sheet(self, sheet: str) -> None: ...
-
-    def append_log(self, entries: Sequence[Any]) -> None: ...
-
-    def commit(self) -> None:
-        """Send queued writes to the workbook (a window's storage queues them; a file's
-        holds them until it is saved)."""
         ...
 
 
@@ -398,7 +371,7 @@ class TournamentStore:
     def _keep_file(self, action: str, args: Mapping[str, object], tournament: bool) -> list[str]:
         """Journal and save a file: all or nothing. While another program holds it and
         only the Log would change, nothing is saved (the action's outputs are what count)."""
-        from addin.journal.recorder import record
+        from addin.journal.store import record
 
         book: Any = self.storage
         holder = None if self.workbook.force else book.held_by()
@@ -492,8 +465,7 @@ def _keep_window(
     action after all, the change is kept, in the window and in the file, and only Undo
     cannot take it back: the TD is told so.
     """
-    from addin.journal.recorder import record
-    from addin.journal.store import Journal, JournalError
+    from addin.journal.store import Journal, JournalError, record
 
     path = window.file() if tournament else None
     if path is None:
@@ -539,7 +511,7 @@ def save_new(
 ) -> None:
     """Save a workbook made in memory (``new``, the demo) to ``path``: its journal's first
     entry."""
-    from addin.journal.recorder import record
+    from addin.journal.store import record
 
     record(path, action, args, storage.save, door=door)
 

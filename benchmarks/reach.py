@@ -21,6 +21,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 
 
+INLINE = ("<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>", "<lambda>")
+"""Code that runs inside the code that makes it (Python 3.11 gives comprehensions frames)."""
+
+
 def reach(argv: list[str], functions: dict[str, set[str]] | None = None) -> tuple[int, set[str]]:
     """The exit code of ``python -m addin argv`` and the project files its functions ran in
     (``functions``: filled with the functions that ran, by file)."""
@@ -37,6 +41,9 @@ def reach(argv: list[str], functions: dict[str, set[str]] | None = None) -> tupl
         code = frame.f_code
         if not code.co_flags & inspect.CO_OPTIMIZED:  # a module's or a class's body: import
             return
+        caller = frame.f_back
+        if code.co_name in INLINE and caller and not caller.f_code.co_flags & inspect.CO_OPTIMIZED:
+            return  # a comprehension in a module's or a class's body: import too
         name = code.co_filename
         if name.startswith(package):
             where = str(Path(name).relative_to(root))

@@ -250,8 +250,8 @@ def test_each_result_slip_prints_its_boards_code(book: Path, tmp_path: Path) -> 
 def test_pair_through_excel_writes_the_codes_table_too(tmp_path: Path) -> None:
     """The Excel door's gateway (xlwings' real remote engine) writes the codes as openpyxl
     reads them back."""
-    from addin.publish.codes import read_codes
     from addin.workbook.openpyxl_gateway import OpenpyxlGateway
+    from addin.workbook.round_sheets import read_codes
     from addin.workbook.xlwings_gateway import XlwingsGateway
     from tests.helpers import licensed_remote_engine, run_held
     from tests.test_excel_remote import open_remote, replay, tournament_file

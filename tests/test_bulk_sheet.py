@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from addin.workbook.bulk_sheet import sheet_part
 from addin.workbook.gateway import LogEntry
 from addin.workbook.layout import TDLISTA
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
+from addin.workbook.package import sheet_part
 from tests.helpers import DATA, run, sheet_rows
 
 SOFFICE = shutil.which("soffice") or shutil.which("libreoffice")

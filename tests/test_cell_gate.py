@@ -15,7 +15,7 @@ import pytest
 from addin.excel.entry import dispatch
 from addin.excel.remote_json import book_json
 from addin.workbook.book import read_book
-from addin.workbook.cell_gate import Formula, RefusedValue, Text, formula_like, gate
+from addin.workbook.cells import Formula, RefusedValue, Text, formula_like, gate
 from addin.workbook.layout import players_table
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
 from addin.workbook.xlwings_gateway import _as_typed

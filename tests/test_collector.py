@@ -7,8 +7,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from addin import cli
 from addin.cli import main
-from addin.workbook import collector
 
 
 @pytest.fixture
@@ -23,11 +23,11 @@ def test_a_command_collects_young_objects_less_often(
     default_thresholds: None, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["--version"]) == 0
-    assert gc.get_threshold() == (collector.YOUNG_THRESHOLD, 10, 10)
+    assert gc.get_threshold() == (cli.YOUNG_THRESHOLD, 10, 10)
     assert capsys.readouterr().out.strip()
 
 
 def test_a_higher_threshold_set_by_the_host_is_kept(default_thresholds: None) -> None:
-    gc.set_threshold(10 * collector.YOUNG_THRESHOLD, 5, 5)
-    collector.relax()
-    assert gc.get_threshold() == (10 * collector.YOUNG_THRESHOLD, 5, 5)
+    gc.set_threshold(10 * cli.YOUNG_THRESHOLD, 5, 5)
+    cli.relax_collector()
+    assert gc.get_threshold() == (10 * cli.YOUNG_THRESHOLD, 5, 5)

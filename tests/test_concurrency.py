@@ -14,7 +14,7 @@ from pathlib import Path
 
 from filelock import FileLock
 
-from addin.workbook.open_elsewhere import turn_lock
+from addin.workbook.saving import turn_lock
 from tests.helpers import digest, log_messages, sheet_rows
 from tests.workbook_fixtures import simple_tournament, write_workbook
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import openpyxl
 from workbook_fixtures import simple_tournament, write_workbook
 
-from addin.workbook.bulk_sheet import sheet_part
 from addin.workbook.layout import TDLISTA
+from addin.workbook.package import sheet_part
 from tests.helpers import DATA, run, sheet_rows
 
 SNAPSHOT = DATA / "tdlista" / "tdlista-snapshot.txt"

@@ -32,7 +32,7 @@ from addin.door.dialogs import TITLE
 from addin.excel.entry import SAVE_AS, Outcome, dispatch
 from addin.excel.remote_json import book_json
 from addin.store import apply
-from addin.workbook import book
+from addin.workbook import book, round_sheets
 from addin.workbook.layout import LOG, TDLISTA, games_table
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
 from addin.workbook.xlwings_gateway import XlwingsGateway
@@ -530,7 +530,7 @@ def test_a_new_round_sheet_is_added_and_written_as_blocks_with_its_table(tmp_pat
     t = simple_tournament(24, 3, seed=24)
     remote = open_remote(path)
     gw = XlwingsGateway(remote)
-    book.write_round(gw, t.rounds[2], t.players)
+    round_sheets.write_round(gw, t.rounds[2], t.players)
     assert [type(c).__name__ for c in gw.changes][:2] == ["AddSheet", "WriteBlock"]
     gw.commit()
     (added,) = actions(remote, "addSheet")

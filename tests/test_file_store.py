@@ -22,9 +22,9 @@ import openpyxl
 import pytest
 
 from addin.actions.registry import load_one
-from addin.workbook.bulk_sheet import sheet_part
 from addin.workbook.file_store import FileStore
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
+from addin.workbook.package import sheet_part
 from tests.helpers import DATA, digest, libreoffice_convert, run, run_held
 
 ROUNDS = 3

@@ -346,7 +346,7 @@ def with_tdlista_xml(
     book: Path, edit: Callable[[bytes], bytes], out: Path, sheet: str = "TDListA"
 ) -> Path:
     """``book`` with its TDListA (or another) sheet's XML edited as a hostile hand would."""
-    from addin.workbook.bulk_sheet import sheet_part
+    from addin.workbook.package import sheet_part
 
     with zipfile.ZipFile(book) as package:
         part = sheet_part(package, sheet)

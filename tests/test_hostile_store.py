@@ -20,11 +20,11 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from addin.workbook.bulk_sheet import sheet_part
 from addin.workbook.calamine_reader import CalamineReader
 from addin.workbook.file_store import FileStore
 from addin.workbook.layout import players_table
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
+from addin.workbook.package import sheet_part
 from tests.helpers import DATA, digest, libreoffice_convert, run
 from tests.test_file_store import _cells, _members, _run, _with_defaults, _with_part
 

@@ -14,8 +14,8 @@ import openpyxl
 import pytest
 
 from addin.workbook import read_cache
-from addin.workbook.bulk_sheet import sheet_part
 from addin.workbook.layout import TDLISTA
+from addin.workbook.package import sheet_part
 from tests.helpers import DATA, TDLISTA_SNAPSHOT, digest, run, run_process
 
 SHORT = DATA / "tdlista" / "tdlista-short.txt"

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from addin.workbook.open_elsewhere import held_by
+from addin.workbook.saving import held_by
 from tests.helpers import digest, log_messages, run
 from tests.workbook_fixtures import ready_for_aga, simple_tournament, write_workbook
 

@@ -6,9 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from addin.workbook.open_elsewhere import WorkbookLocked, excel_lock_files
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
-from addin.workbook.saving import BACKUPS_KEPT, backup_path
+from addin.workbook.saving import BACKUPS_KEPT, WorkbookLocked, backup_path, excel_lock_files
 from tests.helpers import digest, run
 from tests.workbook_fixtures import simple_tournament, write_workbook
 

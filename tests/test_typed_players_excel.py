@@ -83,7 +83,7 @@ def test_an_error_value_in_an_aga_number_is_named_in_excel_not_read_as_a_blank(
     """xlwings reads an error cell as a blank unless asked: the gateway asks, so the rule of
     the command line (a problem naming the cell, never a row to fill in by name) holds."""
     from addin.workbook import book
-    from addin.workbook.cell_gate import ErrorValue
+    from addin.workbook.cells import ErrorValue
     from addin.workbook.layout import players_table
     from addin.workbook.xlwings_gateway import XlwingsGateway
 

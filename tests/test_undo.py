@@ -392,7 +392,7 @@ def test_undo_waits_its_turn_and_gives_up_leaving_the_workbook_alone(
 HOLD_THE_TURN = """
 import sys, time
 from pathlib import Path
-from addin.workbook.open_elsewhere import one_at_a_time
+from addin.workbook.saving import one_at_a_time
 with one_at_a_time(Path(sys.argv[1])):
     print("holding", flush=True)
     time.sleep(60)

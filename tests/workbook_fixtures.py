@@ -8,7 +8,7 @@ from datetime import date, timedelta
 from pathlib import Path
 
 from addin.core.model import Bye, ByeKind, Contact, Game, Player, Result, Round, Tournament
-from addin.workbook import book, template
+from addin.workbook import book, round_sheets, template
 from addin.workbook.layout import BANDS, players_table
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
 
@@ -86,7 +86,7 @@ def write_workbook(path: Path, t: Tournament, rounds: int | None = None) -> Path
         ],
     )
     for rnd in t.rounds:
-        book.write_round(gw, rnd, t.players)
+        round_sheets.write_round(gw, rnd, t.players)
     gw.save()
     return path
 

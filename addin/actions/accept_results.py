@@ -18,11 +18,11 @@ from addin.actions.director.paired_round import RESULT_RULES, impossible_jigo
 from addin.actions.registry import NoParams, action
 from addin.actions.sections import ROUNDS, SETTLED
 from addin.actions.serve import phones_folder
+from addin.core.codes import boards
 from addin.core.model import Game, Result, Round
 from addin.core.scoring import last_round
 from addin.publish.board_reports import RESULTS, SIDES, Report, agreed, by_board, read_reports
-from addin.publish.codes import read_codes
-from addin.reports.common import boards
+from addin.workbook.round_sheets import read_codes
 
 
 @action(

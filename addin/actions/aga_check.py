@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import date
 
-from addin.actions import needs
+from addin.actions import intake
 from addin.actions.change import ActionError, Change, Draft, Snapshot
+from addin.actions.intake import with_paired_round_problems
 from addin.actions.member_list import read_members
-from addin.actions.paired_check import with_paired_round_problems
 from addin.actions.registry import NoParams, action
 from addin.actions.sections import SETTLED
 from addin.core import membership_updates
@@ -27,11 +27,11 @@ from addin.core.submission import (
 )
 from addin.formats.aga_xml import OvertimeError, overtime_element
 from addin.workbook import book
+from addin.workbook.book import FEE_COLUMNS
 from addin.workbook.gateway import LogEntry
-from addin.workbook.parts import FEE_COLUMNS
 from addin.workbook.submission_cells import player_rows, result_cells, setting_cell, setting_fields
 
-EXPORT_NEEDS = needs.Needs(players=needs.EVERY, player_columns=FEE_COLUMNS, unknown_players=True)
+EXPORT_NEEDS = intake.Needs(players=intake.EVERY, player_columns=FEE_COLUMNS, unknown_players=True)
 """The fee the AGA report would carry must be readable, and every player of a game listed
 (an unreadable AGA # leaves its games without their player); other bad cells are printed
 around."""

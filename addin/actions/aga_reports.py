@@ -6,10 +6,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from addin.actions import aga_check, director, needs
+from addin.actions import aga_check, director, intake
 from addin.actions.change import ActionError, Change, Draft, Snapshot
 from addin.actions.imported_bands import imported_bands
-from addin.actions.paired_check import with_paired_round_problems
+from addin.actions.intake import with_paired_round_problems
 from addin.actions.registry import InputFile, action, param
 from addin.actions.sections import EVERYTHING, SETTLED, TOURNAMENT
 from addin.core.aga_limits import european_limits
@@ -19,11 +19,10 @@ from addin.core.tiebreaks import TiebreakError, resolve
 from addin.formats.aga_text import AGAReportError, read_aga_text_file, write_aga_text
 from addin.formats.aga_xml import read_aga_xml_report, validate_aga_xml, write_aga_xml
 from addin.formats.eggplant import eggplant_limits
-from addin.publish.codes import write_codes
-from addin.workbook import book, players_sheet, settings_table
+from addin.workbook import book, players_sheet, round_sheets, settings_table
 from addin.workbook.bands_sheet import write_bands
 from addin.workbook.gateway import LogEntry
-from addin.workbook.round_sheets import remove_rounds
+from addin.workbook.round_sheets import remove_rounds, write_codes
 
 SOFTWARE = "addin (AGA Swiss McMahon for Excel)"
 
@@ -48,7 +47,7 @@ def export_aga(snapshot: Snapshot, params: ExportAgaParams) -> Change:
     if not text_path and not xml_path:
         raise ActionError("export-aga needs --text FILE.txt and/or --xml FILE.xml")
     b = with_paired_round_problems(book.read_book(draft), draft)
-    read_warnings = needs.screen(draft, b, aga_check.EXPORT_NEEDS)
+    read_warnings = intake.screen(draft, b, aga_check.EXPORT_NEEDS)
     t = b.tournament
     listing = aga_check.listed_members(draft, b)
     warnings = [*aga_check.screen_for_export(draft, b, listing), *read_warnings]
@@ -202,7 +201,7 @@ def fill_workbook(
         draft.change.log.append(LogEntry("Note", draft.action, banded.note))
     remove_rounds(gw)
     for rnd in t.rounds:
-        book.write_round(gw, rnd, t.players)
+        round_sheets.write_round(gw, rnd, t.players)
     if t.rounds:  # the round in play: its players report results from the board, as if paired
         write_codes(gw, max(t.rounds, key=lambda r: r.number))
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from addin.actions import intake, needs
+from addin.actions import intake
 from addin.actions.change import ActionError, Change, Draft, Snapshot
+from addin.actions.intake import rated_players
 from addin.actions.registry import ParamKind, action, param
 from addin.actions.sections import PLAYERS, SETTLED
 from addin.core import supergroup
@@ -24,33 +25,11 @@ from addin.core.bands import (
 from addin.core.european import McMahonRules, Supergroup
 from addin.core.grades import grade_scale_text, is_grade_scale
 from addin.core.handicap import scheme_text
-from addin.core.model import Player, PlayerId, Settings, Status
-from addin.core.ratings import RatingError, entry_rating, rank_floor, rank_of
+from addin.core.model import Player, PlayerId, Settings
+from addin.core.ratings import rank_floor, rank_of
 from addin.workbook import bands_sheet, book, players_sheet, settings_table
 from addin.workbook.gateway import LogEntry, Problem
 from addin.workbook.layout import Section
-
-
-def rated_players(b: book.Book) -> list[Player]:
-    """Active players with an entry rating (from the rank when the TD typed only a rank)."""
-    players: list[Player] = []
-    problems: list[Problem] = []
-    for p in b.tournament.players.values():
-        if p.status is Status.DROPPED:
-            continue
-        try:
-            rating = entry_rating(p)
-        except RatingError:
-            problem = players_sheet.rating_problem(
-                b, p.aga_id, f"{p.name} has no entry rating and no rank"
-            )
-            assert problem is not None  # every player was read from a row
-            problems.append(problem)
-            continue
-        players.append(replace(p, rating=rating))
-    if problems:
-        raise ActionError(f"{b.settings.data.table.sheet}: every player needs a rating", problems)
-    return players
 
 
 def band_error_problem(b: book.Book, err: BandError) -> Problem:
@@ -108,7 +87,7 @@ class BandsParams:
 )
 def bands(snapshot: Snapshot, params: BandsParams) -> Change:
     draft = Draft(snapshot)
-    b = intake.settled_book(draft, needs.every_player(), writes_players=True)
+    b = intake.settled_book(draft, intake.every_player(), writes_players=True)
     players = rated_players(b)
     fresh = bool(params.fresh)
     warnings = []

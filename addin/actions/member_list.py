@@ -27,8 +27,7 @@ def keep_index(path: Path) -> int:
     error: the next look-up indexes the list. Returns the exit code, 0."""
     from addin.workbook.calamine_reader import CalamineReader
     from addin.workbook.member_sheet import MEMBER_SHEETS
-    from addin.workbook.open_elsewhere import one_at_a_time
-    from addin.workbook.saving import target_of
+    from addin.workbook.saving import one_at_a_time, target_of
 
     try:
         with one_at_a_time(target_of(path), timeout=KEEP_WAIT):

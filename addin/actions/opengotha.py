@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from addin.actions import director, needs
+from addin.actions import director, intake
 from addin.actions.aga_reports import book_to_replace, fill_workbook, with_boards
 from addin.actions.change import ActionError, Change, Draft, Snapshot
 from addin.actions.registry import InputFile, action, param
@@ -92,7 +92,7 @@ class ExportOpengothaParams:
 )
 def export_opengotha(snapshot: Snapshot, params: ExportOpengothaParams) -> Change:
     draft = Draft(snapshot)
-    t = needs.read_for(draft, needs.carried_elsewhere()).tournament
+    t = intake.read_for(draft, intake.carried_elsewhere()).tournament
     try:
         written = write_opengotha(t)
     except ValueError as err:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from addin.actions import director, intake, needs
-from addin.actions.bands import rated_players
+from addin.actions import director, intake
 from addin.actions.change import ActionError, Change, Draft, Snapshot
 from addin.actions.director.desk import in_tournament
+from addin.actions.intake import rated_players
 from addin.actions.registry import action, param
 from addin.actions.sections import ROUNDS, SETTLED, TOURNAMENT
 from addin.core import sleeping
@@ -19,11 +19,9 @@ from addin.core.pairing.engine import PairingResult, pair_round
 from addin.core.pairing.errors import PairingError
 from addin.core.pairing.inputs import PairingInput
 from addin.core.scoring import mcmahon_scores
-from addin.publish.codes import write_codes
-from addin.workbook import book, players_sheet
+from addin.workbook import book, players_sheet, round_sheets
 from addin.workbook.layout import Section
-from addin.workbook.paired_rounds import paired_in_log
-from addin.workbook.round_sheets import remove_round, sheet_of
+from addin.workbook.round_sheets import paired_in_log, remove_round, sheet_of, write_codes
 
 
 def next_round(t: Tournament) -> int:
@@ -112,7 +110,7 @@ class PairParams:
 )
 def pair(snapshot: Snapshot, params: PairParams) -> Change:
     draft = Draft(snapshot)
-    b = intake.settled_book(draft, lambda b: needs.pairing(b.tournament, _asked(b, params.round)))
+    b = intake.settled_book(draft, lambda b: intake.pairing(b.tournament, _asked(b, params.round)))
     t = b.tournament
     number = _asked(b, params.round)
     if t.round(number) is not None:
@@ -161,7 +159,7 @@ def pair(snapshot: Snapshot, params: PairParams) -> Change:
         rnd, ghosted = with_ghost(rnd, t, mcmahon_scores(earlier, number - 1))
     elif (problem := ghost_problem(t, number)) and result.byes:
         draft.say(f"No ghost game: {problem}; the odd player has a bye")
-    book.write_round(draft, rnd, t.players)
+    round_sheets.write_round(draft, rnd, t.players)
     write_codes(draft, rnd)
     director.stamp_pairings(draft, [*t.rounds, rnd], log)
     s = result.stats

@@ -15,19 +15,20 @@ from pathlib import Path
 
 from addin.actions.change import ActionError, Change, Draft, Snapshot
 from addin.actions.director import log_lines
-from addin.actions.needs import NOTHING, read_for
+from addin.actions.intake import NOTHING, read_for
 from addin.actions.registry import action, param
 from addin.actions.sections import SETTLED
 from addin.actions.serve import phones_folder
+from addin.core.codes import boards
 from addin.core.model import Tournament
 from addin.publish.board_reports import DESK_FILE, Board, Desk, write_atomically
-from addin.publish.codes import read_codes
 from addin.publish.folder import default_site_folder
 from addin.publish.site import Site, build_site
 from addin.publish.writing import FolderRefused, write_site
-from addin.reports.common import boards, paired_rounds
+from addin.reports.common import paired_rounds
 from addin.reports.model import ReportError
 from addin.workbook.gateway import TableSource
+from addin.workbook.round_sheets import read_codes
 
 
 def site_folder(draft: Draft, asked: str | None) -> Path:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from addin.actions import intake, needs, player_refresh
+from addin.actions import intake, player_refresh
 from addin.actions.change import ActionError, Change, Draft, Snapshot
-from addin.actions.late_arrivals import place_late_arrivals
+from addin.actions.intake import place_late_arrivals
 from addin.actions.member_list import keep_index, read_members
 from addin.actions.registry import InputFile, ParamKind, action, param
 from addin.actions.sections import PLAYERS, SETTLED
@@ -105,7 +105,7 @@ def register(snapshot: Snapshot, params: RegisterParams) -> Change:
     if aga is None and not name:
         raise ActionError('register needs --aga N (a member) or --name "Family, Given" --rank R')
     index = read_members(draft)
-    b = intake.settled_book(draft, needs.every_player(), writes_players=True, index=index)
+    b = intake.settled_book(draft, intake.every_player(), writes_players=True, index=index)
     start = b.tournament.settings.start_date or date.today()
     end = b.tournament.settings.end_date
     requested = str(rank) if rank else None
@@ -170,7 +170,7 @@ def preregister(snapshot: Snapshot, params: PreregisterParams) -> Change:
     except PreRegistrationError as err:
         raise ActionError(str(err)) from err
     index = read_members(draft)
-    b = intake.settled_book(draft, needs.every_player(), writes_players=True, index=index)
+    b = intake.settled_book(draft, intake.every_player(), writes_players=True, index=index)
     start = b.tournament.settings.start_date or date.today()
     end = b.tournament.settings.end_date
     used = set(b.tournament.players)

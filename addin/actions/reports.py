@@ -7,15 +7,15 @@ from pathlib import Path
 
 from addin.actions.change import ActionError, Change, Draft, Snapshot
 from addin.actions.director.desk import in_tournament
-from addin.actions.needs import NOTHING, read_for
+from addin.actions.intake import NOTHING, read_for
 from addin.actions.registry import ParamKind, action, param
 from addin.actions.sections import SETTLED
-from addin.publish.codes import read_codes
 from addin.reports.kinds import KINDS, SORTS, build_report
 from addin.reports.model import ReportError
 from addin.reports.output import render_bytes, renderer
 from addin.workbook.layout import Section
 from addin.workbook.report_sheet import write_sheet
+from addin.workbook.round_sheets import read_codes
 
 _KINDS_HELP = "; ".join(f"{k.name} ({', '.join(k.sorts)})" for k in KINDS.values())
 

@@ -6,7 +6,7 @@ import hashlib
 import re
 from collections.abc import Mapping, Sequence
 
-from addin.actions import director, intake, needs
+from addin.actions import director, intake
 from addin.actions.change import ActionError, Change, Draft, Snapshot
 from addin.actions.registry import NoParams, action
 from addin.actions.sections import PLAYERS, SETTLED
@@ -85,7 +85,7 @@ def extra_columns(
 )
 def update_standings(snapshot: Snapshot, _params: NoParams) -> Change:
     draft = Draft(snapshot)
-    b = intake.settled_book(draft, needs.standings())
+    b = intake.settled_book(draft, intake.standings())
     t = b.tournament
     ctx = TiebreakContext(t)  # read once: the standings, the extra columns, the cross table
     try:

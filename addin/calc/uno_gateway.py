@@ -26,7 +26,7 @@ from typing import Any
 from openpyxl.utils.cell import range_boundaries
 
 from addin.workbook import styling
-from addin.workbook.cell_gate import Formula, Text
+from addin.workbook.cells import Formula, Text
 from addin.workbook.gateway import Selection, WriteRow
 from addin.workbook.layout import Table
 from addin.workbook.xlwings_gateway import (

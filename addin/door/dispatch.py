@@ -34,7 +34,7 @@ from addin.door.report_menu import report_file, report_preset
 from addin.door.selected import SelectionError
 from addin.store import Outcome, Storage, run
 from addin.workbook.gateway import Selection
-from addin.workbook.open_elsewhere import WorkbookBusy, try_turn
+from addin.workbook.saving import WorkbookBusy, try_turn
 
 __all__ = ["SAVE_AS", "OpenWindow", "Outcome", "ParamError", "collect", "dispatch"]
 

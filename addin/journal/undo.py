@@ -13,9 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from addin.journal.recorder import put_back
 from addin.journal.sheets import sheets_that_differ
-from addin.journal.store import Entry, Journal, JournalError, now, sha256
+from addin.journal.store import Entry, Journal, JournalError, now, put_back, sha256
 from addin.workbook.saving import save_atomically
 
 

@@ -11,7 +11,8 @@ never serves:
 A report names the round, the board, its code, the reporter's colour and the result. Both
 players' agreeing reports make a board *ready*; ``accept-results`` takes the ready boards
 into the Round sheet through the normal result path. A report never goes over a result the
-TD typed. This module imports only the standard library (the server runs on any Python).
+TD typed. This module imports only the standard library and the codes' rules
+(``addin.core.codes``): the server runs on any Python.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ import dataclasses
 import hmac
 import json
 import os
-import secrets
 import tempfile
 import threading
 import time
@@ -31,26 +31,16 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from addin.core.codes import normal_code
+
 FORMAT = 1
 DESK_FILE = "desk.json"
 REPORTS_FILE = "reports.json"
-CODE_ALPHABET = "ACEFHJKMNPRTWXY3479"
-"""No letter or digit a slip can be misread as another (0/O, 1/I/L, 5/S, 2/Z, 8/B, 6/G)."""
-CODE_LENGTH = 4
 MAX_BODY = 512
 """Bytes of a report's body; a report is some forty."""
 RESULTS = {"white": "White wins", "black": "Black wins", "jigo": "Jigo"}
 """What a player may report (forfeits and the like are the TD's)."""
 SIDES = ("white", "black")
-
-
-def new_code() -> str:
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-
-
-def normal_code(value: object) -> str:
-    """A code as typed, compared without case or spaces."""
-    return "".join(str(value or "").split()).upper()
 
 
 class Refused(Exception):

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from addin.core import supergroup
+from addin.core.codes import boards
 from addin.core.handicap import scheme_text
 from addin.core.model import ByeKind, Color, PlayerId, Status, Tournament
 from addin.core.scoring import Outcome, RoundRecord
@@ -19,7 +20,7 @@ from addin.core.tiebreaks import Standing, TiebreakContext
 from addin.publish.explain import explain_tiebreak, why_opponent
 from addin.publish.text import esc, find_key, name_html
 from addin.reports.builders import GAME_LEGEND, game_cell
-from addin.reports.common import alpha_key, boards, rank_label, rating_of
+from addin.reports.common import alpha_key, rank_label, rating_of
 from addin.reports.model import handicap_text, show_score
 
 GENERATOR = '<meta name="generator" content="AGA Swiss McMahon add-in">'

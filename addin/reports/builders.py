@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from addin.core.codes import boards
 from addin.core.model import ByeKind, Color, PlayerId, Round, Status, Tournament
 from addin.core.scoring import Outcome, RoundRecord, initial_score, player_records, wins
 from addin.core.tiebreaks import Standing
 from addin.reports.common import (
     alpha_key,
-    boards,
     name_of,
     player_numbers,
     rank_label,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from addin.core.model import Game, Player, PlayerId, Round, Tournament
+from addin.core.model import Player, PlayerId, Tournament
 from addin.core.ratings import RatingError, parse_rating, rank_of
 from addin.core.scoring import initial_score, player_ids
 from addin.core.tiebreaks import Standing, TiebreakError, standings
@@ -51,12 +51,6 @@ def rank_label(p: Player | None) -> str:
         return rank_of(rating)
     except RatingError:
         return p.rank if p is not None else ""
-
-
-def boards(rnd: Round) -> list[tuple[int, Game]]:
-    """Games with their board numbers (the game's own, else its position), board order."""
-    numbered = [(g.board if g.board is not None else i, i, g) for i, g in enumerate(rnd.games, 1)]
-    return [(board, g) for board, _, g in sorted(numbered, key=lambda x: (x[0], x[1]))]
 
 
 def is_paired(t: Tournament, number: int) -> bool:

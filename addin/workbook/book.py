@@ -8,7 +8,8 @@ read, so the TD's extra columns and typed values travel with their row.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Mapping
+import re
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
@@ -50,10 +51,12 @@ from addin.core.model import (
     Tournament,
 )
 from addin.core.ratings import RatingError, parse_rating
-from addin.workbook import cells, settings_rules
-from addin.workbook.gateway import Problem, Row, TableData, Tables, TableSource
+from addin.core.tiebreaks import TiebreakError, resolve, resolve_order
+from addin.workbook import book, cells
+from addin.workbook.gateway import Part, Problem, Row, TableData, TableSource
 from addin.workbook.layout import (
     BANDS,
+    LOG,
     REQUESTS,
     SETTINGS,
     SETTINGS_TABLE,
@@ -66,7 +69,6 @@ from addin.workbook.layout import (
     round_number_of,
     setting_help,
 )
-from addin.workbook.parts import with_parts
 from addin.workbook.round_sheets import round_set_problems
 
 # --- Settings -----------------------------------------------------------------------------
@@ -130,9 +132,7 @@ def read_settings(tables: TableSource) -> SettingsData:
         problems.append(Problem(SETTINGS_TABLE.sheet, str(err)))
         settings = Settings()
     data_ = SettingsData(settings, values, data, problems)
-    problems += settings_rules.tiebreak_problems(
-        settings, SETTINGS_TABLE.sheet, data_.cell("tiebreaks")
-    )
+    problems += book.tiebreak_problems(settings, SETTINGS_TABLE.sheet, data_.cell("tiebreaks"))
     return data_
 
 
@@ -164,8 +164,8 @@ def settings_from_values(v: Mapping[str, object]) -> Settings:
 
     defaults = Settings()
     listed = [t.strip() for t in text("tiebreaks").split(",") if t.strip()]
-    tiebreaks = tuple(t for t in listed if not settings_rules.is_extra(t))
-    extras = tuple(t[1:-1].strip() for t in listed if settings_rules.is_extra(t))
+    tiebreaks = tuple(t for t in listed if not book.is_extra(t))
+    extras = tuple(t[1:-1].strip() for t in listed if book.is_extra(t))
     rounds = v.get("rounds")
     rounds = defaults.rounds if rounds is None else rounds  # 0 is refused, not the default
     if not 1 <= int(rounds) <= MAX_ROUNDS:  # type: ignore[call-overload]
@@ -637,36 +637,183 @@ def merge_rows(
     return rows
 
 
-def round_rows(rnd: Round, players: Mapping[PlayerId, Player]) -> tuple[list[dict], list[dict]]:
-    def name(pid: PlayerId) -> str | None:
-        p = players.get(pid)
-        return p.name if p else None
+# --- the Log as read ----------------------------------------------------------------------
+# The Log sheet as the actions read it: each row's level and message, oldest first.
+#
+# The Log is how an action knows what earlier ones did (the pairing stamps, a round
+# unpaired, warnings already accepted); appending to it is the gateway's ``append_log``.
 
-    def rating(pid: PlayerId) -> float | None:
-        p = players.get(pid)
-        return p.rating if p else None
 
-    games = [
-        {
-            "board": g.board,
-            "white": g.white,
-            "white_name": name(g.white),
-            "white_rating": rating(g.white),
-            "black": g.black,
-            "black_name": name(g.black),
-            "black_rating": rating(g.black),
-            "handicap": g.handicap,
-            "komi": g.komi,
-            "result": g.result,
-            "notes": g.notes or None,
-        }
-        for g in rnd.games
+def read_log(tables: TableSource) -> list[tuple[str, str]]:
+    """(level, message) of every Log row, oldest first."""
+    return [
+        (str(r.get("level", "")), str(r.get("message", ""))) for r in tables.read_table(LOG).rows
     ]
-    byes = [{"player": b.player, "name": name(b.player), "kind": b.kind.value} for b in rnd.byes]
-    return games, byes
 
 
-def write_round(tables: Tables, rnd: Round, players: Mapping[PlayerId, Player]) -> None:
-    games, byes = round_rows(rnd, players)
-    tables.write_table(games_table(rnd.number), games)
-    tables.write_table(byes_table(rnd.number), byes)
+# --- settings checked beyond their cells --------------------------------------------------
+# The Tournament sheet's settings checked against the AGA rules, each problem on its cell.
+
+
+TIEBREAK_LABEL = "Tiebreak order"
+
+
+def is_extra(name: str) -> bool:
+    """A tiebreak written in parentheses, "(CUSP)": an extra column that breaks no tie."""
+    text = name.strip()
+    return text.startswith("(") and text.endswith(")")
+
+
+def tiebreak_problems(settings: Settings, sheet: str, cell: str | None) -> list[Problem]:
+    """Unknown tiebreaks, and raw-wins tiebreaks in the official order.
+
+    The AGA interface document: "under no circumstances can tiebreaks be based upon a
+    player's raw score (number of wins)". Wins and CUSP are allowed only as extra,
+    labelled columns, written in parentheses.
+    """
+    problems: list[Problem] = []
+
+    def problem(message: str) -> None:
+        problems.append(Problem(sheet, message, cell, TIEBREAK_LABEL))
+
+    for name in settings.tiebreaks:
+        try:
+            tb = resolve(name)
+        except TiebreakError as err:
+            problem(str(err))
+            continue
+        if tb.uses_raw_wins:
+            problem(
+                f"{name!r} breaks ties on raw wins, which the AGA rules forbid (tiebreaks "
+                f"must follow the McMahon score); write it in parentheses, ({name}), to show "
+                "it as an extra column that breaks no tie"
+            )
+    for name in settings.extra_columns:
+        try:
+            resolve(name)
+        except TiebreakError as err:
+            problem(str(err))
+    if not problems:
+        try:
+            resolve_order(settings.tiebreaks)
+        except TiebreakError as err:
+            problem(str(err))
+    return problems
+
+
+# --- the part of the tournament a problem's cell feeds ------------------------------------
+# What each problem found by reading affects: a player's cell, a round, a request, a setting.
+#
+# An action then stops only on the problems in what it needs (``addin.actions.intake.Needs``) and
+# goes on past the others with a warning naming the cell. A problem this module cannot place
+# (a missing header row, an unreadable sheet) affects the whole tournament.
+
+
+CONTACT_COLUMNS = frozenset(
+    {
+        "membership_type",
+        "membership_expiry",
+        "email",
+        "phone",
+        "address",
+        "citizenship",
+        "birth_date",
+        "aga_fee",
+        "notes",
+    }
+)
+"""Players columns only registration, reports and exports read."""
+
+SCORING_COLUMNS = frozenset(
+    {"aga_id", "family_name", "given_name", "band", "band_override", "initial_score", "status"}
+)
+"""Players columns the McMahon scores, tiebreaks and standings read."""
+
+FEE_COLUMNS = frozenset({"aga_fee"})
+"""The Players column the AGA export reads beyond the players it names."""
+
+_EVERY_COLUMN = frozenset(c.key for c in players_table(30).columns)
+PAIRING_COLUMNS = _EVERY_COLUMN - CONTACT_COLUMNS
+"""Players columns a pairing, or a file another program pairs from, reads."""
+DIRECTOR_COLUMNS = PAIRING_COLUMNS - {"rank"}
+"""Players columns the director's operations read: entry ratings, never ranks."""
+
+DESCRIPTIVE_SETTINGS = frozenset(
+    {"name", "venue", "venue_address", "end_date", "basic_time_minutes", "overtime_format"}
+    | {"overtime_conditions"}
+    | {f"{who}_{what}" for who in ("director", "sponsor", "convener")
+        for what in ("name", "address", "phone", "email", "web")}
+)  # fmt: skip
+"""Settings that only describe the event (reports and the AGA files print them)."""
+
+PLAYING_SETTINGS = frozenset(s.key for s in SETTINGS) - DESCRIPTIVE_SETTINGS
+"""Settings that decide pairings, bands, scores and registration."""
+
+
+def is_aga_id(part: Part | None) -> bool:
+    """Whether ``part`` is a player's AGA # cell (one that cannot be read loses the player)."""
+    return part is not None and part.column == "aga_id"
+
+
+_ROW = re.compile(r"^[A-Z]+(\d+)$")
+_SETTING_BY_LABEL = {" ".join(s.label.split()).casefold(): s.key for s in SETTINGS}
+
+
+def _row_of(problem: Problem, data: TableData | None) -> Row | None:
+    match = _ROW.match(problem.cell or "")
+    if data is None or match is None:
+        return None
+    number = int(match.group(1))
+    return next((r for r in data.rows if r.number == number), None)
+
+
+def _column_key(problem: Problem, data: TableData) -> str | None:
+    header = " ".join((problem.column or "").split()).casefold()
+    return next(
+        (c.key for c in data.table.columns if " ".join(c.header.split()).casefold() == header),
+        None,
+    )
+
+
+def part_of(
+    problem: Problem,
+    tables: dict[str, TableData],
+    settings_sheet: str,
+    players: Collection[object] = (),
+) -> Part | None:
+    """The part of the tournament ``problem``'s cell feeds (``None``: all of it).
+
+    A Players row that did not become a player (``players`` are those that did) is keyed
+    ``None``: whoever pairs the field needs it, since it may be a player left out."""
+    if problem.affects is not None:
+        return problem.affects
+    sheet = problem.sheet
+    number = round_number_of(sheet)
+    if number is not None:
+        return Part("round", number)
+    if sheet == BANDS.sheet:
+        return Part("bands")
+    if sheet == REQUESTS.sheet:
+        row = _row_of(problem, tables.get(REQUESTS.name))
+        return Part("requests", row.get("round") if row is not None else None)
+    if sheet == settings_sheet:
+        key = _SETTING_BY_LABEL.get(" ".join((problem.column or "").split()).casefold())
+        return Part("setting", key) if key else None
+    players_data = tables.get("Players")
+    if players_data is not None and sheet == players_data.table.sheet:
+        row = _row_of(problem, players_data)
+        if row is None:
+            return None  # the header row: every player
+        aga_id = row.get("aga_id")
+        player = aga_id if aga_id in players else None
+        return Part("player", player, _column_key(problem, players_data))
+    return None
+
+
+def with_parts(
+    problems: list[Problem],
+    tables: dict[str, TableData],
+    settings_sheet: str,
+    players: Collection[object],
+) -> list[Problem]:
+    return [replace(p, affects=part_of(p, tables, settings_sheet, players)) for p in problems]

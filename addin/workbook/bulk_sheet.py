@@ -18,9 +18,7 @@ are, since openpyxl handles them.
 from __future__ import annotations
 
 import io
-import posixpath
 import re
-import struct
 import zipfile
 import zlib
 from collections.abc import Iterable, Sequence
@@ -30,11 +28,12 @@ from datetime import date, datetime
 from lxml import etree
 
 from addin.workbook.gateway import WorkbookError
-
-MAIN_NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
-REL_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
-PKG_REL_NS = "http://schemas.openxmlformats.org/package/2006/relationships"
-_NS = {"m": MAIN_NS}
+from addin.workbook.package import (
+    _NS,
+    MAIN_NS,
+    copy_compressed,
+    sheet_part,
+)
 
 _SHEET_DATA = re.compile(rb"<sheetData\s*/>|<sheetData>(.*?)</sheetData>", re.S)
 _ROW = re.compile(rb"<row\b[^>]*?\br=\"(\d+)\"[^>]*?(?:/>|>.*?</row>)", re.S)
@@ -84,45 +83,6 @@ def _column_index(ref: str, row_xml: str = "") -> int:
             found = re.search(r'<c r="(' + re.escape(ref) + r'\d*)"', row_xml)
             raise CellOutOfSheet(found.group(1) if found else ref)
     return n
-
-
-def sheet_part(package: zipfile.ZipFile, sheet: str) -> str | None:
-    """The zip path of the worksheet named ``sheet``, or None."""
-    workbook = etree.fromstring(package.read("xl/workbook.xml"))
-    rid = None
-    for node in workbook.iterfind("m:sheets/m:sheet", _NS):
-        if node.get("name") == sheet:
-            rid = node.get(f"{{{REL_NS}}}id")
-    if rid is None:
-        return None
-    rels = etree.fromstring(package.read("xl/_rels/workbook.xml.rels"))
-    for rel in rels:
-        if rel.get("Id") == rid:
-            target = rel.get("Target", "")
-            return target.lstrip("/") if target.startswith("/") else posixpath.join("xl", target)
-    return None
-
-
-def part_target(folder: str, target: str) -> str:
-    """The zip path a relationship's ``Target`` names, from the folder of its source part."""
-    return (
-        target.lstrip("/")
-        if target.startswith("/")
-        else posixpath.normpath(posixpath.join(folder, target))
-    )
-
-
-def table_parts(package: zipfile.ZipFile, sheet_part_name: str) -> list[str]:
-    """The zip paths of the Excel Tables a worksheet part holds (its relationships')."""
-    folder, base = posixpath.split(sheet_part_name)
-    rels = posixpath.join(folder, "_rels", base + ".rels")
-    if rels not in package.namelist():
-        return []
-    return [
-        part_target(folder, rel.get("Target", ""))
-        for rel in etree.fromstring(package.read(rels))
-        if rel.get("Type", "").endswith("/table") and rel.get("TargetMode") != "External"
-    ]
 
 
 @dataclass
@@ -227,50 +187,11 @@ def splice_bytes(data: bytes, bulk: BulkSheet, width: int) -> bytes:
     return out.getvalue()
 
 
-_LOCAL_HEADER = b"PK\x03\x04"
-_LOCAL_HEADER_SIZE = 30
-"""A zip part's local header: its signature and fixed size (the names follow it)."""
-
-
 def _stored(item: zipfile.ZipInfo) -> zipfile.ZipInfo:
     stored = zipfile.ZipInfo(item.filename, item.date_time)
     stored.compress_type = zipfile.ZIP_STORED
     stored.external_attr = item.external_attr
     return stored
-
-
-def _raw(package: zipfile.ZipFile, item: zipfile.ZipInfo) -> bytes:
-    """A part's bytes as the package stores them (compressed), without inflating them."""
-    fp = package.fp
-    assert fp is not None
-    fp.seek(item.header_offset)
-    header = fp.read(_LOCAL_HEADER_SIZE)
-    if len(header) != _LOCAL_HEADER_SIZE or header[:4] != _LOCAL_HEADER:
-        raise zipfile.BadZipFile(f"bad local header for {item.filename}")
-    name_length, extra_length = struct.unpack("<HH", header[26:30])
-    fp.seek(item.header_offset + _LOCAL_HEADER_SIZE + name_length + extra_length)
-    return fp.read(item.compress_size)
-
-
-def copy_compressed(package: zipfile.ZipFile, item: zipfile.ZipInfo, copy: zipfile.ZipFile) -> None:
-    """``item`` into ``copy`` as stored, compressed bytes and all (its CRC checked)."""
-    if item.flag_bits & 0x1 or item.compress_type not in (zipfile.ZIP_DEFLATED, zipfile.ZIP_STORED):
-        copy.writestr(item, package.read(item))  # encrypted or unusual: the ordinary way
-        return
-    raw = _raw(package, item)
-    fp = copy.fp
-    assert fp is not None
-    new = zipfile.ZipInfo(item.filename, item.date_time)
-    new.compress_type = item.compress_type
-    new.external_attr = item.external_attr
-    new.create_system = item.create_system
-    new.CRC, new.compress_size, new.file_size = item.CRC, item.compress_size, item.file_size
-    new.header_offset = fp.tell()
-    fp.write(new.FileHeader(zip64=False))
-    fp.write(raw)
-    copy.filelist.append(new)
-    copy.NameToInfo[new.filename] = new
-    copy.start_dir = fp.tell()
 
 
 def _copy_unchanged(

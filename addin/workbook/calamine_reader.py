@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from addin.workbook import table_rows
-from addin.workbook.extent import GAP_COLUMNS, GAP_ROWS
 from addin.workbook.gateway import (
     LogEntry,
     Problem,
@@ -30,6 +29,7 @@ from addin.workbook.gateway import (
     WriteRow,
 )
 from addin.workbook.layout import Table
+from addin.workbook.table_rows import GAP_COLUMNS, GAP_ROWS
 
 if TYPE_CHECKING:
     from addin.workbook.openpyxl_gateway import OpenpyxlGateway
@@ -165,7 +165,7 @@ class CalamineReader:
         import zipfile
 
         from addin.workbook import read_cache
-        from addin.workbook.bulk_sheet import sheet_part
+        from addin.workbook.package import sheet_part
 
         self._declared(table)
         if self._book is None:
@@ -214,7 +214,7 @@ class CalamineReader:
         if sheet not in self._xml:
             import zipfile
 
-            from addin.workbook.bulk_sheet import sheet_part
+            from addin.workbook.package import sheet_part
 
             with zipfile.ZipFile(self.path) as package:
                 part = sheet_part(package, sheet)
@@ -325,7 +325,7 @@ def plain_rows_key(source: Path | bytes, table: Table) -> str | None:
     import zipfile
 
     from addin.workbook import read_cache
-    from addin.workbook.bulk_sheet import sheet_part
+    from addin.workbook.package import sheet_part
 
     try:
         opened = io.BytesIO(source) if isinstance(source, bytes) else source
@@ -339,12 +339,7 @@ def plain_rows_key(source: Path | bytes, table: Table) -> str | None:
 
 def _plain_key(package: Any, part: str, table: Table) -> bytes | None:
     """What a reading of our own plain rows depends on, or None for other rows."""
-    from addin.workbook.bulk_sheet import (
-        _LEAN_MARK,
-        _ROW,
-        _parse_rows,
-        _shared_strings,
-    )
+    from addin.workbook.bulk_sheet import _LEAN_MARK, _ROW, _parse_rows, _shared_strings
 
     xml = package.read(part)
     start, end = xml.find(b"<sheetData>"), xml.rfind(b"</sheetData>")
@@ -402,7 +397,7 @@ def _header_row(path: Path, table: Table) -> int | None:
     gateway finds it; None when the package cannot say (the openpyxl gateway reads it)."""
     import zipfile
 
-    from addin.workbook.bulk_sheet import sheet_part, table_parts
+    from addin.workbook.package import sheet_part, table_parts
 
     try:
         with zipfile.ZipFile(path) as package:

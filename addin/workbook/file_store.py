@@ -29,8 +29,7 @@ from addin.workbook.gateway import (
     WriteRow,
 )
 from addin.workbook.layout import LOG, Table
-from addin.workbook.open_elsewhere import check_not_open, held_by
-from addin.workbook.saving import save_atomically, target_of
+from addin.workbook.saving import check_not_open, held_by, save_atomically, target_of
 from addin.workbook.sheet_patch import PackagePatch, Unsupported
 
 if TYPE_CHECKING:
@@ -195,3 +194,15 @@ def _copy(row: WriteRow) -> WriteRow:
     if isinstance(row, Row):
         return replace(row, values=dict(row.values), extra=dict(row.extra))
     return dict(row)
+
+
+def open_file(
+    path: Path, *, sheets: Sequence[str] | None, writes: bool, force: bool
+) -> CalamineReader | FileStore:
+    """The storage for one action on ``path``: an action that writes nothing gets
+    python-calamine over the sheets it reads (``sheets``; None: any); any other action the
+    file store (calamine reads, patched writes, openpyxl whenever those cannot be exact).
+    Raises ``WorkbookError`` for a file that is not a workbook."""
+    if not writes:
+        return CalamineReader.open(path, sheets, force=force)
+    return FileStore.open(path, force=force)

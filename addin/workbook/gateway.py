@@ -2,7 +2,7 @@
 and the problems found reading them, each pinned to its cell.
 
 A reader takes a ``TableSource`` and a writer a ``TableSink``: an action's draft
-(``addin.actions.change``) or a storage (``addin.workbook.storage``). Each table is read
+(``addin.actions.change``) or a storage (:class:`Storage`). Each table is read
 once as a block and written once as a block.
 """
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from typing import Protocol
 
 from addin.workbook.layout import Table
@@ -160,3 +161,37 @@ class TableSink(Protocol):
 
 class Tables(TableSource, TableSink, Protocol):
     """Tables read and written: the readers' and writers' view of an action's draft."""
+
+
+class Storage(Protocol):
+    """The workbook as the tournament store reads and writes it, whatever holds it: a file
+    on disk (``addin.workbook.file_store``), Excel's open window (``XlwingsGateway``) or
+    Calc's (``addin.calc.uno_gateway``). Tables read and written as blocks, sheets
+    removed, Log lines appended."""
+
+    @property
+    def source(self) -> str:
+        """The workbook's name, for messages."""
+        ...
+
+    @property
+    def path(self) -> Path | None:
+        """Its file on this machine, if any."""
+        ...
+
+    def sheet_names(self) -> list[str]: ...
+
+    def read_table(self, table: Table) -> TableData: ...
+
+    def write_table(self, table: Table, rows: Sequence[WriteRow]) -> None:
+        """Replace the table's data rows; the TD's extra columns travel with ``Row.extra``."""
+        ...
+
+    def remove_sheet(self, sheet: str) -> None: ...
+
+    def append_log(self, entries: Sequence[LogEntry]) -> None: ...
+
+    def commit(self) -> None:
+        """Send the queued writes to the workbook (an open window's storage queues them; a
+        file's changes it in memory, and saving writes the file)."""
+        ...

@@ -23,8 +23,8 @@ from openpyxl.utils import column_index_from_string, get_column_letter
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
-from addin.workbook import bulk_sheet, cells, extent, styling, table_rows
-from addin.workbook.cell_gate import ErrorValue, Formula, RefusedValue, Text, gate
+from addin.workbook import bulk_sheet, cells, styling, table_rows
+from addin.workbook.cells import ErrorValue, Formula, RefusedValue, Text, gate
 from addin.workbook.gateway import (
     LogEntry,
     Problem,
@@ -35,8 +35,7 @@ from addin.workbook.gateway import (
     WriteRow,
 )
 from addin.workbook.layout import LOG, TDLISTA, Table
-from addin.workbook.open_elsewhere import check_not_open, held_by
-from addin.workbook.saving import save_atomically, target_of
+from addin.workbook.saving import check_not_open, held_by, save_atomically, target_of
 
 __all__ = ["OpenpyxlGateway", "WorkbookError"]
 
@@ -60,7 +59,7 @@ class OpenpyxlGateway:
         """Write even though Excel or LibreOffice holds the file (``--force``)."""
         self.changed = False
         """Whether a table or sheet was written (the Log aside)."""
-        self._extents: dict[str, extent.Extent] = {}
+        self._extents: dict[str, table_rows.Extent] = {}
         self._reads: dict[tuple[str, str], TableData] = {}
         """Tables read since their sheet was last written through this gateway: a process
         that runs many actions on one workbook (the demo) reads each played round once,
@@ -129,11 +128,11 @@ class OpenpyxlGateway:
         for title in [t for t in self._extents if sheet is None or t == sheet]:
             del self._extents[title]
 
-    def _extent(self, ws: Worksheet) -> extent.Extent:
+    def _extent(self, ws: Worksheet) -> table_rows.Extent:
         """The sheet's data block, measured once for all the tables it holds."""
         found = self._extents.get(ws.title)
         if found is None:
-            found = self._extents[ws.title] = extent.measure(ws)
+            found = self._extents[ws.title] = table_rows.measure(ws)
         return found
 
     def read_table(self, table: Table) -> TableData:
@@ -155,12 +154,12 @@ class OpenpyxlGateway:
         else:
             first, last = min(headers), max(headers)
             bottom = max(found.last_row, header_row)
-            merged = extent.merged_problems(ws, header_row, bottom, first, last)
+            merged = table_rows.merged_problems(ws, header_row, bottom, first, last)
             if merged:
                 return TableData(table, [], merged)
             raw = self._raw_rows(ws, header_row, first, last, bottom)
             data = table_rows.rows_from_block(table, header_row, headers, raw)
-        data.problems += extent.stray_problems(table.sheet, found)
+        data.problems += table_rows.stray_problems(table.sheet, found)
         return data
 
     def _raw_rows(
@@ -222,7 +221,7 @@ class OpenpyxlGateway:
             styling.format_table(ws, table)
         styling.set_header(ws, self._title())  # the event's name as it is now
         header_row = self._header_row(ws, table)
-        headers = self._header_map(ws, table, header_row, extent.measure(ws).last_column)
+        headers = self._header_map(ws, table, header_row, table_rows.measure(ws).last_column)
         layout = table_rows.write_layout(table, headers)
         headers, positions = layout.headers, layout.positions
         if table.bulk:
@@ -294,7 +293,7 @@ class OpenpyxlGateway:
             styling.format_table(ws, LOG)
         header_row = self._header_row(ws, LOG)
         anchor = LOG.anchor_column
-        bottom = extent.measure(ws).last_row  # a stray far below is not the Log's end
+        bottom = table_rows.measure(ws).last_row  # a stray far below is not the Log's end
         last = max(
             (
                 r

@@ -358,3 +358,15 @@ def settled_rows(data: TableData) -> Intake:
 def with_rows(rows: list[Row]) -> Intake:
     """An intake of ``rows`` written by the action itself (``register``)."""
     return Intake(rows)
+
+
+def row_aga_id(row: Row) -> object:
+    """The AGA # a Players row holds (None when blank or unreadable)."""
+    return row.values.get("aga_id")
+
+
+def place_row(row: Row, band: int, initial_score: float) -> None:
+    """A late arrival's row put in ``band`` (unless a band is typed there) with
+    ``initial_score``."""
+    row.values["band"] = row.values.get("band") or band
+    row.values["initial_score"] = initial_score

@@ -49,18 +49,6 @@ def refreshes(
     return found
 
 
-def row_aga_id(row: Row) -> object:
-    """The AGA # a Players row holds (None when blank or unreadable)."""
-    return row.values.get(ID)
-
-
-def place_row(row: Row, band: int, initial_score: float) -> None:
-    """A late arrival's row put in ``band`` (unless a band is typed there) with
-    ``initial_score``."""
-    row.values["band"] = row.values.get("band") or band
-    row.values["initial_score"] = initial_score
-
-
 def sheet_notice(message: str) -> Problem:
     """``message`` about the Players sheet as a whole (what the next action fills in)."""
     return Problem(players_table(0).sheet, message)

@@ -73,7 +73,7 @@ def digest(content: bytes) -> str | None:
 
 def sheet_key(path: Path, sheet_part: str, what: str) -> str | None:
     """The key of ``what`` read from the package's ``sheet_part``; None when it cannot be made."""
-    from addin.workbook.bulk_sheet import table_parts
+    from addin.workbook.package import table_parts
 
     versions = _versions()
     if versions is None:

@@ -10,11 +10,14 @@ tournament stopped early lists them so (tests/data/aga-xml/2013-12.xml).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import re
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
-from addin.core.model import Round
-from addin.workbook.gateway import Part, Problem, Tables
-from addin.workbook.layout import round_number_of, round_sheet
+from addin.core.codes import normal_code, with_codes
+from addin.core.consistency import STAMP, pairing_digest
+from addin.core.model import Player, PlayerId, Round
+from addin.workbook.gateway import Part, Problem, Row, TableData, Tables, TableSource
+from addin.workbook.layout import byes_table, codes_table, games_table, round_number_of, round_sheet
 
 
 def _squashed(name: str) -> str:
@@ -109,3 +112,267 @@ def remove_rounds(tables: Tables) -> None:
     for sheet in tables.sheet_names():
         if round_number_of(sheet) is not None:
             tables.remove_sheet(sheet)
+
+
+# --- a round rewritten, the TD's columns kept ---------------------------------------------
+# A round changed by hand (the director's operations) written back to its sheet.
+#
+# Each game and bye row carries the TD's own columns of the row it replaces: a game is the
+# same game while it has the same two players, a bye while it is the same player's.
+
+
+def _keep_extras(
+    rows: list[dict[str, object]], old: TableData | None, key: Callable[[Mapping], object]
+) -> list[Row]:
+    """Rows to write, each carrying the TD's own columns of the row it replaces."""
+    extras = {key(r.values): r.extra for r in old.rows} if old else {}
+    return [Row(values, extra=dict(extras.get(key(values), {}))) for values in rows]
+
+
+def _pair_key(v: Mapping) -> object:
+    return frozenset((v.get("white"), v.get("black")))
+
+
+def _bye_key(v: Mapping) -> object:
+    return v.get("player")
+
+
+def rewrite_round(
+    tables: Tables,
+    read: Mapping[str, TableData],
+    rnd: Round,
+    players: Mapping[PlayerId, Player],
+) -> None:
+    """Round ``rnd``'s games and byes in place of those read (``read``: the tables as read,
+    by name)."""
+    games, byes = round_rows(rnd, players)
+    games_t, byes_t = games_table(rnd.number), byes_table(rnd.number)
+    tables.write_table(games_t, _keep_extras(games, read.get(games_t.name), _pair_key))
+    tables.write_table(byes_t, _keep_extras(byes, read.get(byes_t.name), _bye_key))
+
+
+def round_rows(rnd: Round, players: Mapping[PlayerId, Player]) -> tuple[list[dict], list[dict]]:
+    def name(pid: PlayerId) -> str | None:
+        p = players.get(pid)
+        return p.name if p else None
+
+    def rating(pid: PlayerId) -> float | None:
+        p = players.get(pid)
+        return p.rating if p else None
+
+    games = [
+        {
+            "board": g.board,
+            "white": g.white,
+            "white_name": name(g.white),
+            "white_rating": rating(g.white),
+            "black": g.black,
+            "black_name": name(g.black),
+            "black_rating": rating(g.black),
+            "handicap": g.handicap,
+            "komi": g.komi,
+            "result": g.result,
+            "notes": g.notes or None,
+        }
+        for g in rnd.games
+    ]
+    byes = [{"player": b.player, "name": name(b.player), "kind": b.kind.value} for b in rnd.byes]
+    return games, byes
+
+
+def write_round(tables: Tables, rnd: Round, players: Mapping[PlayerId, Player]) -> None:
+    games, byes = round_rows(rnd, players)
+    tables.write_table(games_table(rnd.number), games)
+    tables.write_table(byes_table(rnd.number), byes)
+
+
+# --- the rounds the Log records as paired -------------------------------------------------
+# Every round the Log records as paired is in the workbook as it was paired.
+#
+# ``round_sheets`` catches a round deleted, renamed or emptied *below* a round with games:
+# the later round betrays it. The last paired round has no later round to betray it, so it
+# is held to the Log instead. Every action that pairs, changes or checks the rounds logs a
+# stamp (``Checked the pairings 1:0a1b2c3d 2:...``, ``addin.core.consistency``) and ``unpair``
+# logs "Removed the pairing of round N"; together they say which rounds are paired and each
+# one's pairing digest. A round so recorded whose sheet is gone (deleted or renamed), is
+# empty, or lost a game or a bye since is a problem of the whole tournament: pairing the next
+# round, the standings, the AGA report and the printouts would all go on as if the game had
+# never been played. The journal's copy of the workbook as the stamp saw it
+# (``addin.journal.rounds``) names the players who lost their game; ``unpair`` throws away a
+# last round whose games are gone.
+
+
+_PLAYER_COLUMNS = {
+    games_table(1).column("white").header,
+    games_table(1).column("black").header,
+    byes_table(1).column("player").header,
+}
+
+
+def names_a_round_player(problem: Problem) -> int | None:
+    """The round whose player cell (White, Black or Bye AGA #) ``problem`` is in; None for
+    any other cell."""
+    number = round_number_of(problem.sheet)
+    return number if number is not None and problem.column in _PLAYER_COLUMNS else None
+
+
+UNPAIRED = re.compile(r"^Removed the pairing of round (\d+)\b")
+"""``unpair``'s Log message."""
+
+EMPTY = pairing_digest(Round(0))
+"""The digest of a round with no game and no bye."""
+
+NAMED = 6
+"""Players named in a message at most; the rest are counted."""
+
+Reference = Callable[[int, str], "tuple[Round, Mapping[PlayerId, str]] | None"]
+"""Round number and stamped digest -> the round as stamped and its players' names, or None
+when no copy of it is at hand (no journal)."""
+
+
+def paired_in_log(log: Iterable[tuple[str, str]]) -> dict[int, str]:
+    """Round -> pairing digest of every round the Log records as paired now."""
+    paired: dict[int, str] = {}
+    for _, message in log:
+        stamp = STAMP.search(message)
+        if stamp:
+            paired = {int(n): d for n, d in (p.split(":") for p in stamp.group(1).split())}
+            continue
+        unpaired = UNPAIRED.match(message)
+        if unpaired:
+            paired.pop(int(unpaired.group(1)), None)
+    return paired
+
+
+def _players(rnd: Round) -> set[PlayerId]:
+    return rnd.paired_players() | {b.player for b in rnd.byes}
+
+
+def _listed(pids: Iterable[PlayerId], names: Mapping[PlayerId, str]) -> str:
+    shown = [f"{names[p]} ({p})" if names.get(p) else f"AGA # {p}" for p in pids]
+    if len(shown) > NAMED:
+        return ", ".join(shown[:NAMED]) + f" and {len(shown) - NAMED} more"
+    return ", ".join(shown)
+
+
+def _lost(
+    reference: tuple[Round, Mapping[PlayerId, str]] | None, now: set[PlayerId]
+) -> tuple[list[PlayerId], Mapping[PlayerId, str]]:
+    if reference is None:
+        return [], {}
+    rnd, names = reference
+    order = [p for g in rnd.games for p in g.players] + [b.player for b in rnd.byes]
+    return [p for p in order if p not in now], names
+
+
+def _renamed(number: int, sheet_names: Sequence[str]) -> list[str]:
+    """Sheets that look like round ``number`` renamed ("Round 3 old", "Round three")."""
+    found = renamed_candidates(number, sheet_names)
+    if found:
+        return found
+    return [
+        s
+        for s in sheet_names
+        if "".join(s.split()).casefold().startswith("round") and round_number_of(s) is None
+    ]
+
+
+def paired_round_problems(
+    rounds: Sequence[Round],
+    sheet_names: Sequence[str],
+    log: Iterable[tuple[str, str]],
+    reference: Reference,
+    misread: Collection[int] = (),
+) -> list[Problem]:
+    """The rounds the Log records as paired that the workbook no longer holds as paired.
+
+    ``rounds``: one per "Round N" sheet, as read. Rounds below the last with games that are
+    missing or empty are left to ``round_sheets``, which names them already; so are the
+    games of the ``misread`` rounds, whose cells that could not be read are named already.
+    """
+    current = {r.number: r for r in rounds}
+    played = max((r.number for r in rounds if r.games or r.byes), default=0)
+    problems: list[Problem] = []
+    for number, digest in sorted(paired_in_log(log).items()):
+        rnd = current.get(number)
+        if digest == EMPTY or (rnd is not None and pairing_digest(rnd) == digest):
+            continue
+        gone = rnd is None or not (rnd.games or rnd.byes)
+        if (gone and number < played) or (not gone and number in misread):
+            continue
+        lost, names = _lost(reference(number, digest), _players(rnd) if rnd else set())
+        who = f" ({len(lost)} players: {_listed(lost, names)})" if lost else ""
+        sheet = round_sheet(number)
+        if rnd is None:
+            hint = "; ".join(
+                f"is '{s}' that sheet? rename it back" for s in _renamed(number, sheet_names)
+            )
+            problems.append(
+                Problem(
+                    sheet,
+                    f"the sheet is missing (deleted or renamed), but the Log records round "
+                    f"{number} as paired{who}: restore it{' (' + hint + ')' if hint else ''}, "
+                    f"or throw the round away with unpair --round {number}",
+                )
+            )
+        elif gone:
+            problems.append(
+                Problem(
+                    sheet,
+                    f"round {number} has no games and no byes, but the Log records it as "
+                    f"paired{who}: restore its games, or throw the round away with unpair "
+                    f"--round {number}",
+                    "A2",
+                )
+            )
+        elif lost:
+            problems.append(
+                Problem(
+                    sheet,
+                    f"round {number} has lost games or byes since it was paired: "
+                    f"{_listed(lost, names)} now have neither: restore the rows; to take a "
+                    "game away, restore it and break-pair it",
+                )
+            )
+    return problems
+
+
+# --- each board's result code -------------------------------------------------------------
+# The codes table of a Round sheet: each board's result code, as the TD's copy.
+#
+# What a code is and how one is made belongs to ``addin.publish``; this module only
+# knows where the codes live.
+
+
+def read_round_codes(tables: TableSource, number: int) -> list[tuple[object, object]]:
+    """Each row's (board, code) as read, of round ``number`` (none before codes existed)."""
+    return [
+        (row.get("board"), row.get("code")) for row in tables.read_table(codes_table(number)).rows
+    ]
+
+
+def write_round_codes(tables: Tables, number: int, codes: Mapping[int, str]) -> None:
+    """Replace round ``number``'s codes with ``codes`` (board -> code), boards in order."""
+    rows = [{"board": board, "code": code} for board, code in sorted(codes.items())]
+    tables.write_table(codes_table(number), rows)
+
+
+def read_codes(tables: TableSource, number: int) -> dict[int, str]:
+    """Board -> code of round ``number`` ({} for a round paired before codes existed)."""
+    found: dict[int, str] = {}
+    for board, typed in read_round_codes(tables, number):
+        code = normal_code(typed)
+        if isinstance(board, int) and code:
+            found[board] = code
+    return found
+
+
+def write_codes(tables: Tables, rnd: Round, *, new_round: bool = True) -> dict[int, str]:
+    """Give every board of ``rnd`` a code (keeping those it has); the codes. Written only
+    when they change; a round paired before codes existed is left without them unless it
+    is ``new_round`` (being paired now)."""
+    old = read_codes(tables, rnd.number)
+    codes = with_codes(rnd, old, new_round=new_round)
+    if codes != old:
+        write_round_codes(tables, rnd.number, codes)
+    return codes

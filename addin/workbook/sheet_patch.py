@@ -29,14 +29,23 @@ from datetime import date, datetime, time
 
 from lxml import etree
 
-from addin.workbook.bulk_sheet import LAST_COLUMN, copy_compressed, sheet_part, table_parts
-from addin.workbook.cell_gate import ErrorValue, Formula, Text, gate
-from addin.workbook.cells import is_blank
-from addin.workbook.extent import GAP_COLUMNS, GAP_ROWS, block_end
+from addin.workbook.bulk_sheet import LAST_COLUMN
+from addin.workbook.cells import ErrorValue, Formula, Text, gate, is_blank
 from addin.workbook.gateway import LogEntry, WriteRow
 from addin.workbook.layout import LOG, Kind, Table
-from addin.workbook.print_area import bounds, column_index, defined_name, print_ranges
+from addin.workbook.package import (
+    bounds,
+    column_index,
+    copy_compressed,
+    defined_name,
+    print_ranges,
+    sheet_part,
+    table_parts,
+)
 from addin.workbook.table_rows import (
+    GAP_COLUMNS,
+    GAP_ROWS,
+    block_end,
     block_for_rows,
     declared_last,
     get_column_letter,

@@ -16,7 +16,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from addin.core.limits import number_said
 from addin.workbook.layout import Column, Kind, Table
-from addin.workbook.print_area import print_ranges
+from addin.workbook.package import print_ranges
 
 HEADER_FONT = Font(bold=True)
 HEADER_FILL = PatternFill("solid", fgColor="DDE6F0")

@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING
 from openpyxl.utils import get_column_letter
 from openpyxl.utils.cell import range_boundaries
 
-from addin.workbook import cells, extent, styling, table_rows
-from addin.workbook.cell_gate import Text, error_value, formula_like, gate
+from addin.workbook import cells, styling, table_rows
+from addin.workbook.cells import Text, error_value, formula_like, gate
 from addin.workbook.gateway import (
     LogEntry,
     Problem,
@@ -34,7 +34,7 @@ from addin.workbook.gateway import (
     selected_rows,
 )
 from addin.workbook.layout import LOG, Table
-from addin.workbook.print_area import print_ranges
+from addin.workbook.package import print_ranges
 
 if TYPE_CHECKING:
     import xlwings as xw
@@ -208,10 +208,10 @@ class XlwingsGateway:
                 top = len(values) + 1
                 bottom = min(height, top + max(1000, CELLS_PER_READ // width) - 1)
                 values += self._read_block(sheet, top, bottom, width)
-                if len(values) - extent.measure_block(values).last_row > extent.GAP_ROWS:
+                if len(values) - table_rows.measure_block(values).last_row > table_rows.GAP_ROWS:
                     break
-            found = extent.measure_block(values)
-            problems = extent.stray_problems(sheet, found)
+            found = table_rows.measure_block(values)
+            problems = table_rows.stray_problems(sheet, found)
             if not problems and (len(values) < height or width < used_width):
                 problems.append(_used_range_problem(sheet, found, used_height, used_width))
             self._problems[sheet] = problems
@@ -419,7 +419,7 @@ class XlwingsGateway:
             _apply(self, change)
 
 
-def _used_range_problem(sheet: str, found: extent.Extent, row: int, column: int) -> Problem:
+def _used_range_problem(sheet: str, found: table_rows.Extent, row: int, column: int) -> Problem:
     """The used range runs far past the data, though no value was seen there."""
     corner = f"{get_column_letter(column)}{row}"
     return Problem(

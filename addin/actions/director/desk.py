@@ -7,16 +7,16 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from addin.actions import intake, needs
+from addin.actions import intake
 from addin.actions.change import ActionError, Draft
 from addin.core import consistency
 from addin.core.model import Game, Player, PlayerId, RequestKind, Round, Status, Tournament
 from addin.core.scoring import last_round
 from addin.workbook import book, players_sheet
+from addin.workbook.book import read_log
 from addin.workbook.gateway import TableSource
 from addin.workbook.layout import Section
-from addin.workbook.log_sheet import read_log
-from addin.workbook.round_writer import rewrite_round
+from addin.workbook.round_sheets import rewrite_round
 
 READS = intake.READS
 """What an operation reads: the settled workbook (the TDListA only for rows typed since
@@ -63,7 +63,7 @@ class Desk:
 
 
 def open_desk(draft: Draft) -> Desk:
-    b = intake.settled_book(draft, needs.director())
+    b = intake.settled_book(draft, intake.director())
     return Desk(b, log_lines(draft))
 
 
@@ -112,10 +112,10 @@ def with_round(t: Tournament, rnd: Round) -> Tournament:
 def write_round(draft: Draft, desk: Desk, rnd: Round) -> None:
     """The round's sheet as ``rnd`` has it; its boards' result codes follow a change of
     who plays on which board (a result alone keeps them as they are)."""
-    rewrite_round(draft, desk.b, rnd, desk.t.players)
+    rewrite_round(draft, desk.b.tables, rnd, desk.t.players)
     before = desk.t.round(rnd.number)
     if before is None or _seating(before) != _seating(rnd):
-        from addin.publish.codes import write_codes
+        from addin.workbook.round_sheets import write_codes
 
         write_codes(draft, rnd, new_round=False)
 

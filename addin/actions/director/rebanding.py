@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
-from addin.actions.bands import compute_banding, rated_players
+from addin.actions.bands import compute_banding
 from addin.actions.change import ActionError, Draft
 from addin.actions.director.desk import Desk, name_of, write_players
+from addin.actions.intake import rated_players
 from addin.core.bands import Banding
 from addin.core.model import Player, PlayerId, Status, Tournament
 from addin.core.ratings import RatingError, entry_rating
