@@ -49,7 +49,7 @@ from addin.actions.change import (
 from addin.actions.registry import ACTIONS, FOLLOW_UPS, Action, arguments, load_all, load_one, parse
 from addin.workbook.cells import RefusedValue
 from addin.workbook.gateway import Storage, TableData, WorkbookError
-from addin.workbook.layout import Section, Table
+from addin.workbook.layout import Table, section_sheets
 from addin.workbook.saving import SaveRefused, WorkbookBusy, WorkbookLocked, write_bytes_safely
 
 __all__ = [
@@ -274,7 +274,7 @@ class TournamentStore:
                 _NoSheets(self.workbook.name), spec.id, (), window=window, terminal=terminal
             )
         if self.storage is None:
-            self.storage = self.workbook.open(_sheets_of(spec.reads), writes=spec.changes)
+            self.storage = self.workbook.open(section_sheets(spec.reads), writes=spec.changes)
             self._identity = _identity(self.storage.path)
         storage = self.storage
         path = storage.path
@@ -503,7 +503,7 @@ def new_workbook(path: Path, values: Mapping[str, object]) -> Any:
         wb = template.build(dict(values))
     except ValueError as err:
         raise ActionError(str(err)) from err
-    return OpenpyxlGateway(wb, path, confirm=lambda message: True)
+    return OpenpyxlGateway(wb, path)
 
 
 def save_new(
@@ -640,23 +640,6 @@ class Answering:
 
 
 # --- helpers ----------------------------------------------------------------------------
-
-
-def _sheets_of(reads: frozenset[Section]) -> list[str] | None:
-    """The sheets an action that reads only fixed sections reads (lookup: the TDListA);
-    None when it reads any section made per round or report."""
-    from addin.workbook.layout import BANDS, LOG, REQUESTS, SETTINGS_TABLE, TDLISTA
-
-    fixed = {
-        Section.SETTINGS: SETTINGS_TABLE.sheet,
-        Section.BANDS: BANDS.sheet,
-        Section.REQUESTS: REQUESTS.sheet,
-        Section.MEMBERS: TDLISTA.sheet,
-        Section.LOG: LOG.sheet,
-    }
-    if not reads or any(s not in fixed for s in reads):
-        return None
-    return [fixed[s] for s in reads]
 
 
 def _identity(path: Path | None) -> tuple[int, int, int] | None:

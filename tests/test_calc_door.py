@@ -18,8 +18,9 @@ from typing import Any
 import openpyxl
 import pytest
 
+from addin.actions.member_list import read_members
 from addin.calc.dialogs import AcceptAll
-from addin.calc.entry import dispatch
+from addin.calc.entry import CalcWindow, dispatch
 from addin.calc.office import Office
 from addin.calc.uno_gateway import DATE_TYPE, UnoGateway
 from addin.workbook import book
@@ -142,7 +143,9 @@ def test_selected_rows_drive_the_buttons_as_in_excel(office: Office, tmp_path: P
         assert cli(both.file, "register", {"aga": row["aga_id"]}) == 0
 
     select(both.doc, "TDListA", ["A2:C3", "B6"])
-    assert UnoGateway(both.doc).selection() == Selection("TDListA", (2, 3, 6))
+    assert CalcWindow(office.ctx, both.doc, AcceptAll()).selection() == Selection(
+        "TDListA", (2, 3, 6)
+    )
     outcome = dispatch("register", both.doc, office.ctx, dialogs=AcceptAll(), yes=True)
     assert outcome.status == "done", outcome
     players = OpenpyxlGateway.open(both.file).read_table(players_table(3)).rows
@@ -153,6 +156,30 @@ def test_selected_rows_drive_the_buttons_as_in_excel(office: Office, tmp_path: P
     outcome = dispatch("drop", both.doc, office.ctx, dialogs=AcceptAll(), yes=True)
     assert outcome.status == "done", outcome
     both.assert_same()
+
+
+def test_lookup_selects_the_matches_in_the_tdlista_sheet(office: Office, tmp_path: Path) -> None:
+    """A look-up from the toolbar selects its matches' rows, ready for Register (as the
+    ribbon does in Excel), and says so; the rows are the members the command line lists."""
+    start = simple_tournament(12, 0, seed=22)
+    both = Both(office, write_workbook(tmp_path / "club.xlsx", start, 3), tmp_path)
+    both.run("import-tdlista", tdlista=SHORT_TDLISTA)
+    members = OpenpyxlGateway.open(both.file).read_table(TDLISTA).rows
+    family = str(members[3]["name"]).split(",")[0]
+    found = {m.aga_id for m in read_members(OpenpyxlGateway.open(both.file)).search(family)}
+    expected = {row.number for row in members if row["aga_id"] in found}
+    assert expected
+    select(both.doc, "Players", ["A2"])  # the TD's cursor is elsewhere
+    outcome = dispatch("lookup", both.doc, office.ctx, {"query": family}, dialogs=AcceptAll())
+    assert outcome.status == "done", outcome
+    assert outcome.messages[-1].startswith("The matches are selected on the TDListA sheet")
+    now = CalcWindow(office.ctx, both.doc, AcceptAll()).selection()
+    assert now is not None and now.sheet == "TDListA" and set(now.rows) == expected
+    chosen = both.doc.CurrentController.getSelection()
+    spans = (
+        list(chosen.RangeAddresses) if hasattr(chosen, "RangeAddresses") else [chosen.RangeAddress]
+    )
+    assert {(a.StartColumn, a.EndColumn) for a in spans} == {(0, len(TDLISTA.columns) - 1)}
 
 
 def select(doc: Any, sheet: str, areas: list[str]) -> None:

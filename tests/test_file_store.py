@@ -104,10 +104,10 @@ def test_each_desk_action_writes_what_openpyxl_writes_without_openpyxl(
     fast, reference = tmp_path / "fast.xlsx", tmp_path / "reference.xlsx"
     shutil.copyfile(event, fast)
     shutil.copyfile(event, reference)
-    store = FileStore.open(fast, confirm=lambda message: True)
+    store = FileStore.open(fast)
     _run(store, action, _with_defaults(action, params))
     _run(
-        OpenpyxlGateway.open(reference, confirm=lambda message: True),
+        OpenpyxlGateway.open(reference),
         action,
         _with_defaults(action, params),
     )
@@ -235,9 +235,9 @@ def test_the_first_registration_in_a_new_workbook_adds_its_formats_as_openpyxl_d
     shutil.copyfile(new, fast)
     shutil.copyfile(new, reference)
     params = _with_defaults("register", {"aga": 1310, "yes": True})
-    store = FileStore.open(fast, confirm=lambda message: True)
+    store = FileStore.open(fast)
     _run(store, "register", params)
-    _run(OpenpyxlGateway.open(reference, confirm=lambda message: True), "register", params)
+    _run(OpenpyxlGateway.open(reference), "register", params)
     assert store._full is None, "the action fell back to openpyxl"
     assert _cells(fast) == _cells(reference)
 
@@ -258,11 +258,11 @@ def test_a_log_made_before_messages_wrapped_gets_no_tall_rows(
     member, _ = _members(old)
     params = _with_defaults("register", {"aga": member, "yes": True})
     if through == "store":
-        store = FileStore.open(old, confirm=lambda message: True)
+        store = FileStore.open(old)
         _run(store, "register", params)
         assert store._full is None, "the action fell back to openpyxl"
     else:
-        _run(OpenpyxlGateway.open(old, confirm=lambda message: True), "register", params)
+        _run(OpenpyxlGateway.open(old), "register", params)
     ws = openpyxl.load_workbook(old)["Log"]
     assert max(len(str(c.value)) for c in ws["D"]) > 130, "a message that would wrap"
     assert not any(d.customHeight for d in ws.row_dimensions.values())

@@ -75,9 +75,9 @@ def _store_and_reference(book: Path, tmp_path: Path, action: str) -> tuple[Path,
     shutil.copyfile(book, fast)
     shutil.copyfile(book, reference)
     params = _action(book, action)
-    store = FileStore.open(fast, confirm=lambda message: True)
+    store = FileStore.open(fast)
     _run(store, action, params)
-    _run(OpenpyxlGateway.open(reference, confirm=lambda message: True), action, params)
+    _run(OpenpyxlGateway.open(reference), action, params)
     return fast, reference, store._full is not None
 
 
@@ -336,7 +336,7 @@ def test_what_the_store_wrote_on_a_prefixed_utf16_package_opens_in_libreoffice(
     book = tmp_path / "event.xlsx"
     _with_part(event, book, _part(event, f"Round {ROUNDS}"), lambda x: _utf16(_prefixed(x)))
     params = _action(book, "result")
-    store = FileStore.open(book, confirm=lambda message: True)
+    store = FileStore.open(book)
     _run(store, "result", params)
     saved = libreoffice_convert(book, "xlsx:Calc MS Excel 2007 XML", tmp_path / "lo")
     ws = openpyxl.load_workbook(saved)[f"Round {ROUNDS}"]

@@ -4,7 +4,9 @@ Actions speak the model; the workbook layer speaks tables. Outside ``addin/workb
 a module of ``addin`` fails here, naming file and line, when it
 
 1. imports from ``addin.workbook.layout`` anything but the types ``Table``, ``Column``
-   and ``Kind`` (a gateway implementation needs them): no table, no table-making function
+   and ``Kind`` (a gateway implementation needs them) and ``Section`` with the functions
+   that tell a table's or a sheet's section (what an action declares it reads and writes,
+   and how a draft holds it to that): no table, no table-making function
    (``players_table``, ``round_sheet`` ...), no declaration (``SETTINGS``, ``LOG_LEVELS``);
 2. uses a declared sheet or Excel table name ("Players", "Round1Games") as a name: in a
    comparison with a sheet (``p.sheet != "Players"``, ``"Log" in gw.sheet_names()``), as
@@ -35,7 +37,9 @@ from addin.workbook import layout
 
 PACKAGE = Path(__file__).resolve().parents[1] / "addin"
 WORKBOOK = PACKAGE / "workbook"
-TYPES = frozenset({"Table", "Column", "Kind"})
+TYPES = frozenset(
+    {"Table", "Column", "Kind", "Section", "section_of", "section_of_sheet", "section_sheets"}
+)
 GATEWAY_CALLS = frozenset(
     {"read_table", "write_table", "remove_sheet", "sheet_names", "read_tables", "read"}
 )

@@ -47,14 +47,18 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
         "actions",
         frozenset({"core", "formats", "reports", "workbook", "journal", "publish"}),
     ),
-    ("demo", frozenset({"core", "formats", "workbook", "actions"})),
-    ("door", frozenset({"core", "reports", "workbook", "journal", "actions"})),  # windows' share
+    # The tournament store: it loads for an action and commits its change, for every door.
+    ("store", frozenset({"core", "workbook", "journal", "actions"})),
+    ("demo", frozenset({"core", "formats", "workbook", "actions", "store"})),
+    ("door", frozenset({"core", "reports", "workbook", "journal", "actions", "store"})),
     # The doors, side by side: none imports another.
     ("excel", frozenset({"core", "workbook", "actions", "door"})),
     ("calc", frozenset({"core", "workbook", "actions", "door"})),
     (
         "cli",
-        frozenset({"core", "formats", "reports", "workbook", "journal", "actions", "demo"}),
+        frozenset(
+            {"core", "formats", "reports", "workbook", "journal", "actions", "store", "demo"}
+        ),
     ),
     ("__main__", frozenset({"cli"})),
 )

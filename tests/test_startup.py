@@ -10,7 +10,7 @@ from pathlib import Path
 import addin
 
 ROOT = Path(__file__).resolve().parents[1]
-HEAVY = ("openpyxl", "xlwings", "reportlab", "rustworkx", "numpy", "addin.actions.session")
+HEAVY = ("openpyxl", "xlwings", "reportlab", "rustworkx", "numpy", "addin.actions.change")
 
 
 def _loaded_after(code: str) -> tuple[str, list[str]]:
@@ -51,4 +51,4 @@ def test_a_desk_command_loads_no_other_action() -> None:
         "from addin.actions.registry import ACTIONS\n"
         "assert set(ACTIONS) == {'lookup'}, sorted(ACTIONS)"
     )
-    assert loaded == ["addin.actions.session"]  # lookup's own: no spreadsheet or PDF library
+    assert loaded == ["addin.actions.change"]  # lookup's own: no spreadsheet or PDF library

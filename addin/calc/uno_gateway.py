@@ -1,8 +1,8 @@
-"""The gateway for the workbook open in LibreOffice Calc, through UNO.
+"""The storage of the workbook open in LibreOffice Calc, through UNO.
 
-It is the Excel gateway's twin: the same grids, the same queued changes, the same
-``commit()``, so the actions see exactly the same tables. What differs is the
-spreadsheet's side of each call:
+It is a window's storage as Excel's is (``addin.workbook.window_storage``: the same
+grids, the same queued changes, the same ``commit()``), so the actions see exactly the
+same tables. What differs is the spreadsheet's side of each call:
 
 - A sheet is read with one ``getDataArray`` over its used area (in blocks, as Excel's,
   when that area is huge); the cells holding the TD's formulas are found with one
@@ -18,7 +18,7 @@ spreadsheet's side of each call:
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import date, datetime, time, timedelta
 from pathlib import Path
 from typing import Any
@@ -27,17 +27,17 @@ from openpyxl.utils.cell import range_boundaries
 
 from addin.workbook import styling
 from addin.workbook.cells import Formula, Text
-from addin.workbook.gateway import Selection, WriteRow
+from addin.workbook.gateway import WriteRow
 from addin.workbook.layout import Table
-from addin.workbook.xlwings_gateway import (
+from addin.workbook.window_storage import (
     AddSheet,
     Change,
     CreateTable,
     NumberFormat,
     RemoveSheet,
     ResizeTable,
+    WindowStorage,
     WriteBlock,
-    XlwingsGateway,
 )
 
 FORMULA_FLAG = 16
@@ -53,17 +53,11 @@ VALIDATION_LIST, VALIDATION_WARNING = 6, 1
 """com.sun.star.sheet.ValidationType.LIST and ValidationAlertStyle.WARNING."""
 
 
-class UnoGateway(XlwingsGateway):
+class UnoGateway(WindowStorage):
     """The workbook open in Calc (``doc``: a SpreadsheetDocument), read and written in blocks."""
 
-    def __init__(
-        self,
-        doc: Any,
-        *,
-        confirm: Callable[[str], bool] | None = None,
-        alert: Callable[[str], None] | None = None,
-    ) -> None:
-        super().__init__(doc, confirm=confirm, alert=alert)
+    def __init__(self, doc: Any) -> None:
+        super().__init__()
         self.doc = doc
         self._iso_dates = False
         null = doc.NullDate
@@ -85,29 +79,8 @@ class UnoGateway(XlwingsGateway):
 
     # --- reading ------------------------------------------------------------------------
 
-    def sheet_names(self) -> list[str]:
-        if self._names is None:
-            self._names = list(self.doc.Sheets.ElementNames)
-        return list(self._names)
-
-    def selection(self) -> Selection | None:
-        """The selected cells' sheet and rows (several areas merged), from the controller."""
-        try:
-            chosen = self.doc.CurrentController.getSelection()
-            if chosen.supportsService("com.sun.star.sheet.SheetCellRanges"):
-                areas = list(chosen.RangeAddresses)
-            else:
-                areas = [chosen.RangeAddress]
-        except Exception:  # a shape, a chart, no controller (a hidden document)
-            return None
-        if not areas:
-            return None
-        rows: set[int] = set()
-        for area in areas:
-            if not (area.StartRow == 0 and area.EndRow >= MAX_ROW):
-                rows.update(range(area.StartRow + 1, area.EndRow + 2))
-        sheet = self.doc.Sheets.getByIndex(areas[0].Sheet).Name
-        return Selection(sheet, tuple(sorted(rows))) if rows else None
+    def _sheet_list(self) -> list[str]:
+        return list(self.doc.Sheets.ElementNames)
 
     def _sheet(self, name: str) -> Any:
         ws = self._sheets.get(name)
@@ -183,7 +156,8 @@ class UnoGateway(XlwingsGateway):
     # --- writing ------------------------------------------------------------------------
 
     def write_table(self, table: Table, rows: Sequence[WriteRow]) -> None:
-        """As Excel's; a bulk table (TDListA) holds its dates as ISO text, as in the file."""
+        """As any window's; a bulk table (TDListA) holds its dates as ISO text, as in the
+        file."""
         self._iso_dates = table.bulk
         try:
             super().write_table(table, rows)
@@ -197,13 +171,6 @@ class UnoGateway(XlwingsGateway):
         self.changes.append(WriteBlock(sheet, row, column, block))
         plain = [[v.value if isinstance(v, Text) else v for v in line] for line in block]
         self._grid(sheet).put(row, column, plain)
-
-    def commit(self) -> None:
-        """Apply every queued change to the document: one UNO call per block."""
-        changes, self.changes = self.changes, []
-        self._sheets.clear()
-        for change in changes:
-            self._apply(change)
 
     def _apply(self, change: Change) -> None:
         if isinstance(change, AddSheet):

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,7 +23,6 @@ from addin.workbook import table_rows
 from addin.workbook.gateway import (
     LogEntry,
     Problem,
-    Selection,
     TableData,
     WorkbookError,
     WriteRow,
@@ -67,7 +66,6 @@ class CalamineReader:
         sheets: Sequence[str] | None,
         *,
         force: bool = False,
-        confirm: Callable[[str], bool] | None = None,
     ) -> None:
         from python_calamine import CalamineWorkbook
 
@@ -77,7 +75,6 @@ class CalamineReader:
         self.source = path.name
         self.force = force
         self.changed = False
-        self._confirm = confirm or (lambda message: False)
         self._fallback: OpenpyxlGateway | None = None
         self._xml: dict[str, bytes] = {}
         self._grid: dict[str, list[list[Any]]] = {}
@@ -91,13 +88,13 @@ class CalamineReader:
 
     @classmethod
     def open(
-        cls, path: Path | str, sheets: Sequence[str] | None, *, force: bool = False, **kwargs: Any
+        cls, path: Path | str, sheets: Sequence[str] | None, *, force: bool = False
     ) -> CalamineReader:
         """Raises ``WorkbookError`` as the openpyxl gateway does for a file that is not one."""
         path = Path(path)
         if not path.exists():
             raise WorkbookError(f"{path}: no such file")
-        return cls(path, sheets, force=force, **kwargs)
+        return cls(path, sheets, force=force)
 
     # --- reading ------------------------------------------------------------------------
 
@@ -105,9 +102,6 @@ class CalamineReader:
         if self._book is None:
             return self._openpyxl().sheet_names()
         return list(self._book.sheet_names)
-
-    def selection(self) -> Selection | None:
-        return None
 
     def read_table(self, table: Table) -> TableData:
         self._declared(table)
@@ -287,9 +281,7 @@ class CalamineReader:
         if self._fallback is None:
             from addin.workbook.openpyxl_gateway import OpenpyxlGateway
 
-            self._fallback = OpenpyxlGateway.open(
-                self.path, force=self.force, confirm=self._confirm
-            )
+            self._fallback = OpenpyxlGateway.open(self.path, force=self.force)
         return self._fallback
 
     # --- a reading action writes nothing ------------------------------------------------
@@ -303,12 +295,6 @@ class CalamineReader:
     def append_log(self, entries: Sequence[LogEntry]) -> None:
         if entries:
             raise ReadOnly(f"{self.source}: opened for reading only; the Log not written")
-
-    def alert(self, message: str) -> None:
-        """A file on disk shows nothing; the action's messages are printed."""
-
-    def confirm(self, message: str) -> bool:
-        return self._confirm(message)
 
     def commit(self) -> None:
         """Nothing is ever queued."""

@@ -23,7 +23,6 @@ from addin.workbook.calamine_reader import CalamineReader
 from addin.workbook.gateway import (
     LogEntry,
     Row,
-    Selection,
     TableData,
     WorkbookError,
     WriteRow,
@@ -39,14 +38,11 @@ _Write = tuple[Table, list[WriteRow]] | list[LogEntry]
 
 
 class FileStore:
-    def __init__(
-        self, path: Path, *, force: bool = False, confirm: Callable[[str], bool] | None = None
-    ) -> None:
+    def __init__(self, path: Path, *, force: bool = False) -> None:
         self.path = path
         self.source = path.name
         self.force = force
-        self._confirm = confirm or (lambda message: False)
-        self._reader = CalamineReader(path, None, force=force, confirm=self._confirm)
+        self._reader = CalamineReader(path, None, force=force)
         self._patch: PackagePatch | None = None
         self._full: OpenpyxlGateway | None = None
         self._writes: list[_Write] = []
@@ -56,12 +52,12 @@ class FileStore:
         """Whether a table or sheet was written (the Log aside)."""
 
     @classmethod
-    def open(cls, path: Path | str, *, force: bool = False, **kwargs: Any) -> FileStore:
+    def open(cls, path: Path | str, *, force: bool = False) -> FileStore:
         """Raises ``WorkbookError`` as the openpyxl gateway does for a file that is not one."""
         path = Path(path)
         if not path.exists():
             raise WorkbookError(f"{path}: no such file")
-        return cls(path, force=force, **kwargs)
+        return cls(path, force=force)
 
     # --- the openpyxl gateway, when the fast path ends --------------------------------
 
@@ -85,9 +81,6 @@ class FileStore:
 
     def sheet_names(self) -> list[str]:
         return self._full.sheet_names() if self._full else self._reader.sheet_names()
-
-    def selection(self) -> Selection | None:
-        return None
 
     def read_table(self, table: Table) -> TableData:
         """A table written is read back through openpyxl; another table of a sheet written
@@ -144,12 +137,6 @@ class FileStore:
     def remove_sheet(self, sheet: str) -> None:
         self.changed = True
         self._openpyxl().remove_sheet(sheet)
-
-    def alert(self, message: str) -> None:
-        """A file on disk shows nothing; the action's messages are printed."""
-
-    def confirm(self, message: str) -> bool:
-        return self._confirm(message)
 
     def commit(self) -> None:
         """Nothing is queued: the writes are made in memory, and saving writes the file."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from addin.core.european import (
@@ -825,3 +825,19 @@ def section_of_sheet(sheet: str) -> Section | None:
     if sheet in named:
         return named[sheet]
     return Section.REPORT_SHEETS if sheet.startswith("Report - ") else None
+
+
+def section_sheets(sections: Collection[Section]) -> list[str] | None:
+    """The sheets that hold ``sections`` when each is a fixed sheet (the TDListA, the Log);
+    None when any is a family of sheets (the rounds, the reports) or Players and the like,
+    whose sheet a reader finds by its tables."""
+    fixed = {
+        Section.SETTINGS: SETTINGS_TABLE.sheet,
+        Section.BANDS: BANDS.sheet,
+        Section.REQUESTS: REQUESTS.sheet,
+        Section.MEMBERS: TDLISTA.sheet,
+        Section.LOG: LOG.sheet,
+    }
+    if not sections or any(s not in fixed for s in sections):
+        return None
+    return [fixed[s] for s in sections]

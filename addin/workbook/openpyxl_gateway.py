@@ -29,7 +29,6 @@ from addin.workbook.gateway import (
     LogEntry,
     Problem,
     Row,
-    Selection,
     TableData,
     WorkbookError,
     WriteRow,
@@ -45,15 +44,10 @@ class OpenpyxlGateway:
         self,
         workbook: Workbook,
         path: Path | None = None,
-        *,
-        confirm: Callable[[str], bool] | None = None,
-        alert: Callable[[str], None] | None = None,
     ) -> None:
         self.wb = workbook
         self.path = Path(path) if path else None
         self.source = self.path.name if self.path else "workbook"
-        self._confirm = confirm or (lambda message: False)
-        self._alert = alert or (lambda message: None)
         self.bulk: dict[str, bulk_sheet.BulkSheet] = {}
         self.force = False
         """Write even though Excel or LibreOffice holds the file (``--force``)."""
@@ -66,7 +60,7 @@ class OpenpyxlGateway:
         not once per action. Code that edits ``wb`` directly must call :meth:`forget`."""
 
     @classmethod
-    def open(cls, path: Path | str, *, force: bool = False, **kwargs: object) -> OpenpyxlGateway:
+    def open(cls, path: Path | str, *, force: bool = False) -> OpenpyxlGateway:
         """Open for reading, even when Excel or LibreOffice holds the file: ``save`` refuses
         then, unless ``force``."""
         path = Path(path)
@@ -79,7 +73,7 @@ class OpenpyxlGateway:
             why = err.__cause__ or err  # openpyxl's "see the exception" names no cell
             said = " ".join(str(why).split())[:300]
             raise WorkbookError(f"{path}: not an Excel .xlsx workbook ({said})") from err
-        gw = cls(wb, path, **kwargs)  # type: ignore[arg-type]
+        gw = cls(wb, path)
         gw.force = force
         if bulk is not None:
             gw.bulk[bulk.sheet] = bulk
@@ -89,10 +83,6 @@ class OpenpyxlGateway:
 
     def sheet_names(self) -> list[str]:
         return list(self.wb.sheetnames)
-
-    def selection(self) -> Selection | None:
-        """A file on disk has no selection: the command line names what it acts on."""
-        return None
 
     def _header_row(self, ws: Worksheet, table: Table) -> int:
         xl = ws.tables.get(table.name)
@@ -317,12 +307,6 @@ class OpenpyxlGateway:
                 ws.row_dimensions[last + i].height = height
         count = last + len(entries) - header_row
         styling.set_table_ref(ws, LOG, styling.table_ref(LOG, header_row, count))
-
-    def alert(self, message: str) -> None:
-        self._alert(message)
-
-    def confirm(self, message: str) -> bool:
-        return self._confirm(message)
 
     def commit(self) -> None:
         """Nothing is queued: every write already changed the workbook in memory."""

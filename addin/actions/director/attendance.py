@@ -32,6 +32,7 @@ from addin.actions.registry import action, param
 from addin.actions.sections import ROUNDS, SETTLED
 from addin.core.model import Bye, ByeKind, Player, PlayerId, Round, Status
 from addin.core.scoring import last_round
+from addin.workbook.layout import Section
 
 
 def _bye_of(rnd: Round, pid: PlayerId) -> Bye | None:
@@ -202,7 +203,7 @@ class ReadmitParams:
     "re-admit a dropped player (one who never had a band gets one from the bands)",
     ReadmitParams,
     reads=SETTLED,
-    writes=ROUNDS,
+    writes=ROUNDS | {Section.BANDS},
 )
 def readmit(snapshot: Snapshot, params: ReadmitParams) -> Change:
     draft = Draft(snapshot)
