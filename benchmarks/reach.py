@@ -121,10 +121,8 @@ def walks() -> dict[str, Reach]:
         was = str(next(sheet.iter_rows(min_row=2, max_row=2, values_only=True))[5])
         turned = "Black wins" if was.startswith("White") else "White wins"
         with contextlib.redirect_stdout(io.StringIO()):
-            found["result"] = reach(
-                ["result", str(result_book), "--round", "3", "--board", "1", "--result", turned]
-                + ["--yes"]
-            )
+            board = ["--round", "3", "--board", "1", "--result", turned, "--yes"]
+            found["result"] = reach(["result", str(result_book), *board])
             found["pair"] = reach(["pair", str(book), "--yes"])
     return found
 
