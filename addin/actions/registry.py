@@ -11,12 +11,8 @@ an action. Adding an action means adding it here; the ribbon and the CLI follow.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # a session (and the workbook code it brings) only when an action runs
-    from addin.actions.session import Session
 
 
 class ParamKind(enum.Enum):
@@ -49,7 +45,11 @@ class Param:
     """How the command line's help shows the value (default: the option's name)."""
 
 
-Run = Callable[["Session", Mapping[str, object]], None]
+Run = Callable[..., None]
+"""An action's function: the runner calls it with the action's session
+(``addin.actions.session.Session``) and its parameters (a ``Mapping[str, object]``). The
+registry names neither type, so that declaring an action imports no workbook code and the
+action modules, which import the registry, are never imported back by it."""
 
 
 @dataclass(frozen=True)
@@ -146,7 +146,7 @@ MODULES: dict[str, str] = {
     "serve": "addin.actions.serve",
 }
 """Where each action is declared: a command imports only its own module (start-up costs
-what that action needs). An action missing here still runs, after every module loads;
+what that action needs), and ``load_all`` imports these modules by name, each once.
 tests/test_startup.py holds the table to the declarations."""
 
 
@@ -183,8 +183,6 @@ DAY_ORDER = (
 def load_all() -> dict[str, Action]:
     """Every action, in the order of a TD's day."""
     import importlib
-
-    from addin.actions import all_actions  # noqa: F401
 
     for module in dict.fromkeys(MODULES.values()):
         importlib.import_module(module)

@@ -331,11 +331,11 @@ class OpenpyxlGateway:
     def content_keys(self, table: Table) -> Iterator[str]:
         """Keys under which what ``read_table(table)`` gives may be kept (``read_cache``):
         only for a bulk sheet of our own plain rows, as the file was read and not written
-        since (``calamine_reader.plain_rows_key``)."""
+        since (``plain_rows.plain_rows_key``)."""
         bulk = self.bulk.get(table.sheet)
         if self.changed or bulk is None or bulk.changed or bulk.original is None:
             return
-        from addin.workbook.calamine_reader import plain_rows_key
+        from addin.workbook.plain_rows import plain_rows_key
 
         key = plain_rows_key(bulk.original, table)
         if key is not None:
