@@ -47,8 +47,8 @@ def open_file(path: Path, book: xw.Book) -> None:
     if book.app.engine.name == "remote" or not path.exists():
         return
     with contextlib.suppress(Exception):  # a viewer that will not start must not fail the report
-        if sys.platform.startswith("win"):
-            os.startfile(path)  # type: ignore[attr-defined]
+        if sys.platform == "win32":  # mypy checks os.startfile only for Windows
+            os.startfile(path)
         elif sys.platform == "darwin":
             subprocess.Popen(["open", str(path)])
         else:

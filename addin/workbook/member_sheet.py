@@ -39,22 +39,23 @@ def write_members(gw: Gateway, members: Iterable[Member]) -> None:
 
 
 def _member_from_row(row: Row) -> Member | None:
-    if row.get("aga_id") is None or row.get("name") is None:
+    aga_id = row.whole("aga_id")
+    if aga_id is None or row.get("name") is None:
         return None
-    name = str(row["name"])
+    name = row.text("name")
     family, given = split_name(name)
     return Member(
         name=name,
         family_name=family,
         given_name=given,
-        aga_id=int(row["aga_id"]),  # type: ignore[call-overload]
-        membership_type=str(row.get("membership_type", "")),
-        rating=row.get("rating"),  # type: ignore[arg-type]
-        expiry=row.get("expiry"),  # type: ignore[arg-type]
-        chapter=str(row.get("chapter", "")),
-        state=str(row.get("state", "")),
-        sigma=row.get("sigma"),  # type: ignore[arg-type]
-        rating_date=row.get("rating_date"),  # type: ignore[arg-type]
+        aga_id=aga_id,
+        membership_type=row.text("membership_type"),
+        rating=row.numeric("rating"),
+        expiry=row.day("expiry"),
+        chapter=row.text("chapter"),
+        state=row.text("state"),
+        sigma=row.numeric("sigma"),
+        rating_date=row.day("rating_date"),
     )
 
 
@@ -84,7 +85,7 @@ def read_member_index(gw: Gateway) -> tuple[MemberIndex, list[Problem]]:
             column=TDLISTA.column("rating").header,
         )
         for row in data.rows
-        if isinstance(row.get("rating"), float) and not is_valid_rating(row["rating"])  # type: ignore[arg-type]
+        if (rating := row.numeric("rating")) is not None and not is_valid_rating(rating)
     ]
     if (data.problems and data.present) or off_scale:
         return MemberIndex(()), [*data.problems, *off_scale]

@@ -36,7 +36,7 @@ from addin.workbook.gateway import (
 )
 from addin.workbook.layout import LOG, TDLISTA, Table
 from addin.workbook.open_elsewhere import check_not_open, held_by
-from addin.workbook.saving import save_atomically, target_of
+from addin.workbook.saving import BACKUPS_KEPT, save_atomically, target_of
 
 __all__ = ["OpenpyxlGateway", "WorkbookError"]
 
@@ -67,7 +67,14 @@ class OpenpyxlGateway:
         not once per action. Code that edits ``wb`` directly must call :meth:`forget`."""
 
     @classmethod
-    def open(cls, path: Path | str, *, force: bool = False, **kwargs: object) -> OpenpyxlGateway:
+    def open(
+        cls,
+        path: Path | str,
+        *,
+        force: bool = False,
+        confirm: Callable[[str], bool] | None = None,
+        alert: Callable[[str], None] | None = None,
+    ) -> OpenpyxlGateway:
         """Open for reading, even when Excel or LibreOffice holds the file: ``save`` refuses
         then, unless ``force``."""
         path = Path(path)
@@ -80,7 +87,7 @@ class OpenpyxlGateway:
             why = err.__cause__ or err  # openpyxl's "see the exception" names no cell
             said = " ".join(str(why).split())[:300]
             raise WorkbookError(f"{path}: not an Excel .xlsx workbook ({said})") from err
-        gw = cls(wb, path, **kwargs)  # type: ignore[arg-type]
+        gw = cls(wb, path, confirm=confirm, alert=alert)
         gw.force = force
         if bulk is not None:
             gw.bulk[bulk.sheet] = bulk
@@ -99,6 +106,7 @@ class OpenpyxlGateway:
         xl = ws.tables.get(table.name)
         if xl is None:
             return 1
+        row: int | None
         try:
             row = openpyxl.utils.cell.range_boundaries(xl.ref)[1]
         except (ValueError, TypeError):
@@ -348,7 +356,8 @@ class OpenpyxlGateway:
         path: Path | None = None,
         *,
         ready: Callable[[Path], None] | None = None,
-        **kwargs: object,
+        keep: int = BACKUPS_KEPT,
+        replace: Callable[[Path, Path], None] = os.replace,
     ) -> None:
         """Write the workbook safely (``saving.save_atomically``; ``ready`` sees the new file
         before it replaces the old). Refused while Excel or LibreOffice holds the file, unless
@@ -359,7 +368,7 @@ class OpenpyxlGateway:
         if not self.force and target.exists():
             check_not_open(target)
             check_not_open(target_of(target))
-        save_atomically(self._write_file, target, ready=ready, **kwargs)  # type: ignore[arg-type]
+        save_atomically(self._write_file, target, ready=ready, keep=keep, replace=replace)
 
     def held_by(self) -> str | None:
         """Which other program holds this workbook open, if any."""

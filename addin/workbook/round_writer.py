@@ -15,18 +15,20 @@ from addin.workbook.layout import byes_table, games_table
 
 
 def _keep_extras(
-    rows: list[dict[str, object]], old: TableData | None, key: Callable[[Mapping], object]
+    rows: list[dict[str, object]],
+    old: TableData | None,
+    key: Callable[[Mapping[str, object]], object],
 ) -> list[Row]:
     """Rows to write, each carrying the TD's own columns of the row it replaces."""
     extras = {key(r.values): r.extra for r in old.rows} if old else {}
     return [Row(values, extra=dict(extras.get(key(values), {}))) for values in rows]
 
 
-def _pair_key(v: Mapping) -> object:
+def _pair_key(v: Mapping[str, object]) -> object:
     return frozenset((v.get("white"), v.get("black")))
 
 
-def _bye_key(v: Mapping) -> object:
+def _bye_key(v: Mapping[str, object]) -> object:
     return v.get("player")
 
 

@@ -214,7 +214,7 @@ def cell_value(table: Table, row: WriteRow, key: str) -> object:
 
 def render_row(
     table: Table, row: WriteRow, layout: WriteLayout, first: int, last: int, number: int
-) -> list:
+) -> list[object]:
     """Sheet row ``number``'s values for columns ``first``..``last`` (None: nothing), each
     through the cell gate (``cell_gate.Text`` marks formula-like text)."""
     line: list[object] = [None] * (last - first + 1)

@@ -26,7 +26,8 @@ from addin.core.model import (
     Settings,
     Status,
 )
-from addin.core.pairing.engine import PairingInput, PairingResult, pair_round
+from addin.core.pairing.engine import PairingResult, pair_round
+from addin.core.pairing.inputs import PairingInput
 from addin.core.ratings import rating_gap
 
 CLUBS = ("NYGC", "SEAG", "BGC", "MIT", "SFGC", "PGC")
