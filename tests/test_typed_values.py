@@ -94,7 +94,7 @@ READERS: dict[str, Callable[[Row], object]] = {
         ("whole", True, "'cell' holds bool True, not a whole number"),
         ("numeric", "4d", "'cell' holds str '4d', not a number"),
         ("numeric", False, "'cell' holds bool False, not a number"),
-        ("day", "2027-03-01", "'cell' holds str '2027-03-01', not date"),
+        ("day", "2027-03-01", "'cell' holds str '2027-03-01', not a date"),
         ("text", 12, "'cell' holds int 12, not text"),
         ("flag", "Yes", "'cell' holds str 'Yes', not Yes or No"),
         ("Result", "W+", "'cell' holds str 'W+', not Result"),

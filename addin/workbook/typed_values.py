@@ -29,8 +29,10 @@ class WrongType(TypeError):
 def whole(values: Mapping[str, object], key: str) -> int | None:
     """A whole number (a count, a round, an AGA #); ``None`` when blank."""
     value = values.get(key)
-    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+    if value is None or type(value) is int:
         return value
+    if isinstance(value, int) and not isinstance(value, bool):  # an int of a subclass
+        return int(value)
     raise WrongType(key, value, "a whole number")
 
 
@@ -38,24 +40,29 @@ def numeric(values: Mapping[str, object], key: str) -> float | None:
     """A number (a rating, a score, komi, dollars), a whole one as a float; ``None`` when
     blank."""
     value = values.get(key)
-    if value is None or isinstance(value, float):
+    if value is None or type(value) is float:
         return value
-    if isinstance(value, int) and not isinstance(value, bool):
+    if isinstance(value, int | float) and not isinstance(value, bool):
         return float(value)
     raise WrongType(key, value, "a number")
 
 
 def day(values: Mapping[str, object], key: str) -> date | None:
     """A date; ``None`` when blank."""
-    return typed(values, key, date)
+    value = values.get(key)
+    if value is None or isinstance(value, date):
+        return value
+    raise WrongType(key, value, "a date")
 
 
 def text(values: Mapping[str, object], key: str) -> str:
     """Text, or a choice; ``""`` when blank."""
     value = values.get(key)
+    if type(value) is str:
+        return value
     if value is None:
         return ""
-    if isinstance(value, str):
+    if isinstance(value, str):  # a formula the TD typed, kept as one
         return value
     raise WrongType(key, value, "text")
 
