@@ -13,6 +13,7 @@ import pytest
 from addin.core.model import Result
 from addin.workbook import template
 from addin.workbook.book import settings_from_values
+from addin.workbook.cell_gate import Formula
 from addin.workbook.gateway import Row
 from addin.workbook.layout import games_table, players_table
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
@@ -69,6 +70,12 @@ def test_a_blank_cell_is_none_empty_text_or_no(tmp_path: Path) -> None:
     assert row.day("birth_date") is None
     assert row.text("given_name") == ""
     assert row.flag("bye_volunteer") is False
+
+
+def test_a_formula_in_a_text_column_is_read_as_plain_text() -> None:
+    """The model holds the formula's text; only the row itself writes it back as a formula."""
+    read = Row({"notes": Formula("=A1&B1")}).text("notes")
+    assert read == "=A1&B1" and type(read) is str
 
 
 def test_a_whole_number_is_a_number_too() -> None:

@@ -62,8 +62,8 @@ def text(values: Mapping[str, object], key: str) -> str:
         return value
     if value is None:
         return ""
-    if isinstance(value, str):  # a formula the TD typed, kept as one
-        return value
+    if isinstance(value, str):  # a formula the TD typed (``Formula``): its text, plain
+        return str(value)
     raise WrongType(key, value, "text")
 
 
