@@ -12,10 +12,11 @@ from pathlib import Path
 import openpyxl
 import pytest
 
+from addin.core.text_input import formula_like
 from addin.excel.entry import dispatch
 from addin.excel.remote_json import book_json
 from addin.workbook.book import read_book
-from addin.workbook.cells import Formula, RefusedValue, Text, formula_like, gate
+from addin.workbook.cells import Formula, RefusedValue, Text, gate
 from addin.workbook.layout import players_table
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
 from addin.workbook.xlwings_gateway import _as_typed

@@ -49,7 +49,7 @@ def another_click(book: Path) -> Iterator[None]:
         [
             sys.executable,
             "-c",
-            "import sys\nfrom addin.workbook.open_elsewhere import try_turn\n"
+            "import sys\nfrom addin.workbook.saving import try_turn\n"
             f"with try_turn({str(book)!r}) as mine:\n"
             "    print(mine, flush=True)\n"
             "    sys.stdin.read()\n",

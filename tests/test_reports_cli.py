@@ -11,7 +11,6 @@ import openpyxl
 import pytest
 from lxml import html as lxml_html
 
-import addin.actions.reports  # noqa: F401  (registers the action until all_actions imports it)
 from addin.cli import main
 from addin.core.tiebreaks import standings
 from tests.test_reports_data import sixty

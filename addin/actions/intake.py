@@ -12,7 +12,7 @@ The rounds the Log records as paired are held against the workbook (a sheet rena
 emptied, a game row deleted is a problem naming who lost their game).
 
 Reading pins every problem to the part of the tournament its cell feeds (``Problem.
-affects``, see ``addin.workbook.parts``). Each action says what it needs (:class:`Needs`):
+affects``, see ``addin.workbook.book.with_parts``). Each action says what it needs (:class:`Needs`):
 pairing round N needs the rows of the players it pairs, rounds 1..N-1, the bands, the
 requests and the settings; the standings need every round and the players' scoring
 columns; a report needs nothing it cannot print around. A problem in what an action needs

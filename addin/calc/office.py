@@ -59,8 +59,11 @@ class Office:
 
     def __init__(self, profile: Path | None = None, *, extra: tuple[str, ...] = ()) -> None:
         self.uno = load_uno()
-        self._scratch = None if profile else tempfile.TemporaryDirectory(prefix="aga-lo-")
-        self.profile = profile or Path(self._scratch.name) / "profile"  # type: ignore[union-attr]
+        self._scratch: tempfile.TemporaryDirectory[str] | None = None
+        if profile is None:
+            self._scratch = tempfile.TemporaryDirectory(prefix="aga-lo-")
+            profile = Path(self._scratch.name) / "profile"
+        self.profile = profile
         self.port = free_port()
         self.extra = extra
         self.process: subprocess.Popen[bytes] | None = None

@@ -396,7 +396,7 @@ def bands_from_scores(
     scored = [p for p in field_ if p.initial_score is not None]
     if not scored:
         return None
-    scores = sorted({float(p.initial_score) for p in scored}, reverse=True)  # type: ignore[arg-type]
+    scores = sorted({float(s) for p in scored if (s := p.initial_score) is not None}, reverse=True)
     gaps = [upper - lower for upper, lower in pairwise(scores)]
     if any(not gap.is_integer() for gap in gaps):
         return None

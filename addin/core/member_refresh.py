@@ -109,6 +109,6 @@ def refresh(
                 rank = values.get("rank")
                 if _rank_follows(rank, old_rating) and rank != rank_of(new_rating):
                     changes.insert(1, Change("rank", rank, rank_of(new_rating)))
-        else:
-            kept_rating = float(old_rating)  # type: ignore[arg-type]
+        elif isinstance(old_rating, int | float):  # the entry rating the TD chose
+            kept_rating = float(old_rating)
     return Refresh(member.aga_id, tuple(changes), kept_rating, tuple(kept))

@@ -86,7 +86,7 @@ def _rank_rating(number: int, kind: str, original: object) -> float:
     return PRO_BASE + number * PRO_STEP
 
 
-def parse_rating(value: str | float | int) -> float:
+def parse_rating(value: object) -> float:
     """The entry rating of a rank ("3k", "4 dan", "1p") or a rating ("-3.45", 4.5).
 
     A rank enters at its midpoint: 4d is 4.5, 3k is -3.5 (AGA interface document,

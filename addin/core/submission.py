@@ -204,12 +204,12 @@ def _cell_problems(rows: Sequence[PlayerRow]) -> list[SubmissionProblem]:
                         cell,
                     )
                 )
-            elif _CONTROL.search(value):
+            elif control := _CONTROL.search(value):
                 found.append(
                     SubmissionProblem(
                         Severity.INVALID,
                         f"{_who(p)}: holds a control character "
-                        f"({_CONTROL.search(value).group()!r}), which no report can carry",  # type: ignore[union-attr]
+                        f"({control.group()!r}), which no report can carry",
                         cell,
                     )
                 )

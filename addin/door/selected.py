@@ -83,7 +83,7 @@ def _members_on_rows(ctx: Context) -> list[int]:
     sel = ctx.selection
     assert sel is not None
     ids = selected_rows.member_ids(ctx.tables, sel)
-    return list(dict.fromkeys(int(i) for i in ids if i is not None))  # type: ignore[call-overload]
+    return list(dict.fromkeys(ids))
 
 
 def _next_round(t: Tournament) -> int:

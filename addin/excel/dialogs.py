@@ -10,7 +10,7 @@ engine cannot ask anything: parameters must be given (``CannotAsk``).
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from addin.door.dialogs import TITLE, CannotAsk, Dialogs
 
@@ -38,8 +38,8 @@ class ExcelDialogs:
         """A question, with the question icon where Windows offers one (xlwings' alert has
         only the information and warning icons); elsewhere the information icon."""
         if self.engine == "excel" and sys.platform.startswith("win"):
-            import win32api  # type: ignore[import-not-found]  # pywin32 comes with xlwings
-            import win32con  # type: ignore[import-not-found]
+            import win32api  # pywin32 comes with xlwings on Windows
+            import win32con
 
             style = win32con.MB_OKCANCEL | win32con.MB_ICONQUESTION
             return bool(win32api.MessageBox(self.app.hwnd, message, title, style) == 1)
@@ -76,20 +76,30 @@ class ExcelDialogs:
         raise CannotAsk(prompt)
 
 
-def _mac_additions(app: xw.App) -> object:
-    """StandardAdditions in front of Excel, as xlwings' own ``app.alert`` uses on macOS."""
-    import osax  # type: ignore[import-not-found]  # installed with xlwings on macOS
+class _StandardAdditions(Protocol):
+    """What the dialogs call of macOS's StandardAdditions (``choose_file``... by name)."""
 
-    additions = osax.OSAX(pid=app.pid)
+    def activate(self) -> None: ...
+
+    def display_dialog(self, prompt: str, **options: object) -> Any:
+        """The answer: a record, ``answer[k.text_returned]`` the text typed."""
+        ...
+
+
+def _mac_additions(app: xw.App) -> _StandardAdditions:
+    """StandardAdditions in front of Excel, as xlwings' own ``app.alert`` uses on macOS."""
+    import osax  # installed with xlwings on macOS
+
+    additions: _StandardAdditions = osax.OSAX(pid=app.pid)
     additions.activate()
     return additions
 
 
 def _mac_ask_text(app: xw.App, prompt: str, default: str, title: str) -> str | None:
-    from appscript import k  # type: ignore[import-not-found]
+    from appscript import k
 
     try:
-        answer = _mac_additions(app).display_dialog(  # type: ignore[attr-defined]
+        answer = _mac_additions(app).display_dialog(
             prompt,
             default_answer=default,
             with_title=title,

@@ -286,7 +286,7 @@ def write_aga_xml(
     egg = etree.SubElement(root, "eggplant")
     for tag, value in eggplant.block(t):
         _text(egg, tag, value)
-    body = etree.tostring(root, encoding="UTF-8", xml_declaration=False, pretty_print=True)
+    body: bytes = etree.tostring(root, encoding="UTF-8", xml_declaration=False, pretty_print=True)
     return b'<?xml version="1.0" encoding="UTF-8"?>\n' + body
 
 

@@ -72,7 +72,7 @@ RESULTS: dict[Result | None, str] = {
     Result.DOUBLE_FORFEIT: "BOTH_LOSE_BY_DEFAULT",
     None: "UNKNOWN",
 }
-_FORFEITS = {
+_FORFEITS: dict[tuple[str, Result | None], Result] = {
     ("WHITE_BY_DEFAULT", Result.WHITE_WINS): Result.WHITE_WINS_BY_FORFEIT,
     ("BLACK_BY_DEFAULT", Result.BLACK_WINS): Result.BLACK_WINS_BY_FORFEIT,
 }
@@ -86,7 +86,7 @@ def agarating(player: Player) -> str:
 
 def refine_result(result: Result | None, eggplant_result: str) -> Result | None:
     """GameResult as read, made a forfeit where Eggplant's own result says so."""
-    return _FORFEITS.get((eggplant_result.strip().upper(), result), result)  # type: ignore[arg-type]
+    return _FORFEITS.get((eggplant_result.strip().upper(), result), result)
 
 
 def round_count(t: Tournament) -> int:

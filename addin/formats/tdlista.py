@@ -23,7 +23,8 @@ from datetime import date
 
 from addin.core import text_input
 from addin.core.limits import MAX_AGA_ID, shown
-from addin.core.member import Member, split_name
+from addin.core.member import Member as Member  # what a TDListA is read into
+from addin.core.member import split_name as split_name
 from addin.core.ratings import RATING_MAX, RATING_MIN, is_valid_rating
 
 FIELD_NAMES: tuple[str, ...] = (

@@ -85,8 +85,8 @@ def start(
         command += ["--reports", str(reports.resolve())]
     host = bind if bind and bind != "0.0.0.0" else "127.0.0.1"
     flags = 0
-    if os.name == "nt":
-        flags = subprocess.CREATE_NO_WINDOW | subprocess.CREATE_NEW_PROCESS_GROUP  # type: ignore[attr-defined]
+    if sys.platform == "win32":  # os.name "nt"; mypy checks this only for Windows
+        flags = subprocess.CREATE_NO_WINDOW | subprocess.CREATE_NEW_PROCESS_GROUP
     with LOG.open("w", encoding="utf-8") as log:
         process = subprocess.Popen(
             command,

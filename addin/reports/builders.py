@@ -55,7 +55,11 @@ def _report(
     round_label: str,
     columns: Sequence[Column],
     rows: Sequence[Sequence[Cell]],
-    **more: object,
+    *,
+    layout: Layout = Layout.TABLE,
+    cards: tuple[Card, ...] = (),
+    slips: tuple[Slip, ...] = (),
+    notes: tuple[str, ...] = (),
 ) -> Report:
     subtitle = ", ".join(x for x in (round_label, SORT_LABELS.get(q.sort, q.sort)) if x)
     return Report(
@@ -68,7 +72,10 @@ def _report(
         printed=q.printed,
         columns=tuple(columns),
         rows=tuple(tuple(r) for r in rows),
-        **more,  # type: ignore[arg-type]
+        layout=layout,
+        cards=cards,
+        slips=slips,
+        notes=notes,
     )
 
 

@@ -11,7 +11,6 @@ import enum
 import re
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import date
 from typing import Any
 
 from addin.core.european import (
@@ -43,6 +42,7 @@ from addin.core.model import (
     Player,
     PlayerId,
     RequestKind,
+    Result,
     Round,
     Rules,
     ScoreOrigin,
@@ -52,7 +52,7 @@ from addin.core.model import (
 )
 from addin.core.ratings import RatingError, parse_rating
 from addin.core.tiebreaks import TiebreakError, resolve, resolve_order
-from addin.workbook import book, cells
+from addin.workbook import cells
 from addin.workbook.gateway import Part, Problem, Row, TableData, TableSource
 from addin.workbook.layout import (
     BANDS,
@@ -70,6 +70,7 @@ from addin.workbook.layout import (
     setting_help,
 )
 from addin.workbook.round_sheets import round_set_problems
+from addin.workbook.typed_values import day, flag, numeric, text, whole
 
 # --- Settings -----------------------------------------------------------------------------
 
@@ -132,16 +133,15 @@ def read_settings(tables: TableSource) -> SettingsData:
         problems.append(Problem(SETTINGS_TABLE.sheet, str(err)))
         settings = Settings()
     data_ = SettingsData(settings, values, data, problems)
-    problems += book.tiebreak_problems(settings, SETTINGS_TABLE.sheet, data_.cell("tiebreaks"))
+    problems += tiebreak_problems(settings, SETTINGS_TABLE.sheet, data_.cell("tiebreaks"))
     return data_
 
 
 def _whole(v: Mapping[str, object], key: str, default: int, low: int, high: int) -> int:
     """A whole-number setting within ``low..high`` (blank: the default)."""
-    value = v.get(key)
-    if value is None:
+    number = whole(v, key)
+    if number is None:
         return default
-    number = int(value)  # type: ignore[call-overload]
     if not low <= number <= high:
         label = next(s.label for s in SETTINGS if s.key == key)
         raise ValueError(f"{label} {number} is not between {low} and {high}")
@@ -149,74 +149,71 @@ def _whole(v: Mapping[str, object], key: str, default: int, low: int, high: int)
 
 
 def settings_from_values(v: Mapping[str, object]) -> Settings:
-    def text(key: str) -> str:
-        value = v.get(key)
-        return "" if value is None else str(value)
-
     def contact(prefix: str) -> Contact:
         return Contact(
-            name=text(f"{prefix}_name"),
-            address=text(f"{prefix}_address"),
-            phone=text(f"{prefix}_phone"),
-            email=text(f"{prefix}_email"),
-            web=text(f"{prefix}_web"),
+            name=text(v, f"{prefix}_name"),
+            address=text(v, f"{prefix}_address"),
+            phone=text(v, f"{prefix}_phone"),
+            email=text(v, f"{prefix}_email"),
+            web=text(v, f"{prefix}_web"),
         )
 
     defaults = Settings()
-    listed = [t.strip() for t in text("tiebreaks").split(",") if t.strip()]
-    tiebreaks = tuple(t for t in listed if not book.is_extra(t))
-    extras = tuple(t[1:-1].strip() for t in listed if book.is_extra(t))
-    rounds = v.get("rounds")
+    listed = [t.strip() for t in text(v, "tiebreaks").split(",") if t.strip()]
+    tiebreaks = tuple(t for t in listed if not is_extra(t))
+    extras = tuple(t[1:-1].strip() for t in listed if is_extra(t))
+    rounds = whole(v, "rounds")
     rounds = defaults.rounds if rounds is None else rounds  # 0 is refused, not the default
-    if not 1 <= int(rounds) <= MAX_ROUNDS:  # type: ignore[call-overload]
+    if not 1 <= rounds <= MAX_ROUNDS:
         raise ValueError(f"Number of rounds {rounds} is not between 1 and {MAX_ROUNDS}")
-    komi = float(v.get("komi") if v.get("komi") is not None else defaults.komi)  # type: ignore[arg-type]
+    komi = numeric(v, "komi")
+    komi = defaults.komi if komi is None else komi
     if komi_problem(komi):
         raise ValueError(f"Komi (even games): {komi_problem(komi)}")
-    start, end = v.get("start_date"), v.get("end_date")
-    if isinstance(start, date) and isinstance(end, date) and end < start:
+    start, end = day(v, "start_date"), day(v, "end_date")
+    if start is not None and end is not None and end < start:
         raise ValueError(f"End date {end} is before Start date {start}")
-    band_d = v.get("band_d")
+    band_d = numeric(v, "band_d")
     return Settings(
-        name=text("name"),
-        venue=text("venue"),
-        venue_address=text("venue_address"),
-        start_date=v.get("start_date"),  # type: ignore[arg-type]
-        end_date=v.get("end_date"),  # type: ignore[arg-type]
+        name=text(v, "name"),
+        venue=text(v, "venue"),
+        venue_address=text(v, "venue_address"),
+        start_date=start,
+        end_date=end,
         director=contact("director"),
         sponsor=contact("sponsor"),
         convener=contact("convener"),
-        pairing_format=text("pairing_format") or defaults.pairing_format,
+        pairing_format=text(v, "pairing_format") or defaults.pairing_format,
         rules=Rules(v.get("rules") or defaults.rules.value),
-        basic_time_minutes=v.get("basic_time_minutes"),  # type: ignore[arg-type]
-        overtime_format=text("overtime_format"),
-        overtime_conditions=text("overtime_conditions"),
+        basic_time_minutes=whole(v, "basic_time_minutes"),
+        overtime_format=text(v, "overtime_format"),
+        overtime_conditions=text(v, "overtime_conditions"),
         komi=komi,
-        rounds=int(rounds),  # type: ignore[call-overload]
-        bar=v.get("bar"),  # type: ignore[arg-type]
-        band_d=float(band_d) if band_d is not None else defaults.band_d,  # type: ignore[arg-type]
+        rounds=rounds,
+        bar=numeric(v, "bar"),
+        band_d=defaults.band_d if band_d is None else band_d,
         top_band_separation_one=v.get("top_band_separation") == "1 point",
         score_origin=ScoreOrigin(v.get("score_origin") or defaults.score_origin.value),
-        bottom_score_offset=float(v.get("bottom_score_offset") or 0),  # type: ignore[arg-type]
+        bottom_score_offset=numeric(v, "bottom_score_offset") or 0.0,
         handicap_policy=HandicapPolicy(v.get("handicap_policy") or defaults.handicap_policy.value),
         handicap_basis=HandicapBasis(v.get("handicap_basis") or defaults.handicap_basis.value),
-        handicap_even_from=v.get("handicap_even_from"),  # type: ignore[arg-type]
+        handicap_even_from=numeric(v, "handicap_even_from"),
         handicap_ceiling=_whole(v, "handicap_ceiling", defaults.handicap_ceiling, 0, 9),
-        top_band_even=bool(v.get("top_band_even")),
+        top_band_even=flag(v, "top_band_even"),
         color_policy=ColorPolicy(v.get("color_policy") or defaults.color_policy.value),
-        avoid_same_family=bool(v.get("avoid_same_family")),
-        avoid_same_club=bool(v.get("avoid_same_club")),
-        avoid_same_city=bool(v.get("avoid_same_city")),
-        avoid_same_state=bool(v.get("avoid_same_state")),
-        avoid_same_country=bool(v.get("avoid_same_country")),
-        avoid_handicap_games=bool(v.get("avoid_handicap_games")),
+        avoid_same_family=flag(v, "avoid_same_family"),
+        avoid_same_club=flag(v, "avoid_same_club"),
+        avoid_same_city=flag(v, "avoid_same_city"),
+        avoid_same_state=flag(v, "avoid_same_state"),
+        avoid_same_country=flag(v, "avoid_same_country"),
+        avoid_handicap_games=flag(v, "avoid_handicap_games"),
         avoidance_points=_whole(v, "avoidance_points", defaults.avoidance_points, 0, 100),
         tiebreaks=tiebreaks or defaults.tiebreaks,
         extra_columns=extras,
-        seed=int(v.get("seed") or 0),  # type: ignore[call-overload]
+        seed=whole(v, "seed") or 0,
         mcmahon_rules=McMahonRules(v.get("mcmahon_rules") or defaults.mcmahon_rules.value),
         typed_options=european_options(v),
-        ghost_player=v.get("ghost_player"),  # type: ignore[arg-type]
+        ghost_player=whole(v, "ghost_player"),
     )
 
 
@@ -319,40 +316,40 @@ def settings_rows(values: Mapping[str, object]) -> list[dict[str, object]]:
 
 
 def player_from_row(row: Row, rounds: int) -> Player | None:
-    aga_id = row.get("aga_id")
-    family = row.get("family_name")
-    if aga_id is None or family is None:
+    aga_id = row.whole("aga_id")
+    family = row.text("family_name")
+    if aga_id is None or row.get("family_name") is None:
         return None
     requests = {n: row.get(f"r{n}") for n in range(1, rounds + 1)}
     return Player(
-        aga_id=int(aga_id),  # type: ignore[call-overload]
-        family_name=str(family),
-        given_name=str(row.get("given_name", "")),
-        rank=str(row.get("rank", "")),
-        rating=row.get("rating"),  # type: ignore[arg-type]
-        aga_rating=row.get("aga_rating"),  # type: ignore[arg-type]
-        membership_type=str(row.get("membership_type", "")),
-        membership_expiry=row.get("membership_expiry"),  # type: ignore[arg-type]
-        chapter=str(row.get("chapter", "")),
-        state=str(row.get("state", "")),
-        city=str(row.get("city", "")),
-        country=str(row.get("country", "")),
-        family_group=str(row.get("family_group", "")),
-        band=row.get("band"),  # type: ignore[arg-type]
-        band_override=row.get("band_override"),  # type: ignore[arg-type]
-        above_bar=bool(row.get("above_bar", False)),
-        initial_score=row.get("initial_score"),  # type: ignore[arg-type]
+        aga_id=aga_id,
+        family_name=family,
+        given_name=row.text("given_name"),
+        rank=row.text("rank"),
+        rating=row.numeric("rating"),
+        aga_rating=row.numeric("aga_rating"),
+        membership_type=row.text("membership_type"),
+        membership_expiry=row.day("membership_expiry"),
+        chapter=row.text("chapter"),
+        state=row.text("state"),
+        city=row.text("city"),
+        country=row.text("country"),
+        family_group=row.text("family_group"),
+        band=row.whole("band"),
+        band_override=row.whole("band_override"),
+        above_bar=row.flag("above_bar"),
+        initial_score=row.numeric("initial_score"),
         status=Status(row.get("status", Status.ACTIVE.value)),
-        bye_volunteer=bool(row.get("bye_volunteer", False)),
+        bye_volunteer=row.flag("bye_volunteer"),
         bye_requests=frozenset(n for n, r in requests.items() if r == "Bye"),
         volunteer_rounds=frozenset(n for n, r in requests.items() if r == "Volunteer"),
-        email=str(row.get("email", "")),
-        phone=str(row.get("phone", "")),
-        address=str(row.get("address", "")),
-        citizenship=str(row.get("citizenship", "")),
-        birth_date=row.get("birth_date"),  # type: ignore[arg-type]
-        aga_fee=row.get("aga_fee"),  # type: ignore[arg-type]
-        notes=str(row.get("notes", "")),
+        email=row.text("email"),
+        phone=row.text("phone"),
+        address=row.text("address"),
+        citizenship=row.text("citizenship"),
+        birth_date=row.day("birth_date"),
+        aga_fee=row.numeric("aga_fee"),
+        notes=row.text("notes"),
     )
 
 
@@ -439,31 +436,30 @@ def read_book(tables: TableSource) -> Book:
 
     bands = _read(book, tables, BANDS)
     for row in bands.rows:
-        if row.get("number") is None or row.get("min_rating") is None:
+        number, min_rating = row.whole("number"), row.numeric("min_rating")
+        if number is None or min_rating is None:
             continue
         t.bands.append(
             Band(
-                number=int(row["number"]),  # type: ignore[call-overload]
-                label=str(row.get("label", "")),
-                min_rating=float(row["min_rating"]),  # type: ignore[arg-type]
-                separation=row.get("separation"),  # type: ignore[arg-type]
-                separation_override=row.get("separation_override"),  # type: ignore[arg-type]
-                initial_score=row.get("initial_score"),  # type: ignore[arg-type]
+                number=number,
+                label=row.text("label"),
+                min_rating=min_rating,
+                separation=row.whole("separation"),
+                separation_override=row.whole("separation_override"),
+                initial_score=row.numeric("initial_score"),
             )
         )
 
     requests = _read(book, tables, REQUESTS)
     for row in requests.rows:
-        ids = [row.get("first"), row.get("second")]
-        if row.get("kind") is None or None in ids:
+        first, second = row.whole("first"), row.whole("second")
+        if row.get("kind") is None or first is None or second is None:
             continue
-        for key, pid in zip(("first", "second"), ids, strict=True):
+        for key, pid in (("first", first), ("second", second)):
             if pid not in t.players:
-                text = f"AGA # {pid} is not in the Players sheet"
-                book.problems.append(_missing(requests.problem(row, key, text), pid))
-        t.requests.append(
-            PairRequest(RequestKind(row["kind"]), int(ids[0]), int(ids[1]), row.get("round"))  # type: ignore[arg-type, call-overload]
-        )
+                said = f"AGA # {pid} is not in the Players sheet"
+                book.problems.append(_missing(requests.problem(row, key, said), pid))
+        t.requests.append(PairRequest(RequestKind(row["kind"]), first, second, row.whole("round")))
 
     names = _names_of(t.players)
     for sheet in tables.sheet_names():
@@ -488,8 +484,8 @@ def _read(book: Book, tables: TableSource, table: Table) -> TableData:
     return data
 
 
-def _missing(problem: Problem, pid: object) -> Problem:
-    return replace(problem, missing_player=pid)  # type: ignore[arg-type]
+def _missing(problem: Problem, pid: PlayerId) -> Problem:
+    return replace(problem, missing_player=pid)
 
 
 def _squashed_name(name: object) -> str:
@@ -546,7 +542,7 @@ def _read_round(book: Book, tables: TableSource, number: int, names: dict[str, P
 
     for row in games_data.rows:
         values = row.values
-        white, black = values.get("white"), values.get("black")
+        white, black = row.whole("white"), row.whole("black")
         if white is None and black is None and values.get("result") is not None:
             book.problems.append(
                 games_data.problem(row, "result", "a result in a game that has no players")
@@ -559,7 +555,6 @@ def _read_round(book: Book, tables: TableSource, number: int, names: dict[str, P
                     games_data.problem(row, blank, "a game needs both players' AGA numbers")
                 )
             continue
-        white, black = int(white), int(black)  # type: ignore[call-overload]
         claim(white, row, games_data, "white")
         claim(black, row, games_data, "black")
         for key, pid in (("white", white), ("black", black)):
@@ -568,7 +563,7 @@ def _read_round(book: Book, tables: TableSource, number: int, names: dict[str, P
                 book.problems.append(games_data.problem(row, f"{key}_name", wrong))
         if white == black:
             book.problems.append(games_data.problem(row, "black", "a player cannot play themself"))
-        handicap = int(row.get("handicap", 0))  # type: ignore[call-overload]
+        handicap = row.whole("handicap") or 0
         if not 0 <= handicap <= MAX_HANDICAP:
             book.problems.append(
                 games_data.problem(
@@ -577,7 +572,7 @@ def _read_round(book: Book, tables: TableSource, number: int, names: dict[str, P
                     f"a handicap is 0 to {MAX_HANDICAP} stones, not {row['handicap']}",
                 )
             )
-        komi = float(row.get("komi", 0.0))  # type: ignore[arg-type]
+        komi = row.numeric("komi") or 0.0
         if komi_problem(komi):
             book.problems.append(games_data.problem(row, "komi", str(komi_problem(komi))))
         games.append(
@@ -586,18 +581,18 @@ def _read_round(book: Book, tables: TableSource, number: int, names: dict[str, P
                 black=black,
                 handicap=handicap,
                 komi=komi,
-                result=values.get("result"),  # type: ignore[arg-type]
-                board=values.get("board"),  # type: ignore[arg-type]
-                notes=str(row.get("notes", "")),
+                result=row.typed("result", Result),
+                board=row.whole("board"),
+                notes=row.text("notes"),
             )
         )
     byes: list[Bye] = []
     for row in byes_data.rows:
-        pid = row.get("player")
-        if pid is None:
+        player = row.whole("player")
+        if player is None:
             continue
-        claim(int(pid), row, byes_data, "player")  # type: ignore[call-overload]
-        byes.append(Bye(int(pid), ByeKind(row.get("kind", ByeKind.VOLUNTARY.value))))  # type: ignore[call-overload]
+        claim(player, row, byes_data, "player")
+        byes.append(Bye(player, ByeKind(row.get("kind", ByeKind.VOLUNTARY.value))))
     return Round(number, tuple(games), tuple(byes))
 
 

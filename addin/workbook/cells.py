@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
+from typing import SupportsFloat
 
 from addin.core.limits import MAX_AGA_ID, fee_problem, number_said, shown
 from addin.core.ratings import RatingError, parse_rating, rank_floor, rank_of
@@ -133,9 +134,9 @@ def parse(value: object, column: Column) -> object:
         if kind in (Kind.CHOICE, Kind.RESULT):
             expected = "one of " + ", ".join(column.choices)
         raise CellError(value, expected) from err
-    if column.bounds is not None:
+    if column.bounds is not None and isinstance(parsed, int | float):
         low, high = column.bounds
-        if not low <= parsed <= high:  # type: ignore[operator]
+        if not low <= parsed <= high:
             raise CellError(value, f"a number from {number_said(low)} to {number_said(high)}")
     return parsed
 
@@ -148,12 +149,19 @@ def _text(value: object) -> str:
     return str(value)
 
 
+def _as_float(value: object) -> float:
+    """``float(value)`` for what ``float`` takes (a number, text); TypeError otherwise."""
+    if isinstance(value, (float | int | str, SupportsFloat)):  # the common types first
+        return float(value)
+    raise TypeError(value)
+
+
 def _int(value: object) -> int:
     if isinstance(value, bool):
         raise ValueError(value)
     if isinstance(value, int):
         return value
-    number = float(value)  # type: ignore[arg-type]
+    number = _as_float(value)
     if not number.is_integer():
         raise ValueError(value)
     return int(number)
@@ -174,7 +182,7 @@ def _float(value: object) -> float:
         raise ValueError(value)
     if isinstance(value, str):
         value = value.replace(",", ".") if value.count(",") == 1 and "." not in value else value
-    number = float(value)  # type: ignore[arg-type]
+    number = _as_float(value)
     if not math.isfinite(number):
         raise ValueError(value)
     return number
@@ -206,7 +214,7 @@ def _rating_floor(value: object) -> float:
     """A rank means its lowest rating (a bar of 4d admits 4.0); a number is itself."""
     if isinstance(value, str) and value.strip()[-1:].isalpha():
         return rank_floor(value)
-    return parse_rating(value)  # type: ignore[arg-type]
+    return parse_rating(value)
 
 
 def _date(value: object, *, keep_time: bool = False) -> date:
@@ -265,8 +273,8 @@ def render(value: object, column: Column) -> object:
     kind = column.kind
     if kind is Kind.BOOL:
         return "Yes" if value else "No"
-    if kind is Kind.ROUNDS:
-        return ", ".join(str(r) for r in sorted(value))  # type: ignore[call-overload]
+    if kind is Kind.ROUNDS and isinstance(value, frozenset | set):
+        return ", ".join(str(r) for r in sorted(value))
     if kind is Kind.RATING_FLOOR and isinstance(value, float):
         label = rank_of(value)
         return label if rank_floor(label) == value else value
@@ -284,7 +292,7 @@ _PARSERS: dict[Kind, Callable[[object], object]] = {
     Kind.AGA_ID: _aga_id,
     Kind.FLOAT: _float,
     Kind.MONEY: _money,
-    Kind.RATING: parse_rating,  # type: ignore[dict-item]
+    Kind.RATING: parse_rating,
     Kind.RATING_FLOOR: _rating_floor,
     Kind.DATE: lambda value: _date(value, keep_time=False),
     Kind.TIMESTAMP: lambda value: _date(value, keep_time=True),

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypeVar
 
+from addin.workbook import typed_values
 from addin.workbook.layout import Table
+
+T = TypeVar("T")
 
 
 class WorkbookError(RuntimeError):
@@ -81,6 +84,28 @@ class Row:
     def get(self, key: str, default: object = None) -> object:
         value = self.values.get(key)
         return default if value is None else value
+
+    # Each value as its column's kind types it (``typed_values``: another type is a bug).
+
+    def whole(self, key: str) -> int | None:
+        return typed_values.whole(self.values, key)
+
+    def numeric(self, key: str) -> float | None:
+        return typed_values.numeric(self.values, key)
+
+    def day(self, key: str) -> date | None:
+        return typed_values.day(self.values, key)
+
+    def text(self, key: str) -> str:
+        """``""`` when blank."""
+        return typed_values.text(self.values, key)
+
+    def flag(self, key: str) -> bool:
+        """``False`` when blank."""
+        return typed_values.flag(self.values, key)
+
+    def typed(self, key: str, kind: type[T]) -> T | None:
+        return typed_values.typed(self.values, key, kind)
 
     def where(self, table: Table, key: str) -> Problem:
         """A Problem template naming this row's cell in column ``key``."""

@@ -34,7 +34,7 @@ from addin.workbook.gateway import (
     WriteRow,
 )
 from addin.workbook.layout import LOG, TDLISTA, Table
-from addin.workbook.saving import check_not_open, held_by, save_atomically, target_of
+from addin.workbook.saving import BACKUPS_KEPT, check_not_open, held_by, save_atomically, target_of
 
 __all__ = ["OpenpyxlGateway", "WorkbookError"]
 
@@ -88,6 +88,7 @@ class OpenpyxlGateway:
         xl = ws.tables.get(table.name)
         if xl is None:
             return 1
+        row: int | None
         try:
             row = openpyxl.utils.cell.range_boundaries(xl.ref)[1]
         except (ValueError, TypeError):
@@ -314,11 +315,11 @@ class OpenpyxlGateway:
     def content_keys(self, table: Table) -> Iterator[str]:
         """Keys under which what ``read_table(table)`` gives may be kept (``read_cache``):
         only for a bulk sheet of our own plain rows, as the file was read and not written
-        since (``calamine_reader.plain_rows_key``)."""
+        since (``plain_rows.plain_rows_key``)."""
         bulk = self.bulk.get(table.sheet)
         if self.changed or bulk is None or bulk.changed or bulk.original is None:
             return
-        from addin.workbook.calamine_reader import plain_rows_key
+        from addin.workbook.plain_rows import plain_rows_key
 
         key = plain_rows_key(bulk.original, table)
         if key is not None:
@@ -331,7 +332,8 @@ class OpenpyxlGateway:
         path: Path | None = None,
         *,
         ready: Callable[[Path], None] | None = None,
-        **kwargs: object,
+        keep: int = BACKUPS_KEPT,
+        replace: Callable[[Path, Path], None] = os.replace,
     ) -> None:
         """Write the workbook safely (``saving.save_atomically``; ``ready`` sees the new file
         before it replaces the old). Refused while Excel or LibreOffice holds the file, unless
@@ -342,7 +344,7 @@ class OpenpyxlGateway:
         if not self.force and target.exists():
             check_not_open(target)
             check_not_open(target_of(target))
-        save_atomically(self._write_file, target, ready=ready, **kwargs)  # type: ignore[arg-type]
+        save_atomically(self._write_file, target, ready=ready, keep=keep, replace=replace)
 
     def held_by(self) -> str | None:
         """Which other program holds this workbook open, if any."""

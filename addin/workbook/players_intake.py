@@ -99,12 +99,8 @@ class Examiner:
         self.end = end
         self.accepted = accepted
         self.intake = Intake([copy_row(r) for r in data.rows])
-        self.used = {int(v) for r in data.rows if (v := r.values.get("aga_id")) is not None}  # type: ignore[call-overload]
-        self.rows_of = {
-            int(v): r.number  # type: ignore[call-overload]
-            for r in data.rows
-            if (v := r.values.get("aga_id")) is not None
-        }
+        self.used = {v for r in data.rows if (v := r.whole("aga_id")) is not None}
+        self.rows_of = {v: r.number for r in data.rows if (v := r.whole("aga_id")) is not None}
 
     def problem(self, row: Row, key: str, message: str) -> None:
         self.intake.problems.append(self.data.problem(row, key, message))
@@ -135,15 +131,16 @@ class Examiner:
             typed = {k: v for k, v in values.items() if v is not None}
             if not typed:
                 continue
-            if values.get("aga_id") is None and "aga_id" in row.unread:
+            aga_id = row.whole("aga_id")
+            if aga_id is None and "aga_id" in row.unread:
                 continue  # a value of the wrong kind: the reader names the cell, nothing fills it
-            if values.get("aga_id") is None:
+            if aga_id is None:
                 self.resolve(row, "aga_id")
                 self.without_number(row)
             else:
                 if values.get("family_name") is None:
                     self.resolve(row, "family_name")
-                self.with_number(row)
+                self.with_number(row, aga_id)
         self.duplicates()
         return self.intake
 
@@ -157,8 +154,7 @@ class Examiner:
             return None
         return self.index.by_id(aga_id)
 
-    def with_number(self, row: Row) -> None:
-        aga_id = int(row.values["aga_id"])  # type: ignore[call-overload]
+    def with_number(self, row: Row, aga_id: int) -> None:
         member = self.member(aga_id)
         typed_name = _name(row.values) if row.values.get("family_name") is not None else ""
         if member is not None:
@@ -322,11 +318,15 @@ def _identity(row: Row) -> tuple[str, str, str] | None:
     family = _text(row.values.get("family_name"))
     if not family:
         return None
-    rating = row.values.get("rating")
+    rating = row.numeric("rating")
     rank = _text(row.values.get("rank"))
+    label = rank
     try:
-        label = rank_of(parse_rating(rank)) if rank else rank_of(float(rating))  # type: ignore[arg-type]
-    except (RatingError, TypeError, ValueError):
+        if rank:
+            label = rank_of(parse_rating(rank))
+        elif rating is not None:
+            label = rank_of(rating)
+    except (RatingError, ValueError):
         label = rank
     return fold(family), fold(_text(row.values.get("given_name"))), label
 

@@ -116,9 +116,10 @@ def load(key: str) -> object | None:
     if kept is None:
         return None
     try:
-        return pickle.loads(kept)  # our own folder, our own files: see _own_folder
+        found: object = pickle.loads(kept)  # our own folder, our own files: see _own_folder
     except Exception:  # damaged: read the sheet again
         return None
+    return found
 
 
 def store(value: object, *keys: str) -> None:

@@ -15,7 +15,7 @@ def record_results(tables: Tables, number: int, decide: Callable[[int, int, int]
     table = games_table(number)
     data = tables.read_table(table)
     for row in data.rows:
-        white, black = int(row["white"]), int(row["black"])  # type: ignore[call-overload]
-        stones = int(row.get("handicap", 0))  # type: ignore[call-overload]
-        row.values["result"] = decide(white, black, stones)
+        white, black = row.whole("white"), row.whole("black")
+        if white is not None and black is not None:  # a row without both: no game to decide
+            row.values["result"] = decide(white, black, row.whole("handicap") or 0)
     tables.write_table(table, data.rows)

@@ -122,18 +122,20 @@ def remove_rounds(tables: Tables) -> None:
 
 
 def _keep_extras(
-    rows: list[dict[str, object]], old: TableData | None, key: Callable[[Mapping], object]
+    rows: list[dict[str, object]],
+    old: TableData | None,
+    key: Callable[[Mapping[str, object]], object],
 ) -> list[Row]:
     """Rows to write, each carrying the TD's own columns of the row it replaces."""
     extras = {key(r.values): r.extra for r in old.rows} if old else {}
     return [Row(values, extra=dict(extras.get(key(values), {}))) for values in rows]
 
 
-def _pair_key(v: Mapping) -> object:
+def _pair_key(v: Mapping[str, object]) -> object:
     return frozenset((v.get("white"), v.get("black")))
 
 
-def _bye_key(v: Mapping) -> object:
+def _bye_key(v: Mapping[str, object]) -> object:
     return v.get("player")
 
 
@@ -151,7 +153,9 @@ def rewrite_round(
     tables.write_table(byes_t, _keep_extras(byes, read.get(byes_t.name), _bye_key))
 
 
-def round_rows(rnd: Round, players: Mapping[PlayerId, Player]) -> tuple[list[dict], list[dict]]:
+def round_rows(
+    rnd: Round, players: Mapping[PlayerId, Player]
+) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
     def name(pid: PlayerId) -> str | None:
         p = players.get(pid)
         return p.name if p else None
@@ -160,7 +164,7 @@ def round_rows(rnd: Round, players: Mapping[PlayerId, Player]) -> tuple[list[dic
         p = players.get(pid)
         return p.rating if p else None
 
-    games = [
+    games: list[dict[str, object]] = [
         {
             "board": g.board,
             "white": g.white,
@@ -176,7 +180,9 @@ def round_rows(rnd: Round, players: Mapping[PlayerId, Player]) -> tuple[list[dic
         }
         for g in rnd.games
     ]
-    byes = [{"player": b.player, "name": name(b.player), "kind": b.kind.value} for b in rnd.byes]
+    byes: list[dict[str, object]] = [
+        {"player": b.player, "name": name(b.player), "kind": b.kind.value} for b in rnd.byes
+    ]
     return games, byes
 
 

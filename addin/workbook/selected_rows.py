@@ -31,13 +31,15 @@ def on_member_list(sel: Selection | None) -> bool:
     return sel is not None and sel.sheet == TDLISTA.sheet
 
 
-def player_ids(tables: TableSource, b: Book, sel: Selection) -> list[object]:
-    """The AGA # on each selected row of the Players or Standings sheet, in row order."""
+def player_ids(tables: TableSource, b: Book, sel: Selection) -> list[int]:
+    """The AGA # on each selected row of the Players or Standings sheet, in row order
+    (a row without one: none)."""
     if sel.sheet == b.players_data.table.sheet:
         data = b.players_data
     else:
         data = tables.read_table(standings_table(b.tournament.settings.tiebreaks))
-    return [row.get("aga_id") for row in data.rows if row.number in sel.rows]
+    ids = (row.whole("aga_id") for row in data.rows if row.number in sel.rows)
+    return [i for i in ids if i is not None]
 
 
 def round_of(sel: Selection | None) -> int | None:
@@ -45,16 +47,19 @@ def round_of(sel: Selection | None) -> int | None:
     return round_number_of(sel.sheet) if sel else None
 
 
-def boards(b: Book, number: int, sel: Selection) -> set[object]:
+def boards(b: Book, number: int, sel: Selection) -> set[int]:
     """The boards on the selected rows of round ``number``'s sheet."""
     data = b.tables[games_table(number).name]
-    return {row.get("board") for row in data.rows if row.number in sel.rows}
+    numbers = (row.whole("board") for row in data.rows if row.number in sel.rows)
+    return {n for n in numbers if n is not None}
 
 
-def member_ids(tables: TableSource, sel: Selection) -> list[object]:
-    """The AGA # on each selected row of the TDListA sheet, in row order."""
+def member_ids(tables: TableSource, sel: Selection) -> list[int]:
+    """The AGA # on each selected row of the TDListA sheet, in row order (a row without
+    one: none)."""
     data = tables.read_table(TDLISTA)
-    return [row.get("aga_id") for row in data.rows if row.number in sel.rows]
+    ids = (row.whole("aga_id") for row in data.rows if row.number in sel.rows)
+    return [i for i in ids if i is not None]
 
 
 def member_list_area() -> tuple[str, int]:

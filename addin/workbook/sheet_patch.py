@@ -691,13 +691,14 @@ def _holds(cell: etree._Element, value: object) -> bool:
         if kind != "inlineStr" or child.tag != _IS or len(child) != 1:
             return False
         return bool(child[0].tag == _T and (child[0].text or "") == value)
-    if child.tag != _V or child.text is None:
+    text: str | None = child.text
+    if child.tag != _V or text is None:
         return False
     if isinstance(value, bool):
-        return kind == "b" and child.text == ("1" if value else "0")
+        return kind == "b" and text == ("1" if value else "0")
     if isinstance(value, int | float) and kind in (None, "n"):
         try:
-            return float(child.text) == value and type(value) is not bool
+            return float(text) == value and type(value) is not bool
         except ValueError:
             return False
     return False

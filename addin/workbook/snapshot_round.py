@@ -37,19 +37,17 @@ def round_in_file(snapshot: Path, number: int) -> tuple[Round, dict[PlayerId, st
     names: dict[PlayerId, str] = {}
     games = []
     for row in games_data.rows:
-        white, black = row.get("white"), row.get("black")
-        if not isinstance(white, int) or not isinstance(black, int):
+        white, black = row.whole("white"), row.whole("black")
+        if white is None or black is None:
             continue
-        handicap = row.get("handicap", 0)
-        stones = handicap if isinstance(handicap, int) else 0
-        games.append(Game(white, black, stones, board=row.get("board")))  # type: ignore[arg-type]
-        names[white], names[black] = str(row.get("white_name", "")), str(row.get("black_name", ""))
+        games.append(Game(white, black, row.whole("handicap") or 0, board=row.whole("board")))
+        names[white], names[black] = row.text("white_name"), row.text("black_name")
     byes = []
     for row in byes_data.rows:
-        pid = row.get("player")
-        if isinstance(pid, int):
+        pid = row.whole("player")
+        if pid is not None:
             byes.append(Bye(pid, ByeKind(row.get("kind", ByeKind.VOLUNTARY.value))))
-            names[pid] = str(row.get("name", ""))
+            names[pid] = row.text("name")
     return Round(number, tuple(games), tuple(byes)), names
 
 

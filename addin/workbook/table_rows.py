@@ -15,7 +15,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from addin.workbook import cells
-from addin.workbook.cells import gate, shown
+from addin.workbook.cells import gate, quoted
 from addin.workbook.gateway import Problem, Row, TableData, WriteRow
 from addin.workbook.layout import SHEET_ORDER, Table, round_number_of
 
@@ -215,7 +215,7 @@ def cell_value(table: Table, row: WriteRow, key: str) -> object:
 
 def render_row(
     table: Table, row: WriteRow, layout: WriteLayout, first: int, last: int, number: int
-) -> list:
+) -> list[object]:
     """Sheet row ``number``'s values for columns ``first``..``last`` (None: nothing), each
     through the cell gate (``cell_gate.Text`` marks formula-like text)."""
     line: list[object] = [None] * (last - first + 1)
@@ -357,7 +357,7 @@ def stray_problems(sheet: str, found: Extent) -> list[Problem]:
     problems = [
         Problem(
             sheet,
-            f"a value far outside the sheet's data ({shown(str(value))}), which would make "
+            f"a value far outside the sheet's data ({quoted(str(value))}), which would make "
             "every reader walk to it; delete it or move it next to the data",
             f"{get_column_letter(c)}{r}",
         )

@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING
 
 from openpyxl.utils.cell import range_boundaries
 
+from addin.core.text_input import formula_like
 from addin.workbook import styling
-from addin.workbook.cells import Text, error_value, formula_like
+from addin.workbook.cells import Text, error_value
 from addin.workbook.layout import Table
 from addin.workbook.package import print_ranges
 from addin.workbook.window_storage import (

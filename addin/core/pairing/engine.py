@@ -31,7 +31,7 @@ from addin.core.pairing.colors import ColorBook
 from addin.core.pairing.errors import PairingError
 from addin.core.pairing.field import Entrant, Field, prepare
 from addin.core.pairing.graph import Density, GraphMemo, candidate_pairs, troubled, widen
-from addin.core.pairing.inputs import PairingInput
+from addin.core.pairing.inputs import PairingInput as PairingInput  # what pair_round takes
 from addin.core.pairing.problem import Placements, Problem, build_problem
 from addin.core.pairing.solve import BACKENDS, Backend, solve
 from addin.core.pairing.structure import Structure, from_matching, ideal

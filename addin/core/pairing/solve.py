@@ -39,7 +39,8 @@ def _networkx(problem: Problem) -> set[tuple[int, int]]:
     graph.add_weighted_edges_from(
         (i, j, w) for (i, j), w in zip(problem.edges, problem.weights, strict=True)
     )
-    return nx.max_weight_matching(graph, maxcardinality=True)
+    matched: set[tuple[int, int]] = nx.max_weight_matching(graph, maxcardinality=True)
+    return matched
 
 
 def solve(problem: Problem, backend: Backend) -> list[tuple[int, int]]:
