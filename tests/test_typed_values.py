@@ -9,11 +9,11 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from addin.workbook.cells import Formula
 
 from addin.core.model import Result
 from addin.workbook import template
 from addin.workbook.book import settings_from_values
+from addin.workbook.cells import Formula
 from addin.workbook.gateway import Row
 from addin.workbook.layout import games_table, players_table
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
