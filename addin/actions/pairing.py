@@ -70,6 +70,21 @@ def pre_pairing_warnings(t: Tournament, number: int, playing: set[PlayerId]) -> 
     return warnings
 
 
+def not_arrived_warnings(t: Tournament, number: int) -> list[str]:
+    """Pre-registered players not checked in are not paired (OpenGotha pairs only its
+    final registrations): the TD is told whom, before the round is made without them."""
+    waiting = [p for p in t.players.values() if p.status is Status.NOT_ARRIVED]
+    if not waiting:
+        return []
+    names = ", ".join(f"{p.name} ({p.aga_id})" for p in waiting[:10])
+    more = f" and {len(waiting) - 10} more" if len(waiting) > 10 else ""
+    return [
+        f"{len(waiting)} pre-registered player(s) not checked in (Status {Status.NOT_ARRIVED.value}"
+        f") are not paired in round {number}: {names}{more}; check them in first (checkin "
+        "--player N) if they are here"
+    ]
+
+
 def top_group_sleepers(t: Tournament, number: int) -> list[str]:
     """BGA 4.3: nobody sleeps in the top group; a request typed after ``bands`` is warned."""
     return [
@@ -143,6 +158,7 @@ def pair(snapshot: Snapshot, params: PairParams) -> Change:
             "(register players first: Players sheet)"
         )
     warnings = pre_pairing_warnings(t, number, playing) + top_group_sleepers(t, number)
+    warnings += not_arrived_warnings(t, number)
     log = director.log_lines(draft)
     warnings += director.edited_round_warnings(t, log)
     try:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
 from addin.actions import intake, player_refresh
@@ -13,7 +13,7 @@ from addin.actions.registry import InputFile, ParamKind, action, param
 from addin.actions.sections import PLAYERS, SETTLED
 from addin.core.limits import shown
 from addin.core.member import split_name
-from addin.core.model import Player, PlayerId
+from addin.core.model import Player, PlayerId, Status
 from addin.core.ratings import RatingError, parse_rating
 from addin.core.registration import (
     PreRegistrationError,
@@ -188,11 +188,14 @@ def preregister(snapshot: Snapshot, params: PreregisterParams) -> Change:
             player, found = register_preregistration(pre, index, start, used, end)
         except (RatingError, ValueError) as err:
             raise ActionError(f"{path.name}, line {pre.line}: {err}") from err
+        if b.tournament.settings.check_in:  # on the list, not here yet
+            player = replace(player, status=Status.NOT_ARRIVED)
         used.add(player.aga_id)
         added.append(player)
         warnings += [f"{path.name}, line {pre.line}: {w.message}" for w in found]
     _add_players(draft, b, added, warnings)
-    draft.done(f"Registered {len(added)} pre-registered players from {path.name}")
+    waiting = f"; Status {Status.NOT_ARRIVED.value} until checked in" if b.tournament.settings.check_in else ""
+    draft.done(f"Registered {len(added)} pre-registered players from {path.name}{waiting}")
     return draft.change
 
 

@@ -366,6 +366,7 @@ MODULES: dict[str, str] = {
     "result": "addin.actions.director.paired_round",
     "bye": "addin.actions.director.attendance",
     "volunteer": "addin.actions.director.attendance",
+    "checkin": "addin.actions.director.attendance",
     "drop": "addin.actions.director.attendance",
     "readmit": "addin.actions.director.attendance",
     "force": "addin.actions.director.pair_requests",

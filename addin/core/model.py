@@ -76,6 +76,8 @@ class ByeKind(enum.Enum):
 class Status(enum.Enum):
     ACTIVE = "Active"
     DROPPED = "Dropped"
+    NOT_ARRIVED = "Not arrived"
+    """Pre-registered, not checked in yet (OpenGotha's PRE): never paired until ``checkin``."""
 
 
 class ColorPolicy(enum.Enum):
@@ -170,6 +172,9 @@ class Settings:
     extra_columns: tuple[str, ...] = ()
     """Tiebreak-like columns shown in the standings that break no tie ("(CUSP)")."""
     seed: int = 0
+    check_in: bool = False
+    """Players check in at the desk: ``preregister`` adds them as Not arrived, and ``pair``
+    pairs only those here (a setting, No by default: an event without check-in is as before)."""
     mcmahon_rules: McMahonRules = McMahonRules.AGA
     """The preset every blank European option follows (``addin.core.european``)."""
     typed_options: Options = field(default_factory=Options)

@@ -43,6 +43,7 @@ PLACES: dict[str, tuple[str, str, str]] = {
     "bands": ("before", LARGE, "SortDialog"),
     "lookup": ("desk", LARGE, "FindDialogExcel"),
     "register": ("desk", LARGE, "SheetRowsInsert"),
+    "checkin": ("desk", SMALL, "FileCheckIn"),
     "drop": ("desk", SMALL, "SheetRowsDelete"),
     "readmit": ("desk", SMALL, "TableRowsInsertBelowExcel"),
     "bye": ("desk", SMALL, "ShapeStar"),
@@ -87,6 +88,8 @@ TIPS: dict[str, str] = {
     "lookup": "Find members in the TDListA sheet by family name or AGA number.",
     "register": "Select members' rows in the TDListA sheet (filter it to find them), then click "
     "to add them to Players. With nothing selected there, type a new player.",
+    "checkin": "Select pre-registered players' rows (Status Not arrived) on the Players sheet, "
+    "then click: they have arrived and are paired from the next round.",
     "drop": "Select player rows on the Players sheet, then click: they are not paired again.",
     "readmit": "Select dropped players' rows on the Players sheet, then click to bring them back.",
     "bye": "Select player rows on the Players sheet, then click and say which round.",

@@ -261,6 +261,7 @@ def each_board_game(ctx: Context) -> list[Params] | None:
 
 PLANS: dict[str, Plan] = {
     "register": register,
+    "checkin": each_player,
     "drop": each_player,
     "readmit": each_player,
     "bye": each_player_for_a_round,

@@ -12,8 +12,8 @@ The inverse of :mod:`addin.formats.opengotha` (docs/opengotha.md, "Writing"):
   (genMMS2ValueAbsent 0, the AGA's rule), or, under the Sleeping players option "Half a
   point a round", ½ rounded down (BGA 4.3: a point every two rounds), the main score's
   (MMS, or NBW in a Swiss event) ``...2ValueAbsent`` 1.
-* A dropped player is not finally registered (registeringStatus PRE): OpenGotha pairs only
-  the others, and keeps their games. A given name OpenGotha cannot do without is "-".
+* A dropped player, and one not checked in yet (Not arrived), is not finally registered
+  (registeringStatus PRE): OpenGotha pairs only the others, and keeps their games. A given name OpenGotha cannot do without is "-".
 """
 
 from __future__ import annotations
@@ -203,7 +203,7 @@ class _Writer:
                     "grade": rank,
                     "smmsCorrection": round(correction),
                     "participating": _participating(self.t, p),
-                    "registeringStatus": "PRE" if p.status is Status.DROPPED else "FIN",
+                    "registeringStatus": "FIN" if p.status is Status.ACTIVE else "PRE",
                 },
             )
 

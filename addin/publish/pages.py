@@ -480,7 +480,8 @@ def player_page(data: SiteData, pid: PlayerId) -> str:
 
 
 def _status(p: object) -> str:
-    return "Active" if getattr(p, "status", None) is Status.ACTIVE else "Withdrawn"
+    status = getattr(p, "status", None)
+    return "Withdrawn" if status is Status.DROPPED else str(getattr(status, "value", "Active"))
 
 
 # --- the event ----------------------------------------------------------------------------

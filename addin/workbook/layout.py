@@ -259,6 +259,7 @@ SETTINGS: tuple[Setting, ...] = (
         help="Comma-separated; AGA standard: SOS, SODOS, Face to face, Random",
     ),
     Setting("seed", "Random seed", Kind.INT, 0, help="Seeds the random draw tiebreak"),
+    Setting("check_in", "Check-in", Kind.BOOL, "No"),
     # --- European McMahon (BGA functional specification): blank follows "McMahon rules" ---
     Setting(
         "mcmahon_rules",
@@ -401,6 +402,8 @@ SETTING_HELP: dict[str, str] = {
     "avoid_handicap_games": "Yes: the pairing prefers even games over handicap games.",
     "tiebreaks": "Pick an order from the list, or type tiebreak names separated by commas.",
     "seed": "Any whole number: it fixes the random draw, the last tiebreak.",
+    "check_in": "Yes: pre-registered players are Not arrived until checked in at the desk "
+    "(Check in, or a station), and pairing leaves them out. No: everyone registered plays.",
     "mcmahon_rules": "AGA for AGA events; BGA or EGF set the European options below while "
     "they are blank (each may be typed over); the McMahon rules button (`rules`) also sets "
     "the preset's handicap and avoidance rows.",

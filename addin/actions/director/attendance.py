@@ -1,4 +1,4 @@
-"""Who plays which round: ``bye``, ``volunteer``, ``drop``, ``readmit``."""
+"""Who plays which round: ``bye``, ``volunteer``, ``checkin``, ``drop``, ``readmit``."""
 
 from __future__ import annotations
 
@@ -141,6 +141,46 @@ def volunteer(snapshot: Snapshot, params: VolunteerParams) -> Change:
             f"yet (bye --player {player.aga_id} --round {number} gives a voluntary bye)"
         )
     _request_bye(draft, desk, player, number, "Volunteer")
+    return draft.change
+
+
+@dataclass(frozen=True, kw_only=True)
+class CheckinParams:
+    player: int = param("the player's AGA #", required=True)
+
+
+@action(
+    "checkin",
+    "Check in",
+    "check a pre-registered player in as arrived (Status Not arrived becomes Active): "
+    "paired from the next round",
+    CheckinParams,
+    reads=SETTLED,
+    writes=ROUNDS,
+)
+def checkin(snapshot: Snapshot, params: CheckinParams) -> Change:
+    draft = Draft(snapshot)
+    desk = open_desk(draft)
+    t = desk.t
+    player = find_player(t, params.player)
+    pid = player.aga_id
+    if player.status is Status.DROPPED:
+        raise ActionError(
+            f"{name_of(t, pid)} is dropped: readmit them (readmit --player {pid}) to bring "
+            "them back"
+        )
+    if player.status is Status.ACTIVE:
+        raise ActionError(f"{name_of(t, pid)} is already checked in (Status Active)")
+    draft.warn(check_warnings(desk))
+    write_players(draft, desk, {pid: {"status": Status.ACTIVE.value}})
+    played = last_round(t)
+    missed = f"; absent from round(s) 1-{played} (0 points)" if played else ""
+    finish(
+        draft,
+        desk,
+        t,
+        f"Checked in {name_of(t, pid)}: paired from round {played + 1}{missed}",
+    )
     return draft.change
 
 
