@@ -20,10 +20,9 @@ import gc
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from contextlib import AbstractContextManager
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from addin import __version__
 from addin.actions.registry import ACTIONS, Action, ParamKind, is_follow_up, load_all, load_one
@@ -31,7 +30,7 @@ from addin.core.limits import MAX_ROUNDS, shown
 
 if TYPE_CHECKING:
     from addin.actions.change import SelectRows
-    from addin.store import Outcome, Storage
+    from addin.store import Outcome
 
 # Start-up costs little more than Python itself: ``--version`` imports nothing more, and a
 # command imports the workbook code (openpyxl, the journal) only when it runs.
@@ -60,30 +59,6 @@ MAX_DEMO_PLAYERS = 2000
 benchmarks run it at 2,000)."""
 
 
-class FileBook:
-    """The command line's workbook: a file, one command at a time on it (a second waits
-    for the first, then reads afresh)."""
-
-    in_window = False
-
-    def __init__(self, path: Path, *, force: bool = False) -> None:
-        self.path, self.force = Path(path), force
-        self.name, self.where = self.path.name, str(path)
-
-    def turn(self) -> AbstractContextManager[object]:
-        from addin.workbook.saving import one_at_a_time, target_of
-
-        return one_at_a_time(target_of(self.path))
-
-    def open(self, sheets: Sequence[str] | None, *, writes: bool) -> Storage:
-        from addin.workbook.file_store import open_file
-
-        return open_file(self.path, sheets=sheets, writes=writes, force=self.force)
-
-    def window(self) -> FileWindow:
-        return FileWindow(self.path, force=self.force)
-
-
 class Terminal:
     """The command line's conversation: answers given by ``--yes``, messages printed once
     the command is done, nothing to select."""
@@ -110,48 +85,6 @@ class Terminal:
             print(f"\r[{bar:<30}] {fraction:4.0%} {text:<40}", end="", file=sys.stderr, flush=True)
 
 
-class FileWindow:
-    """The workbook file as an action on the journal sees it (``session.window``):
-    nothing to save first, and nothing shows it again after an undo."""
-
-    door = "CLI"
-
-    def __init__(self, path: Path, *, force: bool) -> None:
-        self.path, self.force = path, force
-
-    def file(self) -> Path | None:
-        return self.path
-
-    def on_disk(self) -> Path | None:
-        """The file the TD named: one that is not there is refused (``WorkbookError``)."""
-        from addin.workbook.gateway import WorkbookError
-        from addin.workbook.saving import target_of
-
-        if not target_of(self.path).is_file():
-            raise WorkbookError(
-                f"{self.path} does not exist (or is not a file); expected a tournament workbook"
-            )
-        return self.path
-
-    def unavailable(self) -> str:
-        return f"{self.path} does not exist"
-
-    def save(self) -> None:
-        """The file is all there is."""
-
-    def modified(self) -> bool:
-        return False
-
-    def reopen(self, between: Callable[[], None]) -> Any:
-        """Refuse while Excel or LibreOffice holds the file (unless ``--force``)."""
-        from addin.workbook.saving import check_not_open, target_of
-
-        if not self.force:
-            check_not_open(target_of(self.path))
-        between()
-        return None
-
-
 def run_file(
     path: Path,
     action: str,
@@ -162,7 +95,7 @@ def run_file(
 ) -> int:
     """Run ``action`` on the workbook file ``path`` as ``python -m addin`` does; the exit
     code (a failure's traceback is raised)."""
-    from addin.store import run
+    from addin.store import FileBook, run
 
     outcome = run(
         action, [params], FileBook(path, force=force), Terminal(yes=yes), warnings_accepted=yes

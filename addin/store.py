@@ -26,8 +26,8 @@ journal (tests/test_one_store.py).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -39,6 +39,7 @@ from addin.actions.change import (
     Draft,
     OpenFile,
     ParamError,
+    Queued,
     Replaced,
     Request,
     SelectRows,
@@ -48,13 +49,16 @@ from addin.actions.change import (
 )
 from addin.actions.registry import ACTIONS, FOLLOW_UPS, Action, arguments, load_all, load_one, parse
 from addin.workbook.cells import RefusedValue
-from addin.workbook.gateway import Storage, TableData, WorkbookError
+from addin.workbook.gateway import LogEntry, Storage, TableData, WorkbookError
 from addin.workbook.layout import Table, section_sheets
 from addin.workbook.saving import SaveRefused, WorkbookBusy, WorkbookLocked, write_bytes_safely
 
 __all__ = [
+    "Answered",
     "Conversation",
+    "FileBook",
     "Outcome",
+    "Signed",
     "Storage",
     "Window",
     "Workbook",
@@ -148,6 +152,10 @@ class Outcome:
     summary: str = ""
     """Done: the line that sums the answer up (``check``'s count): a terminal prints it
     last, under the list; a dialog first."""
+    already: bool = False
+    """Done long ago: the signed entry is in the workbook already (kept once; nothing run)."""
+    taken: list[str] = field(default_factory=list)
+    """Done, taking entries in: the ids of the entries written."""
 
     @property
     def document(self) -> Any:
@@ -163,6 +171,37 @@ NOT_SAVED = (RefusedValue, SaveRefused, WorkbookLocked)
 MAX_QUESTIONS = 4
 """An action asks at most this many questions of its own in one run (each answer runs it
 again with that answer): more is a bug, not a conversation."""
+
+
+@dataclass(frozen=True)
+class Signed:
+    """Who acts, where a door speaks for someone else (a station at the event): their name
+    stands in the Log's Action column (``register (Desk 2)``) and in the journal, and the
+    entry's id in a Log line written with the change, in the same save. So the workbook
+    itself says whether an entry is in: the store runs an entry at most once."""
+
+    by: str
+    entry: str = ""
+
+    def line(self, action: str) -> LogEntry:
+        return LogEntry("Action", self.action(action), f"{ENTRY_WORD} {self.entry} from {self.by}")
+
+    def action(self, action: str) -> str:
+        return f"{action} ({self.by})"
+
+
+ENTRY_WORD = "Entry"
+"""A signed entry's Log line: ``Entry 7f3a9c... from Desk 2``."""
+
+
+def entries_in(messages: Iterable[str]) -> set[str]:
+    """The ids of the signed entries these Log messages record."""
+    found: set[str] = set()
+    for message in messages:
+        word, _, rest = message.partition(" ")
+        if word == ENTRY_WORD and " from " in rest:
+            found.add(rest.split(" ", 1)[0])
+    return found
 
 
 def find(action_id: str) -> Action | None:
@@ -183,15 +222,17 @@ def run(
     conversation: Conversation,
     *,
     warnings_accepted: bool = False,
+    signed: Signed | None = None,
 ) -> Outcome:
     """Run ``action_id`` on ``workbook``, talking with the TD through ``conversation``:
     lock, load, run, ask, commit. ``warnings_accepted``: the door accepted the warnings
-    in advance (``--yes``): they are logged, not asked. Never raises but for an
-    interrupt (an unexpected exception is a ``failed`` outcome holding it)."""
+    in advance (``--yes``): they are logged, not asked. ``signed``: the door speaks for
+    someone, and an entry the workbook holds already is not run again. Never raises but
+    for an interrupt (an unexpected exception is a ``failed`` outcome holding it)."""
     spec = action_id if isinstance(action_id, Action) else find(action_id)
     if spec is None:
         return Outcome("error", [f"there is no action {action_id!r}"], stage="usage")
-    store = TournamentStore(spec, workbook, conversation, warnings_accepted)
+    store = TournamentStore(spec, workbook, conversation, warnings_accepted, signed)
     try:
         with workbook.turn():
             return store.run(runs)
@@ -208,19 +249,30 @@ class TournamentStore:
         workbook: Workbook,
         conversation: Conversation,
         warnings_accepted: bool,
+        signed: Signed | None = None,
     ) -> None:
         self.spec, self.workbook, self.conversation = spec, workbook, conversation
         self.warnings_accepted = warnings_accepted
+        self.signed = signed
         self.storage: Storage | None = None
         self._identity: tuple[int, int, int] | None = None
+        self._applied: set[int] = set()
+        self._entries: set[str] | None = None
+        self._taken: list[Queued] = []
 
     # --- the whole run ----------------------------------------------------------------
 
     def run(self, runs: Runs) -> Outcome:
         spec, stage = self.spec, "open"
         changes: list[Change] = []
+        notes: list[str] = []
         try:
             snapshot = self.load()
+            if self.signed and self.signed.entry and self.signed.entry in self.entries():
+                name = Path(self.workbook.name).name
+                return Outcome(
+                    "done", [f"entry {self.signed.entry} is in {name} already"], already=True
+                )
             stage = "run"
             given = runs(self._door_view(snapshot)) if callable(runs) else runs
             if given is None:
@@ -230,11 +282,13 @@ class TournamentStore:
             ]
             for number, params in enumerate(sets):
                 if number:  # a later run reads what the earlier ones wrote
-                    self.apply(changes[-1])
+                    self._apply_pending(changes)
                     snapshot = self.load()
                 changes.append(self.decide(snapshot, params))
+            if changes and changes[-1].queued:
+                notes += self._take_in(changes[-1].queued, changes)
             stage = "save"
-            notes = self.commit(changes, sets)
+            notes += self.commit(changes, sets)
         except Cancelled as cancelled:
             return Outcome("cancelled", warnings=cancelled.warnings, quiet=cancelled.quiet)
         except ParamError as err:
@@ -260,6 +314,7 @@ class TournamentStore:
             problems_found=any(c.problems_found for c in changes),
             afterwards=last.afterwards,
             summary=last.summary,
+            taken=[q.entry for q in self._taken],
         )
 
     # --- loading ----------------------------------------------------------------------
@@ -313,6 +368,8 @@ class TournamentStore:
                 params = _replaced(params, values)
                 continue
             self._accept(change)
+            if self.signed is not None and change.changes_tournament:
+                _sign(change, self.signed)
             return change
         raise ActionError(f"{self.spec.id} asked more than {MAX_QUESTIONS} questions")
 
@@ -340,6 +397,71 @@ class TournamentStore:
         assert self.storage is not None
         apply(self.storage, change)
 
+    def _apply_pending(self, changes: Sequence[Change]) -> None:
+        """Write the changes not written to the storage yet (each once, in order)."""
+        for change in changes:
+            if id(change) not in self._applied:
+                self._applied.add(id(change))
+                self.apply(change)
+
+    # --- entries sent from elsewhere (stations) --------------------------------------
+
+    def entries(self) -> set[str]:
+        """The ids of the signed entries the workbook holds: in its Log, or in its journal
+        (an entry the TD took back with ``undo`` was in: it is not run again)."""
+        if self._entries is None:
+            from addin.workbook.book import read_log
+
+            assert self.storage is not None
+            found = entries_in(message for _, message in read_log(self.storage))
+            path = self._journal_file()
+            if path is not None:
+                from addin.journal.store import Journal
+
+                for entry in Journal.load(path).entries:
+                    ids = str(entry.arguments.get("entry", "")) + ", "
+                    ids += str(entry.arguments.get("entries", ""))
+                    found |= {i for i in ids.split(", ") if i}
+            self._entries = found
+        return self._entries
+
+    def _journal_file(self) -> Path | None:
+        with contextlib.suppress(Exception):  # a window with no file has no journal
+            return self.workbook.window().on_disk()
+        return None
+
+    def _take_in(self, queued: Sequence[Queued], changes: list[Change]) -> list[str]:
+        """Run each entry through its own action, as its sender answered, on what the
+        earlier ones wrote: written with the rest when it goes through; one refused, or
+        asking a question its sender has not answered, is said and left out."""
+        notes: list[str] = []
+        for q in queued:
+            what = f"{q.by}'s {q.action} (entry {q.entry})"
+            spec = find(q.action)
+            if q.entry in self.entries() or any(t.entry == q.entry for t in self._taken):
+                continue
+            if spec is None or spec.creates or spec.journal or not spec.changes:
+                notes.append(f"{what}: not taken: it is no entry a station sends")
+                continue
+            sub = TournamentStore(
+                spec, self.workbook, Answered(q.answers), False, Signed(q.by, q.entry)
+            )
+            sub.storage, sub._identity = self.storage, self._identity
+            try:
+                self._apply_pending(changes)
+                change = sub.decide(sub.load(), parse(spec, q.params))
+            except Cancelled as cancelled:
+                asked = "; ".join(cancelled.warnings) or "declined"
+                notes.append(f"{what}: not taken, {q.by} has to answer first: {asked}")
+                continue
+            except (*REFUSED, ParamError) as err:
+                notes.append(f"{what}: not taken: {err}")
+                continue
+            changes.append(change)
+            self._taken.append(q)
+            notes += [f"{q.by}: {m}" for m in change.messages]
+        return notes
+
     def commit(self, changes: list[Change], sets: Sequence[object]) -> list[str]:
         """Write every change for good: outputs, then tables and Log, journal and save."""
 
@@ -357,7 +479,11 @@ class TournamentStore:
             return _journal_work(last, workbook.window(), self)
         if not changes or self.storage is None:
             return []
-        self.apply(changes[-1])
+        self._apply_pending(changes)
+        if self.signed is not None and self.signed.entry:
+            journal_arguments["entry"] = self.signed.entry
+        if self._taken:
+            journal_arguments["entries"] = ", ".join(q.entry for q in self._taken)
         tournament = any(c.changes_tournament for c in changes)
         report_sheet = any(c.report_sheet for c in changes)
         if not (tournament or report_sheet):
@@ -381,7 +507,8 @@ class TournamentStore:
             ]
         self._check_unchanged()
         if tournament:
-            record(book.path, action, args, book.save, door=self.workbook.window().door)
+            door = self.signed.by if self.signed else self.workbook.window().door
+            record(book.path, action, args, book.save, door=door)
         else:
             book.save(keep=0)
         return []
@@ -559,6 +686,72 @@ def _journal_work(change: Change, window: Window, store: TournamentStore) -> lis
     return [message]
 
 
+# --- a workbook file -------------------------------------------------------------------
+
+
+class FileBook:
+    """A workbook file, as the command line and the stations' writer keep it: one action
+    at a time on it (a second waits for the first, then reads afresh)."""
+
+    in_window = False
+
+    def __init__(self, path: Path, *, force: bool = False, door: str = "CLI") -> None:
+        self.path, self.force, self.door = Path(path), force, door
+        self.name, self.where = self.path.name, str(path)
+
+    def turn(self) -> contextlib.AbstractContextManager[object]:
+        from addin.workbook.saving import one_at_a_time, target_of
+
+        return one_at_a_time(target_of(self.path))
+
+    def open(self, sheets: Sequence[str] | None, *, writes: bool) -> Storage:
+        from addin.workbook.file_store import open_file
+
+        return open_file(self.path, sheets=sheets, writes=writes, force=self.force)
+
+    def window(self) -> FileWindow:
+        return FileWindow(self.path, force=self.force, door=self.door)
+
+
+class FileWindow:
+    """The workbook file as an action on the journal sees it: nothing to save first, and
+    nothing shows it again after an undo."""
+
+    def __init__(self, path: Path, *, force: bool, door: str = "CLI") -> None:
+        self.path, self.force, self.door = path, force, door
+
+    def file(self) -> Path | None:
+        return self.path
+
+    def on_disk(self) -> Path | None:
+        """The file the TD named: one that is not there is refused (``WorkbookError``)."""
+        from addin.workbook.saving import target_of
+
+        if not target_of(self.path).is_file():
+            raise WorkbookError(
+                f"{self.path} does not exist (or is not a file); expected a tournament workbook"
+            )
+        return self.path
+
+    def unavailable(self) -> str:
+        return f"{self.path} does not exist"
+
+    def save(self) -> None:
+        """The file is all there is."""
+
+    def modified(self) -> bool:
+        return False
+
+    def reopen(self, between: Callable[[], None]) -> Any:
+        """Refuse while Excel or LibreOffice holds the file (unless ``--force``)."""
+        from addin.workbook.saving import check_not_open, target_of
+
+        if not self.force:
+            check_not_open(target_of(self.path))
+        between()
+        return None
+
+
 # --- a workbook a program holds open ---------------------------------------------------
 
 
@@ -611,6 +804,51 @@ class _Unsaved:
     def reopen(self, between: Callable[[], None]) -> Any:
         between()
         return None
+
+
+def _sign(change: Change, signed: Signed) -> None:
+    """The change's Log lines name who acted, and one more line holds the entry's id."""
+    change.log = [
+        replace(
+            e,
+            action=signed.action(e.action),
+            message=e.message.replace("TD accepted", f"{signed.by} accepted", 1)
+            if e.level == "Confirmed"
+            else e.message,
+        )
+        for e in change.log
+    ]
+    if signed.entry:
+        change.log.append(signed.line(change.action))
+
+
+class Answered:
+    """A conversation whose answers were given in advance, by the question's text (a
+    station's entry, answered at the station): a question not answered there cancels the
+    run, naming it (``Cancelled``), so nothing is written until its sender answers."""
+
+    terminal = False
+    selects = False
+
+    def __init__(self, answers: Mapping[str, bool]) -> None:
+        self.answers = dict(answers)
+        self.unanswered: str | None = None
+        self.told: list[str] = []
+
+    def confirm(self, question: str) -> bool:
+        if question in self.answers:
+            return self.answers[question]
+        self.unanswered = question
+        raise Cancelled([question])
+
+    def tell(self, message: str) -> None:
+        self.told.append(message)
+
+    def select(self, request: SelectRows) -> bool:
+        return False
+
+    def progress(self, fraction: float, text: str) -> None:
+        """Nobody watches."""
 
 
 class Answering:

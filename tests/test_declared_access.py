@@ -18,7 +18,8 @@ from workbook_fixtures import simple_tournament, write_workbook
 from addin import store
 from addin.actions.change import Change, Draft, Snapshot, UndeclaredAccess
 from addin.actions.registry import Action, load_all
-from addin.cli import FileBook, Terminal
+from addin.cli import Terminal
+from addin.store import FileBook
 from addin.workbook import book, players_sheet
 from addin.workbook.layout import Section
 from tests.helpers import digest

@@ -15,7 +15,7 @@ import pytest
 from addin.actions.registry import load_all
 
 PACKAGE = Path(__file__).resolve().parents[1] / "addin"
-WINDOW_DOORS = ("door", "excel", "calc")
+WINDOW_DOORS = ("door", "excel", "calc", "station")
 DOORS = [
     PACKAGE / "cli.py",
     *sorted(p for d in WINDOW_DOORS for p in (PACKAGE / d).rglob("*.py") if "oxt" not in p.parts),

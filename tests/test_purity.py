@@ -51,10 +51,16 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     # The tournament store: it loads for an action and commits its change, for every door.
     ("store", frozenset({"core", "workbook", "journal", "actions"})),
     ("demo", frozenset({"core", "formats", "workbook", "actions", "store"})),
-    ("door", frozenset({"core", "reports", "workbook", "journal", "actions", "store"})),
+    # What the window doors share; it counts the stations' entries waiting (publish).
+    (
+        "door",
+        frozenset({"core", "reports", "workbook", "journal", "publish", "actions", "store"}),
+    ),
     # The doors, side by side: none imports another.
     ("excel", frozenset({"core", "workbook", "actions", "door"})),
     ("calc", frozenset({"core", "workbook", "actions", "door"})),
+    # The stations' writer: entries from the served stations, run through the store.
+    ("station", frozenset({"core", "workbook", "publish", "store"})),
     (
         "cli",
         frozenset(
@@ -65,7 +71,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
 )
 """Every part of ``addin``: a subpackage, or a top-level module (``cli``, ``demo``)."""
 
-DOORS = ("cli", "excel", "calc")
+DOORS = ("cli", "excel", "calc", "station")
 INSTALLERS = frozenset(
     {"addin.excel.install", "addin.excel.build", "addin.calc.install", "addin.calc.extension"}
 )

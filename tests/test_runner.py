@@ -1,5 +1,5 @@
 """The one store (``addin.store``): every door runs every action through it and renders
-the outcome its own way. Here through the command line's door (``cli.FileBook``)
+the outcome its own way. Here through the command line's door (``store.FileBook``)
 on real files, and through the Excel door on xlwings' real remote engine: the same action
 gives the same Log lines and journal entries, and the outcome carries what each door
 needs (status, messages, warnings, requests)."""
@@ -17,9 +17,10 @@ from workbook_fixtures import simple_tournament
 from addin import store
 from addin.actions.change import OpenFile, SelectRows
 from addin.actions.registry import FOLLOW_UPS, MODULES, load_all
-from addin.cli import FileBook, Terminal
+from addin.cli import Terminal
 from addin.excel.entry import dispatch
 from addin.journal.store import Journal
+from addin.store import FileBook
 from tests.helpers import digest, licensed_remote_engine, log_messages
 
 

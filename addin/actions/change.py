@@ -278,6 +278,20 @@ class RemoveSheet:
 Edit = WriteTable | RemoveSheet
 
 
+@dataclass(frozen=True)
+class Queued:
+    """An entry sent from elsewhere (a station), for the store to run after the action that
+    takes it in (``take-entries``), in the same turn and commit: its own action and
+    parameters, its sender's answers to the questions it was asked (by the question's
+    text), who sent it and the entry's id."""
+
+    action: str
+    params: dict[str, object]
+    answers: dict[str, bool]
+    by: str
+    entry: str
+
+
 @dataclass
 class Change:
     """What an action does, for the store to commit: nothing of it is real until then."""
@@ -314,6 +328,9 @@ class Change:
     prune_before: int | None = None
     """``history --prune-before N``: the store removes the snapshots only entries before
     N need."""
+    queued: list[Queued] = field(default_factory=list)
+    """``take-entries``: the entries the store runs next, each through its own action, as
+    its sender answered (one not taken is said, and waits no more)."""
 
     @property
     def changes_tournament(self) -> bool:

@@ -194,7 +194,9 @@ def preregister(snapshot: Snapshot, params: PreregisterParams) -> Change:
         added.append(player)
         warnings += [f"{path.name}, line {pre.line}: {w.message}" for w in found]
     _add_players(draft, b, added, warnings)
-    waiting = f"; Status {Status.NOT_ARRIVED.value} until checked in" if b.tournament.settings.check_in else ""
+    waiting = ""
+    if b.tournament.settings.check_in:
+        waiting = f"; Status {Status.NOT_ARRIVED.value} until checked in"
     draft.done(f"Registered {len(added)} pre-registered players from {path.name}{waiting}")
     return draft.change
 

@@ -375,6 +375,7 @@ MODULES: dict[str, str] = {
     "set-band": "addin.actions.director.rating_and_band",
     "replace-id": "addin.actions.replace_id",
     "accept-results": "addin.actions.accept_results",
+    "take-entries": "addin.actions.take_entries",
     "serve": "addin.actions.serve",
 }
 """Where each action is declared: a command imports only its own module (start-up costs

@@ -31,6 +31,8 @@ from addin.publish.serve import (
     shown_host,
     site_url,
 )
+from addin.publish.station_queue import EntryQueue, stations_folder
+from addin.publish.stations import StationDesk
 from addin.workbook.book import read_settings
 from addin.workbook.layout import Section
 from addin.workbook.saving import target_of
@@ -129,7 +131,8 @@ def _serve_here(
     draft: Draft, folder: Path, port: int | None, poster: Path, params: ServeParams
 ) -> None:
     """Open the port now (a failure is the action's error); serve once the workbook is free."""
-    server, note = open_server(folder, port, _bind(params), phones_folder(book_of(draft)))
+    stations = StationDesk(book_of(draft))
+    server, note = open_server(folder, port, _bind(params), phones_folder(book_of(draft)), stations)
     url = site_url(shown_host(_bind(params)), server.port)
     try:
         _poster_while_serving(draft, poster, url, params)
@@ -142,6 +145,7 @@ def _serve_here(
         f"Players report results at {url}report.html with their board's code; "
         "take them in with accept-results"
     )
+    draft.say(_stations_line(url, stations.key))
     draft.say(f"Serving {folder} at {url} (Ctrl-C to stop)")
     draft.change.afterwards = lambda: serve_until_stopped(server)
 
@@ -158,8 +162,9 @@ def _serve_in_background(
             {"stop": True},
             {"keep_serving": True},
         )
+    book = book_of(draft)
     if found is None:
-        found, note = background.start(folder, port, _bind(params), phones_folder(book_of(draft)))
+        found, note = background.start(folder, port, _bind(params), phones_folder(book), book)
         said = f"Serving {folder.name} at {found.url}"
     else:
         said = f"Already serving {folder.name} at {found.url}"
@@ -168,7 +173,8 @@ def _serve_in_background(
         draft.say(f"Note: {note}.")
     draft.say(
         f"{said}\n\nPhones on the same Wi-Fi open that address (or scan the poster's code). "
-        "It keeps serving after Excel is closed; to stop it, click this button again."
+        "It keeps serving after Excel is closed; to stop it, click this button again.\n\n"
+        + _stations_line(found.url, EntryQueue(stations_folder(book)).key())
     )
 
 
@@ -235,11 +241,19 @@ def poster_address(url: str, params: ServeParams) -> str:
     return url
 
 
+def _stations_line(url: str, key: str) -> str:
+    return (
+        f"Stations (registration and results desks) sign in at {url}station/ with the "
+        f"password {key} (the poster's second page has it, for the staff only)"
+    )
+
+
 def _write_poster(draft: Draft, poster: Path, url: str, params: ServeParams) -> None:
     if poster.suffix.lower() != ".pdf":
         raise ActionError(f"the poster is a PDF: {poster.name} should end in .pdf")
     url = poster_address(url, params)
     event = read_settings(draft).settings.name or Path(str(draft.source)).stem
     wifi = params.wifi or None
-    draft.output(poster, poster_pdf(event, url, wifi))
+    key = EntryQueue(stations_folder(book_of(draft))).key()
+    draft.output(poster, poster_pdf(event, url, wifi, (f"{url}station/", key)))
     draft.say(f"Poster with the address and its QR code written to {poster}")

@@ -54,6 +54,7 @@ PLACES: dict[str, tuple[str, str, str]] = {
     "pair": ("round", LARGE, "MacroPlay"),
     "result": ("round", LARGE, "ReviewAcceptOrRejectChangeDialog"),
     "accept-results": ("round", SMALL, "RefreshAll"),
+    "take-entries": ("round", SMALL, "ImportSavedImports"),
     "unpair": ("round", SMALL, "SheetDelete"),
     "break-pair": ("round", SMALL, "CellsDelete"),
     "make-pair": ("round", SMALL, "CellsInsertDialog"),
@@ -102,6 +103,9 @@ TIPS: dict[str, str] = {
     "result": "Select board rows on a Round sheet, then click and type each result.",
     "accept-results": "Take in the results both players of a board reported from their "
     "phones (served site); a result you typed is never replaced.",
+    "take-entries": "Take in what the registration and results stations sent while the "
+    "workbook was open here: each entry is checked as if typed here, its station named in "
+    "the Log.",
     "unpair": "Remove the pairing of the last round paired.",
     "break-pair": "Select board rows on a Round sheet, then click: both players become unpaired.",
     "make-pair": "Select two unpaired players' rows (White first), then click to pair them.",

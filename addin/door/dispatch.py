@@ -32,6 +32,7 @@ from addin.door.buttons import Button, resolve
 from addin.door.dialogs import CannotAsk, Dialogs
 from addin.door.report_menu import report_file, report_preset
 from addin.door.selected import SelectionError
+from addin.publish.station_queue import EntryQueue, stations_folder
 from addin.store import Outcome, Storage, run
 from addin.workbook.gateway import Selection
 from addin.workbook.saving import WorkbookBusy, try_turn
@@ -208,9 +209,23 @@ def _shown(
             window.show_file(report_file(window.report_folder(), window.name, *button.preset))
         if outcome.summary:
             outcome.messages.insert(0, outcome.summary)
+        outcome.messages += _stations_waiting(window)
         if outcome.messages:
             dialogs.alert(_cut("\n".join(outcome.messages)), title=label)
     return outcome
+
+
+def _stations_waiting(window: OpenWindow) -> list[str]:
+    """How many of the stations' entries wait for the TD (the workbook is open here, so
+    the server's writer leaves them), said after every press that went through."""
+    with contextlib.suppress(Exception):  # a count is a convenience
+        path = window.journal_view().on_disk()
+        if path is not None and stations_folder(path).is_dir():
+            count = EntryQueue(stations_folder(path)).waiting_count()
+            if count:
+                entries = "entry waits" if count == 1 else "entries wait"
+                return [f"{count} station {entries}: Take station entries takes them in."]
+    return []
 
 
 def _failed(outcome: Outcome, window: OpenWindow, label: str) -> None:

@@ -276,6 +276,7 @@ PLANS: dict[str, Plan] = {
     "result": each_board_result,
     "set-game": each_board_game,
     "pair": nothing,
+    "take-entries": nothing,
     "unpair": nothing,
     "standings": nothing,
     "bands": nothing,

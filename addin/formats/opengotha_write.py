@@ -13,7 +13,8 @@ The inverse of :mod:`addin.formats.opengotha` (docs/opengotha.md, "Writing"):
   point a round", ½ rounded down (BGA 4.3: a point every two rounds), the main score's
   (MMS, or NBW in a Swiss event) ``...2ValueAbsent`` 1.
 * A dropped player, and one not checked in yet (Not arrived), is not finally registered
-  (registeringStatus PRE): OpenGotha pairs only the others, and keeps their games. A given name OpenGotha cannot do without is "-".
+  (registeringStatus PRE): OpenGotha pairs only the others, and keeps their games. A given
+  name OpenGotha cannot do without is "-".
 """
 
 from __future__ import annotations

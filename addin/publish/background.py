@@ -71,7 +71,11 @@ def running(folder: Path) -> Running | None:
 
 
 def start(
-    folder: Path, port: int | None, bind: str = "", reports: Path | None = None
+    folder: Path,
+    port: int | None,
+    bind: str = "",
+    reports: Path | None = None,
+    stations: Path | None = None,
 ) -> tuple[Running, str | None]:
     """Start serving ``folder`` in the background; its address, and a note if the port
     asked for was taken. Raises ``ServeError`` with the server's own reason if it fails."""
@@ -83,6 +87,8 @@ def start(
         command += ["--bind", bind]
     if reports is not None:
         command += ["--reports", str(reports.resolve())]
+    if stations is not None:  # the workbook the stations enter into
+        command += ["--stations", str(stations.resolve())]
     host = bind if bind and bind != "0.0.0.0" else "127.0.0.1"
     flags = 0
     if sys.platform == "win32":  # os.name "nt"; mypy checks this only for Windows

@@ -1,4 +1,6 @@
 """The one-page poster beside the wall sheets: scan the QR code to follow the event on a phone.
+Its second page, when the server has stations, is for the staff only: the stations' address
+and password, in a QR code a tablet scans to sign in.
 
 reportlab (already used for the PDF reports) draws the QR code itself
 (``reportlab.graphics.barcode.qr``): nothing more to install.
@@ -50,8 +52,14 @@ def printable(text: str, limit: int) -> str:
     return line if len(line) <= limit else line[: limit - 1].rstrip() + "\u2026"
 
 
-def poster_pdf(event: str, url: str, wifi: str | None = None) -> bytes:
-    """A letter-size page: the event, a big QR code of ``url``, ``url`` as text, the Wi-Fi."""
+STAFF_QR_SIZE = 4.2 * inch
+
+
+def poster_pdf(
+    event: str, url: str, wifi: str | None = None, staff: tuple[str, str] | None = None
+) -> bytes:
+    """A letter-size page: the event, a big QR code of ``url``, ``url`` as text, the Wi-Fi;
+    with ``staff`` (the stations' address and password) a second page for the staff."""
     regular, bold = fonts()
     event = printable(event, MAX_EVENT_CHARS) or "Go tournament"
     network = printable(wifi or "", MAX_WIFI_CHARS)
@@ -74,12 +82,7 @@ def poster_pdf(event: str, url: str, wifi: str | None = None) -> bytes:
     )
     top -= 0.2 * inch
 
-    code = QrCodeWidget(url, barLevel="M")
-    x0, y0, x1, y1 = code.getBounds()
-    scale = [QR_SIZE / (x1 - x0), 0, 0, QR_SIZE / (y1 - y0), 0, 0]
-    drawing = Drawing(QR_SIZE, QR_SIZE, transform=scale)
-    drawing.add(code)
-    renderPDF.draw(drawing, page, (width - QR_SIZE) / 2, top - QR_SIZE)
+    _qr(page, url, QR_SIZE, top)
     top -= QR_SIZE + 0.2 * inch
 
     size = _fitting(url, bold, 28, text_width)
@@ -103,8 +106,59 @@ def poster_pdf(event: str, url: str, wifi: str | None = None) -> bytes:
         width / 2, MARGIN, "Pages refresh themselves when a new round or result is published."
     )
     page.showPage()
+    if staff is not None:
+        _staff_page(page, event, *staff)
     page.save()
     return out.getvalue()
+
+
+def _qr(page: Canvas, url: str, size: float, top: float) -> None:
+    """A QR code of ``url``, ``size`` wide, centred below ``top``."""
+    code = QrCodeWidget(url, barLevel="M")
+    x0, y0, x1, y1 = code.getBounds()
+    scale = [size / (x1 - x0), 0, 0, size / (y1 - y0), 0, 0]
+    drawing = Drawing(size, size, transform=scale)
+    drawing.add(code)
+    renderPDF.draw(drawing, page, (letter[0] - size) / 2, top - size)
+
+
+def _staff_page(page: Canvas, event: str, address: str, password: str) -> None:
+    """The stations' sign-in, for the staff: not for the wall."""
+    regular, bold = fonts()
+    width, height = letter
+    text_width = width - 2 * MARGIN
+    top = height - MARGIN
+    top -= _paragraph(page, "STAFF ONLY: do not post", _centered(bold, 26), top, text_width)
+    top -= 0.1 * inch
+    top -= _paragraph(
+        page,
+        f"{event}: registration and results stations",
+        _centered(regular, 16, MUTED),
+        top,
+        text_width,
+        max_height=1 * inch,
+    )
+    top -= 0.25 * inch
+    signed = f"{address}?key={password}"
+    _qr(page, signed, STAFF_QR_SIZE, top)
+    top -= STAFF_QR_SIZE + 0.25 * inch
+    size = _fitting(address, bold, 22, text_width)
+    page.setFillColor(INK)
+    page.setFont(bold, size)
+    page.drawCentredString(width / 2, top - size, address)
+    top -= size * 1.8
+    page.setFont(bold, 26)
+    page.drawCentredString(width / 2, top - 26, f"Password: {password}")
+    top -= 26 * 1.8
+    _paragraph(
+        page,
+        "Scan the code with the station's tablet (or type the address and the password), "
+        "then give the station a name, such as Desk 2: the Log shows it beside every entry.",
+        _centered(regular, 14, MUTED),
+        top,
+        text_width,
+    )
+    page.showPage()
 
 
 def _centered(font: str, size: float, color: object = INK) -> ParagraphStyle:

@@ -31,13 +31,26 @@ from functools import partial
 from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO
 from urllib.parse import parse_qsl, urlsplit
 
 from addin.publish.board_reports import MAX_BODY, Limiter, Refused, ReportBox
 
 REPORT_PATH = "/report"
 """Where a phone posts a result; the only address that takes a POST."""
+STATION_PATH = "/station"
+"""Where the stations' pages are (``addin.publish.stations``): never the site folder's."""
+
+
+class Stations(Protocol):
+    """The stations' side of the server (``addin.publish.stations.StationDesk``)."""
+
+    def handle(self, handler: Any, method: str) -> None: ...
+
+    def start(self) -> None: ...
+
+    def stop(self) -> None: ...
+
 
 DEFAULT_PORT = 8000
 HIGHEST_PORT = 65535
@@ -98,16 +111,39 @@ class SiteHandler(SimpleHTTPRequestHandler):
         directory: str,
         box: ReportBox | None = None,
         limiter: Limiter | None = None,
+        stations: Stations | None = None,
         **kwargs: Any,
     ) -> None:
         self.root = os.path.realpath(directory)
         self.box = box
         self.limiter = limiter or Limiter()
+        self.stations = stations
         super().__init__(*args, directory=directory, **kwargs)
 
+    def _station(self, method: str) -> bool:
+        """A station's page or form: answered by the stations' side (404 without one)."""
+        path = urlsplit(self.path).path
+        if path != STATION_PATH and not path.startswith(STATION_PATH + "/"):
+            return False
+        if self.stations is None:
+            self.send_error(HTTPStatus.NOT_FOUND, "No stations: this server has no workbook")
+        else:
+            self.stations.handle(self, method)
+        return True
+
+    def do_GET(self) -> None:
+        if not self._station("GET"):
+            super().do_GET()
+
+    def do_HEAD(self) -> None:
+        if not self._station("HEAD"):
+            super().do_HEAD()
+
     def do_POST(self) -> None:
-        """A result reported from the board (``board_reports``); anything else is refused
-        before its body is read."""
+        """A result reported from the board (``board_reports``), or a station's form;
+        anything else is refused before its body is read."""
+        if self._station("POST"):
+            return
         if urlsplit(self.path).path != REPORT_PATH:
             self.send_error(HTTPStatus.METHOD_NOT_ALLOWED, "Only results are posted, to /report")
             return
@@ -282,6 +318,9 @@ class SiteServer(ThreadingHTTPServer):
     def port(self) -> int:
         return int(self.server_address[1])
 
+    stations: Stations | None = None
+    """The stations' side, whose writer runs while the server serves."""
+
     most_connections = 512
     """Connections served at once (a thread each); more are closed at once, so a flood of
     them cannot use up the computer."""
@@ -314,16 +353,18 @@ class SiteServer(ThreadingHTTPServer):
         print(f"note: a request from {client_address[0]} failed: {error!r}", file=sys.stderr)
 
 
-def handler_for(folder: Path, reports: Path | None) -> Any:
+def handler_for(folder: Path, reports: Path | None, stations: Stations | None = None) -> Any:
     """The request handler of ``folder``; results reported from the board are kept in
-    ``reports`` (None: this server takes no reports)."""
+    ``reports`` (None: this server takes no reports); ``stations``: the stations' pages."""
     box = None
     if reports is not None:
         try:
             box = ReportBox(reports, warn=lambda line: print(line, flush=True))
         except ValueError as err:
             raise ServeError(str(err)) from err
-    return partial(SiteHandler, directory=str(folder), box=box, limiter=Limiter())
+    return partial(
+        SiteHandler, directory=str(folder), box=box, limiter=Limiter(), stations=stations
+    )
 
 
 def check_bind(bind: str) -> None:
@@ -344,7 +385,11 @@ def _is_ipv4(text: str) -> bool:
 
 
 def open_server(
-    folder: Path, port: int | None, bind: str = "", reports: Path | None = None
+    folder: Path,
+    port: int | None,
+    bind: str = "",
+    reports: Path | None = None,
+    stations: Stations | None = None,
 ) -> tuple[SiteServer, str | None]:
     """A server for ``folder`` listening on ``bind`` (default: every interface), and a
     note when the port asked for (default 8000) was taken and another free one is used."""
@@ -352,9 +397,9 @@ def open_server(
     check_bind(bind)
     wanted = DEFAULT_PORT if port is None else port
     check_port(wanted)
-    handler = handler_for(folder, reports)
+    handler = handler_for(folder, reports, stations)
     try:
-        return SiteServer((bind, wanted), handler), None
+        return _with_stations(SiteServer((bind, wanted), handler), stations), None
     except OSError as err:
         if err.errno == errno.EADDRNOTAVAIL:
             raise ServeError(
@@ -364,10 +409,15 @@ def open_server(
             raise ServeError(f"cannot open a port to serve on: {err.strerror or err}") from err
         reason = err.strerror or str(err)
     try:
-        server = SiteServer((bind, 0), handler)
+        server = _with_stations(SiteServer((bind, 0), handler), stations)
     except OSError as err:
         raise ServeError(f"cannot open a port to serve on: {err.strerror or err}") from err
     return server, f"port {wanted} is not available ({reason}); using port {server.port} instead"
+
+
+def _with_stations(server: SiteServer, stations: Stations | None) -> SiteServer:
+    server.stations = stations
+    return server
 
 
 def shown_host(bind: str) -> str:
@@ -380,12 +430,16 @@ def serve_until_stopped(server: SiteServer, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     _stop_on_terminate()
     out.flush()  # the address, printed before, must reach a pipe now, not at the end
+    if server.stations is not None:
+        server.stations.start()  # the stations' writer, while serving
     try:
         server.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
         server.server_close()
+        if server.stations is not None:
+            server.stations.stop()
     print("Stopped serving.", file=out, flush=True)
     return 0
 
@@ -413,12 +467,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=DEFAULT_PORT)
     parser.add_argument("--bind", default="", help="the address to listen on (default: all)")
     parser.add_argument("--reports", type=Path, help="the folder results reported are kept in")
+    parser.add_argument("--stations", type=Path, help="the workbook the stations enter into")
     args = parser.parse_args(argv)
     try:
         check_port(args.port)
         check_folder(args.folder)
         check_bind(args.bind)
-        server = SiteServer((args.bind, args.port), handler_for(args.folder, args.reports))
+        stations = _stations(args.stations)
+        handler = handler_for(args.folder, args.reports, stations)
+        server = _with_stations(SiteServer((args.bind, args.port), handler), stations)
     except ServeError as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
@@ -428,6 +485,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     url = site_url(shown_host(args.bind), server.port)
     print(f"Serving {args.folder} at {url} (Ctrl-C to stop)", flush=True)
     return serve_until_stopped(server)
+
+
+def _stations(book: Path | None) -> Stations | None:
+    """The stations' side for ``book`` (imported only then: a phones-only server needs
+    nothing but the standard library)."""
+    if book is None:
+        return None
+    from addin.publish.stations import StationDesk
+
+    return StationDesk(book)
 
 
 if __name__ == "__main__":

@@ -335,6 +335,12 @@ class ResultParams:
         "Jigo, No result, Double forfeit (or W, B, WF, BF, jigo, B+R, W+3.5); blank clears it",
         required=True,
     )
+    if_blank: bool = param(
+        "write it only where the game has no result yet: one already there stands (a "
+        "results desk entering slips never changes a result)",
+        ParamKind.FLAG,
+        asked=False,
+    )
 
 
 @action(
@@ -355,6 +361,13 @@ def record_result(snapshot: Snapshot, params: ResultParams) -> Change:
         result = parse_result(str(params.result or ""))
     except ValueError as err:
         raise ActionError(f"--result: {err}") from err
+    if params.if_blank and game.result is not None:
+        same = "the same result" if result == game.result else "a different result"
+        raise ActionError(
+            f"{_where(rnd, game)}: {_pair_text(t, game)} already has its result, "
+            f"{game.result.value}, which stands ({same} was entered: only the TD changes "
+            "a result)"
+        )
     if result == game.result:
         shown = result.value if result else "no result"
         raise ActionError(f"{_where(rnd, game)} already has {shown}: nothing to change")

@@ -1,0 +1,194 @@
+"""The stations' writer: each entry a station sent, run through the tournament store into
+the workbook, one at a time, in the order they came.
+
+The server (``serve``) starts it as a process of its own (``python -m addin.station BOOK``):
+the store's work never slows the server's answers to the stations and phones. An entry is
+written as its own action with its station's answers to that action's questions
+(``store.Answered``) and its station's name and id (``store.Signed``): the Log names the
+station, the journal has the entry (``undo`` takes it back), and an entry the workbook
+holds already is never run again, so a writer killed at any moment and started again
+writes each entry once. It takes the workbook's turn like any command: the TD's own
+commands wait for it, and it for them.
+
+While Excel or LibreOffice holds the workbook open, nothing is written: each waiting entry
+is checked against the workbook as last saved (the same action, on a copy in memory), so
+its station hears at once of a refusal or a question, and the TD takes the entries in
+from the window (``take-entries``). What that took in is found in the saved workbook.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from addin import store
+from addin.publish.station_queue import (
+    ASKS,
+    DECLINED,
+    REFUSED,
+    STATION_ACTIONS,
+    WAITING,
+    WRITTEN,
+    Entry,
+    EntryQueue,
+    stations_folder,
+)
+from addin.workbook.file_store import FileStore
+from addin.workbook.saving import held_by, target_of
+
+IDLE_SECONDS = 0.05
+"""How often an idle writer looks for new entries (a few stat calls)."""
+HELD_SECONDS = 1.0
+"""How often it looks again while another program holds the workbook."""
+
+
+@dataclass(frozen=True)
+class Told:
+    """What a station is told of its entry."""
+
+    state: str
+    message: str = ""
+    question: str = ""
+
+
+def write(book: Path, entry: Entry) -> Told | None:
+    """Run ``entry`` into the workbook file; what its station is told (None: try again
+    later: another action kept the workbook's turn too long, or another program holds it)."""
+    if entry.action not in STATION_ACTIONS:
+        return Told(REFUSED, f"{entry.action!r} is not something a station sends")
+    answers = store.Answered(entry.answers)
+    outcome = store.run(
+        entry.action,
+        [entry.params],
+        store.FileBook(book, door=entry.station),
+        answers,
+        signed=store.Signed(entry.station, entry.id),
+    )
+    if outcome.status == "busy" or (outcome.status == "error" and _holder(book)):
+        return None
+    return _told(outcome, answers)
+
+
+def check(book: Path, entry: Entry, holder: str) -> Told:
+    """What ``entry`` would do to the workbook as last saved (nothing is written): while
+    another program holds the workbook, its station hears of a refusal or a question now."""
+    if entry.action not in STATION_ACTIONS:
+        return Told(REFUSED, f"{entry.action!r} is not something a station sends")
+    answers = store.Answered(entry.answers)
+    outcome = store.run(
+        entry.action,
+        [entry.params],
+        store.HeldBook(FileStore.open(book)),
+        answers,
+        signed=store.Signed(entry.station, entry.id),
+    )
+    told = _told(outcome, answers)
+    if told.state != WRITTEN or outcome.already:
+        return told
+    return Told(
+        WAITING,
+        f"checked, and waiting: {target_of(book).name} is open in {holder}; the TD takes it "
+        "in with Take station entries",
+    )
+
+
+def _told(outcome: store.Outcome, answers: store.Answered) -> Told:
+    if outcome.status == "done":
+        if outcome.already:
+            return Told(WRITTEN, "in the workbook")
+        return Told(WRITTEN, "; ".join(outcome.messages))
+    if outcome.status == "cancelled":
+        if answers.unanswered is not None:
+            return Told(ASKS, question=answers.unanswered)
+        return Told(DECLINED, "not written: the station said no")
+    if outcome.status == "failed":
+        return Told(REFUSED, f"not written, something went wrong: {outcome.messages[0]}")
+    return Told(REFUSED, "\n".join(outcome.messages))
+
+
+def _holder(book: Path) -> str | None:
+    return held_by(Path(book)) or held_by(target_of(Path(book)))
+
+
+class Writer:
+    """The writer of one workbook's station entries."""
+
+    def __init__(self, book: Path, out: TextIO | None = None) -> None:
+        self.book = Path(book)
+        self.queue = EntryQueue(stations_folder(self.book))
+        self.out = out or sys.stdout
+        self._checked: dict[str, tuple[tuple[int, int, int], Told]] = {}
+        """Each waiting entry checked while the workbook was held: against which file."""
+
+    def step(self) -> bool:
+        """Write (or, while the workbook is held, check) the entries waiting; whether
+        there were any."""
+        pending = self.queue.pending()
+        if not pending or not target_of(self.book).is_file():
+            return False
+        for entry in pending:
+            holder = _holder(self.book)
+            if holder:
+                self._check(entry, holder)
+                continue
+            told = write(self.book, entry)
+            if told is not None:
+                self._tell(entry, told)
+        return True
+
+    def _check(self, entry: Entry, holder: str) -> None:
+        identity = _identity(self.book)
+        seen = self._checked.get(entry.id)
+        if seen is not None and seen[0] == identity:
+            return
+        told = check(self.book, entry, holder)
+        if seen is None or seen[1] != told:
+            self._tell(entry, told)
+        self._checked[entry.id] = (identity, told)
+
+    def _tell(self, entry: Entry, told: Told) -> None:
+        self.queue.record(entry.id, told.state, told.message, told.question)
+        if told.state == REFUSED:
+            print(f"{entry.station}: {entry.action} refused: {told.message}", file=self.out)
+
+    def run(self, stop: Callable[[], bool]) -> None:
+        """Write entries as they come until ``stop()`` says so."""
+        while not stop():
+            busy = self.step()
+            if not busy:
+                time.sleep(IDLE_SECONDS)
+            elif _holder(self.book):
+                time.sleep(HELD_SECONDS)
+
+
+def _identity(path: Path) -> tuple[int, int, int]:
+    try:
+        st = target_of(path).stat()
+    except OSError:
+        return (0, 0, 0)
+    return (st.st_ino, st.st_mtime_ns, st.st_size)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Write the entries of one workbook until the server that started it is gone."""
+    parser = argparse.ArgumentParser(
+        prog="python -m addin.station", description="Write the stations' entries."
+    )
+    parser.add_argument("book", type=Path)
+    parser.add_argument("--parent", type=int, help="stop when this process is gone")
+    args = parser.parse_args(argv)
+    parent = args.parent
+
+    def orphaned() -> bool:
+        return parent is not None and os.getppid() != parent
+
+    with contextlib.suppress(KeyboardInterrupt):  # the server's Ctrl-C reaches it too
+        Writer(args.book).run(orphaned)
+    return 0
