@@ -112,7 +112,9 @@ button:focus,input:focus,select:focus{outline:3px solid #f4a261;outline-offset:1
 table{border-collapse:collapse;width:100%}
 th,td{text-align:left;padding:.35rem .4rem;border-bottom:1px solid #e3e6ea;vertical-align:top}
 th{font-size:.8rem;color:#555}
-td form{display:inline}
+td form{display:flex;gap:.3rem;flex-wrap:nowrap}
+input.rank{min-width:0;width:4.6rem}
+td.nowrap{white-space:nowrap}
 .banner{padding:.7rem .9rem;border-radius:6px;margin-bottom:.8rem;border:2px solid}
 .written{border-color:#2a9d8f;background:#e6f5f3}
 .waiting{border-color:#e9c46a;background:#fdf6e3}
@@ -278,7 +280,7 @@ def _found_row(s: StationScreen, f: Found) -> str:
             f'<form method="post" action="/station/entry">{_entry(s, "register")}'
             f'<input type="hidden" name="aga" value="{f.aga_id}">'
             f'<input type="hidden" name="q" value="{esc(s.query)}">'
-            '<input type="text" name="rank" size="5" placeholder="rank" '
+            '<input type="text" class="rank" name="rank" placeholder="rank" '
             'aria-label="requested rank (blank: the AGA rating)">'
             "<button>Register</button></form>"
         )
@@ -293,7 +295,7 @@ def _found_row(s: StationScreen, f: Found) -> str:
         act = esc(f.status)
     return (
         f"<tr><td>{esc(f.name)}</td><td>{f.aga_id}</td><td>{esc(f.rating)}</td>"
-        f"<td>{esc(f.expiry)}</td><td>{esc(f.place)}</td><td>{act}</td></tr>"
+        f'<td class="nowrap">{esc(f.expiry)}</td><td>{esc(f.place)}</td><td>{act}</td></tr>'
     )
 
 

@@ -92,7 +92,7 @@ class StationDesk:
     """The stations of one workbook: sign-in, pages, entries, and the writer's process."""
 
     def __init__(self, book: Path) -> None:
-        self.book = target_of(Path(book))
+        self.book = target_of(Path(book)).absolute()
         self.queue = EntryQueue(stations_folder(self.book))
         self.key = self.queue.key()
         self.view = WorkbookView(self.book)
@@ -539,7 +539,7 @@ def _send(h: Any, status: int, kind: str, text: str) -> None:
     h.send_header("Content-Type", f"{kind}; charset=utf-8")
     h.send_header("Content-Length", str(len(data)))
     h.send_header("X-Frame-Options", "DENY")
-    h.send_header("Referrer-Policy", "no-referrer")
+    h.send_header("Referrer-Policy", "same-origin")
     h.end_headers()
     if h.command != "HEAD":
         h.wfile.write(data)

@@ -1,0 +1,310 @@
+"""Stations at a real server on the loopback, writing a real workbook (the real TDListA) through
+the writer process: each entry goes through its action with the station's name in the Log;
+collisions are settled and both stations are told what stands; a form sent twice, or a
+writer killed mid-entry, keeps each entry once; and the stations' pages keep strangers out."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from addin.journal.store import Journal
+from addin.publish.station_queue import EntryQueue, new_id, stations_folder
+from addin.store import entries_in
+from tests.helpers import log_messages, run, sheet_rows
+from tests.station_support import (
+    Station,
+    copied,
+    event_in_play,
+    key_of,
+    rated_members,
+    serving,
+)
+from tests.typing_helpers import players
+
+PLAYING = rated_members(8, current=True)
+WAITING = rated_members(3, skip=8, current=True)
+WALK_INS = rated_members(4, skip=11, current=True)
+
+
+@pytest.fixture(scope="module")
+def event(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return event_in_play(tmp_path_factory.mktemp("event"), PLAYING, WAITING)
+
+
+@pytest.fixture
+def book(event: Path, tmp_path: Path) -> Path:
+    return copied(event, tmp_path / "hall")
+
+
+def log_of(book: Path, station: str) -> list[tuple[str, str, str]]:
+    return [row for row in log_messages(book) if row[1].endswith(f"({station})")]
+
+
+def first_board(book: Path) -> tuple[int, int, int]:
+    """Round 1's first board: (board, white, black)."""
+    row = sheet_rows(book, "Round 1")[0]
+    return int(row["Board"]), int(row["White AGA #"]), int(row["Black AGA #"])  # type: ignore[arg-type]
+
+
+def test_a_station_registers_checks_in_and_enters_a_result_each_signed(book: Path) -> None:
+    walk_in, expected = WALK_INS[0], WAITING[0]
+    board, _, _ = first_board(book)
+    with serving(book) as served:
+        desk = Station(served.url, "Desk 1")
+        desk.sign_in(key_of(book))
+        assert desk.get(f"/station/?q={walk_in.family_name.lower()}")[0] == 200
+        assert str(walk_in.aga_id) in desk.page
+        registered = desk.send("register", aga=walk_in.aga_id)
+        told = desk.settled(registered)
+        if told["state"] == "asks":  # a late arrival's band is asked about
+            registered = desk.answer(registered, yes=True)
+            told = desk.settled(registered)
+        assert told["state"] == "written", told
+        checked = desk.settled(desk.send("checkin", player=expected.aga_id))
+        assert checked["state"] == "written", checked
+        result = desk.settled(desk.send("result", round=1, board=board, result="W", if_blank="yes"))
+        assert result["state"] == "written", result
+    registered_players = players(book)
+    assert registered_players[walk_in.aga_id]["Status"] == "Active"
+    assert registered_players[expected.aga_id]["Status"] == "Active"
+    assert sheet_rows(book, "Round 1")[0]["Result"] == "White wins"
+    signed = log_of(book, "Desk 1")
+    assert {action for _, action, _ in signed} == {
+        "register (Desk 1)",
+        "checkin (Desk 1)",
+        "result (Desk 1)",
+    }
+    assert entries_in(m for _, _, m in signed) >= {registered}
+    doors = [e.door for e in Journal.load(book).entries[-3:]]
+    assert doors == ["Desk 1"] * 3
+
+
+def test_two_stations_registering_one_member_the_first_is_written_the_second_told(
+    book: Path,
+) -> None:
+    member = WALK_INS[1]
+    with serving(book, writer=False) as served:
+        one, two = Station(served.url, "Desk 1"), Station(served.url, "Desk 2")
+        for s in (one, two):
+            s.sign_in(key_of(book))
+        first = one.send("register", aga=member.aga_id)
+        second = two.send("register", aga=member.aga_id)
+        served.desk.start()
+        told_one, told_two = one.settled(first), two.settled(second)
+        if told_one["state"] == "asks":  # a late arrival's band: both are asked, both say yes
+            assert told_two["state"] == "asks"
+            first = one.answer(first, yes=True)
+            told_one = one.settled(first)
+            second = two.answer(second, yes=True)
+            told_two = two.settled(second)
+    assert told_one["state"] == "written", told_one
+    assert told_two["state"] == "refused", told_two
+    assert f"AGA # {member.aga_id} is already registered: {member.name}" in told_two["message"]
+    assert len([p for p in players(book) if p == member.aga_id]) == 1
+    assert not log_of(book, "Desk 2")
+
+
+def test_two_stations_checking_in_one_player_the_second_is_told_it_stands(book: Path) -> None:
+    member = WAITING[1]
+    with serving(book, writer=False) as served:
+        one, two = Station(served.url, "Desk 1"), Station(served.url, "Desk 3")
+        for s in (one, two):
+            s.sign_in(key_of(book))
+        first = one.send("checkin", player=member.aga_id)
+        second = two.send("checkin", player=member.aga_id)
+        served.desk.start()
+        told_one, told_two = one.settled(first), two.settled(second)
+    assert told_one["state"] == "written", told_one
+    assert told_one["message"].startswith(f"Checked in {member.name} ({member.aga_id})")
+    assert told_two["state"] == "refused", told_two
+    assert "is already checked in (Status Active)" in told_two["message"]
+    assert players(book)[member.aga_id]["Status"] == "Active"
+    assert not log_of(book, "Desk 3")
+
+
+def test_two_results_for_one_board_the_first_stands_and_the_second_is_told(book: Path) -> None:
+    board, _, _ = first_board(book)
+    with serving(book, writer=False) as served:
+        one, two = Station(served.url, "Results A"), Station(served.url, "Results B")
+        for s in (one, two):
+            s.sign_in(key_of(book))
+        first = one.send("result", round=1, board=board, result="B", if_blank="yes")
+        second = two.send("result", round=1, board=board, result="W", if_blank="yes")
+        served.desk.start()
+        told_one, told_two = one.settled(first), two.settled(second)
+    assert told_one["state"] == "written", told_one
+    assert told_two["state"] == "refused", told_two
+    assert "already has its result, Black wins, which stands" in told_two["message"]
+    assert sheet_rows(book, "Round 1")[0]["Result"] == "Black wins"
+
+
+def test_a_form_sent_again_after_a_dropped_connection_is_kept_once(book: Path) -> None:
+    member = WAITING[2]
+    with serving(book) as served:
+        desk = Station(served.url, "Desk 1")
+        desk.sign_in(key_of(book))
+        entry = new_id()
+        desk.send("checkin", entry=entry, player=member.aga_id)
+        desk.send("checkin", entry=entry, player=member.aga_id)  # the browser sent it again
+        assert desk.settled(entry)["state"] == "written"
+    assert [e.id for e in EntryQueue(stations_folder(book)).entries()].count(entry) == 1
+    assert [m for _, _, m in log_of(book, "Desk 1")].count(f"Entry {entry} from Desk 1") == 1
+
+
+def test_a_writer_killed_mid_entry_and_started_again_writes_each_entry_once(book: Path) -> None:
+    queue = EntryQueue(stations_folder(book))
+    from addin.publish.station_queue import Entry
+
+    sent = [Entry(new_id(), "Desk 1", "bye", {"player": m.aga_id, "round": 3}) for m in PLAYING]
+    sent += [Entry(new_id(), "Desk 1", "checkin", {"player": m.aga_id}) for m in WAITING[:2]]
+    for e in sent:
+        queue.submit(e)
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    rng = random.Random(44)
+    command = [sys.executable, "-m", "addin.station", str(book)]
+    for _ in range(4):
+        writer = subprocess.Popen(command, env=env)
+        time.sleep(rng.uniform(0.8, 2.5))
+        writer.send_signal(signal.SIGKILL)
+        writer.wait()
+    writer = subprocess.Popen(command, env=env)
+    try:
+        deadline = time.monotonic() + 180
+        while EntryQueue(stations_folder(book)).pending() and time.monotonic() < deadline:
+            time.sleep(0.2)
+    finally:
+        writer.terminate()
+        writer.wait()
+    in_log = [m for _, _, m in log_messages(book) if m.startswith("Entry ")]
+    assert sorted(in_log) == sorted(f"Entry {e.id} from Desk 1" for e in sent)
+    now = players(book)
+    assert all(now[m.aga_id]["R3"] == "Bye" for m in PLAYING)
+    assert all(now[m.aga_id]["Status"] == "Active" for m in WAITING[:2])
+
+
+def test_while_the_workbook_is_held_open_entries_wait_and_a_refusal_is_told_at_once(
+    book: Path,
+) -> None:
+    lock = book.with_name(f".~lock.{book.name}#")
+    lock.write_text("TD,hall-laptop,td,27.11.2026 09:00,file:///x;\n", encoding="utf-8")
+    member = WAITING[0]
+    with serving(book) as served:
+        desk = Station(served.url, "Desk 1")
+        desk.sign_in(key_of(book))
+        waits = desk.send("checkin", player=member.aga_id)
+        refused = desk.send("checkin", player=PLAYING[0].aga_id)  # checked in already
+        assert desk.settled(refused)["state"] == "refused"
+        deadline = time.monotonic() + 60
+        while "is open in LibreOffice" not in desk.state(waits)["message"]:
+            assert time.monotonic() < deadline, desk.state(waits)
+            time.sleep(0.2)
+        assert desk.state(waits)["state"] == "waiting"
+        assert players(book)[member.aga_id]["Status"] == "Not arrived"
+        assert "is open in LibreOffice" in desk.get("/station/")[1]
+        lock.unlink()  # the TD closed the workbook: the writer writes what waited
+        assert desk.settled(waits)["state"] == "written"
+    assert players(book)[member.aga_id]["Status"] == "Active"
+
+
+# --- keeping strangers out ------------------------------------------------------------------
+
+
+def test_the_station_pages_need_the_password_and_are_not_the_players_pages(book: Path) -> None:
+    site = book.with_name(f"{book.stem}-site")
+    (site / "station").mkdir()
+    (site / "station" / "index.html").write_text("a file of the site", encoding="utf-8")
+    with serving(book, writer=False) as served:
+        stranger = Station(served.url, "Stranger")
+        status, page = stranger.get("/station/")
+        assert status == 200 and "Sign in a station" in page and "a file of the site" not in page
+        refused = stranger.post("/station/entry", {"action": "drop", "player": PLAYING[0].aga_id})
+        assert refused[0] == 403
+        player_page = urllib.request.urlopen(served.url + "/index.html", timeout=10).read()
+        assert b"/station" not in player_page
+    assert EntryQueue(stations_folder(book)).entries() == []
+
+
+def test_five_wrong_passwords_shut_the_address_out(book: Path) -> None:
+    with serving(book, writer=False) as served:
+        guesser = Station(served.url, "Guesser")
+        codes = [
+            guesser.post("/station/login", {"key": f"WRONG-{i}", "station": "x"})[0]
+            for i in range(6)
+        ]
+        assert codes == [403] * 5 + [429]
+        right = guesser.post("/station/login", {"key": key_of(book), "station": "x"})
+        assert right[0] == 429, "even the right password waits ten minutes"
+
+
+def test_a_form_from_another_site_or_with_a_stale_token_is_refused(book: Path) -> None:
+    with serving(book, writer=False) as served:
+        desk = Station(served.url, "Desk 1")
+        desk.sign_in(key_of(book))
+        fields = {
+            "csrf": desk.csrf(),
+            "id": new_id(),
+            "action": "drop",
+            "player": PLAYING[0].aga_id,
+        }
+        assert desk.post("/station/entry", fields, origin="http://evil.example")[0] == 403
+        stale = {**fields, "csrf": "0" * 40}
+        assert desk.post("/station/entry", stale)[0] == 403
+        other = Station(served.url, "Desk 2")
+        other.sign_in(key_of(book))
+        assert other.post("/station/entry", {**fields, "id": new_id()})[0] == 403, (
+            "one station's token is no other's"
+        )
+    assert EntryQueue(stations_folder(book)).entries() == []
+
+
+def test_a_server_without_a_workbook_has_no_stations(book: Path, tmp_path: Path) -> None:
+    site = book.with_name(f"{book.stem}-site")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "addin.publish.serve",
+            str(site),
+            "--port",
+            "0",
+            "--bind",
+            "127.0.0.1",
+        ],
+        env=env,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        line = server.stdout.readline() if server.stdout else ""
+        url = line.split(" at ", 1)[1].split(" ", 1)[0]
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(url + "station/", timeout=10)
+        assert refused.value.code == 404
+    finally:
+        server.terminate()
+        server.wait()
+
+
+def test_serve_shows_the_stations_address_and_password(book: Path) -> None:
+    done = run("serve", book, "--poster-only", "--loopback")
+    assert done.returncode == 0, done.stderr
+    poster = book.with_name(f"{book.stem}-poster.pdf")
+    text = subprocess.run(["pdftotext", str(poster), "-"], capture_output=True, text=True).stdout
+    assert "STAFF ONLY" in text and f"Password: {key_of(book)}" in text
+    qr = subprocess.run(
+        ["sh", "-c", f"pdftoppm -f 2 -l 2 -r 100 -png '{poster}' | zbarimg -q --raw -"],
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    assert qr.endswith(f"/station/?key={key_of(book)}")
