@@ -105,7 +105,7 @@ form.row{display:flex;gap:.5rem;flex-wrap:wrap;align-items:flex-end;margin:0}
 label{display:flex;flex-direction:column;font-size:.85rem;color:#333}
 input,select,button{font:inherit;padding:.45rem .55rem;border:1px solid #8a94a3;
  border-radius:4px;min-height:2.6rem}
-input[type=text],input[type=search]{min-width:12rem}
+input[type=search],input[type=text]:not([size]){min-width:12rem}
 button{background:#1d3557;color:#fff;border-color:#1d3557;cursor:pointer}
 button.quiet{background:#fff;color:#1d3557}
 button:focus,input:focus,select:focus{outline:3px solid #f4a261;outline-offset:1px}
@@ -133,19 +133,18 @@ SCRIPT = """
   if(!box||!window.fetch)return;
   function waiting(){return document.querySelector('[data-state=waiting]')!==null;}
   function poll(){
-    if(!waiting()){setTimeout(poll,4000);return;}
     fetch('/station/api/sent'+location.search,{credentials:'same-origin'})
       .then(function(r){return r.ok?r.text():null;})
       .then(function(html){if(html!==null){
         var d=document.createElement('div');d.innerHTML=html;
-        ['banner','sent'].forEach(function(id){
+        ['banner','sent','round'].forEach(function(id){
           var mine=document.getElementById(id),fresh=d.querySelector('#'+id);
           if(mine&&fresh&&mine.contains(document.activeElement)===false)
             mine.replaceWith(fresh);});}
-        setTimeout(poll,1500);})
-      .catch(function(){setTimeout(poll,4000);});
+        setTimeout(poll,waiting()?1000:5000);})
+      .catch(function(){setTimeout(poll,5000);});
   }
-  setTimeout(poll,1000);
+  setTimeout(poll,waiting()?700:5000);
 })();
 """
 
@@ -196,7 +195,7 @@ def main_page(s: StationScreen) -> str:
         + _attendance(s)
         + _result(s)
         + sent_list(s)
-        + _boards(s)
+        + boards_table(s)
         + f"</main><script>{SCRIPT}</script>"
     )
     return _page(f"{s.event}: {s.station}", body, refresh=waiting)
@@ -280,7 +279,7 @@ def _found_row(s: StationScreen, f: Found) -> str:
             f'<form method="post" action="/station/entry">{_entry(s, "register")}'
             f'<input type="hidden" name="aga" value="{f.aga_id}">'
             f'<input type="hidden" name="q" value="{esc(s.query)}">'
-            '<input type="text" class="rank" name="rank" placeholder="rank" '
+            '<input type="text" class="rank" name="rank" size="5" placeholder="rank" '
             'aria-label="requested rank (blank: the AGA rating)">'
             "<button>Register</button></form>"
         )
@@ -342,10 +341,11 @@ def _result(s: StationScreen) -> str:
         '<input type="hidden" name="if_blank" value="yes">'
         '<label>Board<input type="text" inputmode="numeric" name="board" required size="4"'
         f"{_autofocus(s, 'result')}></label>"
-        f'<label>Result<select name="result" required>{options}</select></label>'
+        '<label>Result (W, B, jigo ...)<input type="text" name="result" required size="10" '
+        f'list="results" autocomplete="off"></label><datalist id="results">{options}</datalist>'
         "<button>Enter result</button></form>"
-        '<p class="small">A board that has its result keeps it: a correction is the TD\'s.</p>'
-        "</section>"
+        '<p class="small">W or B: White or Black wins; jigo; WF or BF: a win by forfeit. A '
+        "board that has its result keeps it: a correction is the TD's.</p></section>"
     )
 
 
@@ -365,9 +365,10 @@ def sent_list(s: StationScreen) -> str:
     return f'<section id="sent"><h2>Sent from this station</h2>{table}</section>'
 
 
-def _boards(s: StationScreen) -> str:
+def boards_table(s: StationScreen) -> str:
+    """The round in play, board by board, with the results in so far (updated in place)."""
     if s.round is None:
-        return ""
+        return '<div id="round"></div>'
     rows = "".join(
         f"<tr><td>{b.board}</td><td>{esc(b.white)}</td><td>{esc(b.black)}</td>"
         f"<td>{esc(b.result) or '&ndash;'}</td></tr>"

@@ -45,6 +45,7 @@ from addin.publish.station_pages import (
     Sent,
     StationScreen,
     banner,
+    boards_table,
     login_page,
     main_page,
     page_address,
@@ -163,7 +164,8 @@ class StationDesk:
             _send(h, 200, "text/html", main_page(self._screen(h, station, query)))
         elif path == f"{PATH}/api/sent":
             screen = self._screen(h, station, query)
-            _send(h, 200, "text/html", banner(screen) + sent_list(screen))
+            fragment = banner(screen) + sent_list(screen) + boards_table(screen)
+            _send(h, 200, "text/html", fragment)
         elif path == f"{PATH}/api/state":
             outcome = self.queue.outcome(_one(query, "entry"))
             kept = self.queue.entry(outcome.id) is not None
@@ -320,7 +322,8 @@ def describe(e: Entry, t: Tournament | None) -> str:
         return f"bye request for {who('player')}, round {p.get('round', '?')}"
     if e.action == "drop":
         return f"drop {who('player')}"
-    words = dict(RESULTS).get(str(p.get("result", "")), str(p.get("result", "")))
+    typed = str(p.get("result", ""))
+    words = {v.casefold(): t for v, t in RESULTS}.get(typed.strip().casefold(), typed)
     return f"round {p.get('round', '?')}, board {p.get('board', '?')}: {words}"
 
 
