@@ -110,6 +110,7 @@ class StationDesk:
         command = [sys.executable, "-m", "addin.station", str(self.book)]
         command += ["--parent", str(os.getpid())]
         self.writer = subprocess.Popen(command, stdin=subprocess.DEVNULL, env=env)
+        threading.Thread(target=self.view.warm, daemon=True).start()
 
     def stop(self) -> None:
         writer, self.writer = self.writer, None
@@ -233,6 +234,10 @@ class StationDesk:
         self._keep(h, entry, form.get("next", ""), form.get("q", ""))
 
     def _answer(self, h: Any, station: str, form: Mapping[str, str]) -> None:
+        sent = self.queue.entry(form.get("id", ""))
+        if sent is not None and sent.station == station:  # the answer sent again: kept once
+            _redirect(h, page_address(sent.id))
+            return
         asked = self.queue.entry(form.get("entry", ""))
         outcome = self.queue.outcome(form.get("entry", ""))
         if asked is None or asked.station != station:
@@ -343,6 +348,7 @@ class WorkbookView:
         self._members: MemberIndex | None = None
         self._members_seen: tuple[int, int, int] | None = None
         self._members_at = 0.0
+        self._members_lock = threading.Lock()
         self._problem = ""
 
     def tournament(self) -> Tournament | None:
@@ -384,23 +390,36 @@ class WorkbookView:
             )
         return ""
 
+    def warm(self) -> None:
+        """Read the workbook and index the TDListA before the first station asks."""
+        self.tournament()
+        self.members()
+
     def members(self) -> MemberIndex | None:
+        """The TDListA indexed; while it is read again, look-ups use the one before."""
         identity = _identity(self.book)
         stale = identity != self._members_seen
-        if self._members is None or (
-            stale and time.monotonic() - self._members_at >= MEMBERS_SECONDS
+        due = stale and time.monotonic() - self._members_at >= MEMBERS_SECONDS
+        if (self._members is None or due) and self._members_lock.acquire(
+            blocking=self._members is None
         ):
-            with self.lock:
-                from addin.workbook.calamine_reader import CalamineReader
-                from addin.workbook.member_sheet import read_member_index
-
-                self._members_at = time.monotonic()
-                with contextlib.suppress(Exception):
-                    index, problems = read_member_index(CalamineReader.open(self.book, None))
-                    if not problems:
-                        self._members = index
-                self._members_seen = identity
+            try:
+                if self._members is None or due:
+                    self._read_members(identity)
+            finally:
+                self._members_lock.release()
         return self._members
+
+    def _read_members(self, identity: tuple[int, int, int] | None) -> None:
+        from addin.workbook.calamine_reader import CalamineReader
+        from addin.workbook.member_sheet import read_member_index
+
+        self._members_at = time.monotonic()
+        with contextlib.suppress(Exception):  # a page shows the list as last read
+            index, problems = read_member_index(CalamineReader.open(self.book, None))
+            if not problems:
+                self._members = index
+        self._members_seen = identity
 
     def search(self, query: str) -> list[Found]:
         """Members of the TDListA and registered players for a look-up: a name prefix (any
