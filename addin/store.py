@@ -416,12 +416,7 @@ class TournamentStore:
             found = entries_in(message for _, message in read_log(self.storage))
             path = self._journal_file()
             if path is not None:
-                from addin.journal.store import Journal
-
-                for entry in Journal.load(path).entries:
-                    ids = str(entry.arguments.get("entry", "")) + ", "
-                    ids += str(entry.arguments.get("entries", ""))
-                    found |= {i for i in ids.split(", ") if i}
+                found |= _journaled_entries(path)
             self._entries = found
         return self._entries
 
@@ -695,8 +690,8 @@ class FileBook:
 
     in_window = False
 
-    def __init__(self, path: Path, *, force: bool = False, door: str = "CLI") -> None:
-        self.path, self.force, self.door = Path(path), force, door
+    def __init__(self, path: Path, *, force: bool = False) -> None:
+        self.path, self.force = Path(path), force
         self.name, self.where = self.path.name, str(path)
 
     def turn(self) -> contextlib.AbstractContextManager[object]:
@@ -710,15 +705,18 @@ class FileBook:
         return open_file(self.path, sheets=sheets, writes=writes, force=self.force)
 
     def window(self) -> FileWindow:
-        return FileWindow(self.path, force=self.force, door=self.door)
+        return FileWindow(self.path, force=self.force)
 
 
 class FileWindow:
     """The workbook file as an action on the journal sees it: nothing to save first, and
     nothing shows it again after an undo."""
 
-    def __init__(self, path: Path, *, force: bool, door: str = "CLI") -> None:
-        self.path, self.force, self.door = path, force, door
+    door = "CLI"
+    """Who acts, as the journal records it (a signed run names its signer instead)."""
+
+    def __init__(self, path: Path, *, force: bool) -> None:
+        self.path, self.force = path, force
 
     def file(self) -> Path | None:
         return self.path
@@ -804,6 +802,29 @@ class _Unsaved:
     def reopen(self, between: Callable[[], None]) -> Any:
         between()
         return None
+
+
+def _journaled_entries(book: Path) -> set[str]:
+    """The signed entries the journal says were written, counting an entry only when the
+    state it left was the workbook indeed: the file now, or the state a later entry
+    started from. (The journal notes an entry just before the new file replaces the old:
+    a process killed in between leaves an entry whose state never was the workbook.)"""
+    from addin.journal.store import Journal, sha256
+    from addin.workbook.saving import target_of
+
+    entries = Journal.load(book).entries
+    signed = [e for e in entries if e.arguments.get("entry") or e.arguments.get("entries")]
+    if not signed:
+        return set()
+    real = {e.before for e in entries}
+    with contextlib.suppress(OSError):
+        real.add(sha256(target_of(book).read_bytes()))
+    found: set[str] = set()
+    for e in signed:
+        if e.after in real:
+            ids = f"{e.arguments.get('entry', '')}, {e.arguments.get('entries', '')}"
+            found |= {i for i in ids.split(", ") if i}
+    return found
 
 
 def _sign(change: Change, signed: Signed) -> None:

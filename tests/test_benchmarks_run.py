@@ -39,6 +39,11 @@ BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
             ["--players", "30", "--members", "500", "--runs", "1"],
             "x floor (cpu)",
         ),
+        (
+            "bench_stations.py",
+            ["--players", "16", "--field", "10", "--phones", "10", "--kill", "--seconds", "400"],
+            "lost: 0, doubled: 0, in the Log but not written: 0",
+        ),
     ],
 )
 def test_a_benchmark_prints_its_table(script: str, arguments: list[str], printed: str) -> None:

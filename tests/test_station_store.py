@@ -53,7 +53,7 @@ def signed_run(
     return store.run(
         action,
         [params],
-        store.FileBook(book, door=by),
+        store.FileBook(book),
         answers,
         warnings_accepted=yes,
         signed=store.Signed(by, entry),
@@ -232,3 +232,48 @@ def test_the_outcome_file_is_plain_json_lines(tmp_path: Path) -> None:
     queue.record(entry.id, WRITTEN, "Dropped X")
     lines = (tmp_path / "q.stations" / "outcomes.jsonl").read_text(encoding="utf-8").splitlines()
     assert json.loads(lines[-1])["state"] == WRITTEN
+
+
+KILLED_BETWEEN_JOURNAL_AND_SWAP = """
+import os, sys
+from pathlib import Path
+import addin.workbook.saving as saving
+from addin import store
+
+book, entry, aga = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
+keep = saving._snapshot
+
+
+def killed(path):
+    if Path(path).name == book.name:  # the journal has its entry; the new file waits
+        os._exit(9)
+    return keep(path)
+
+
+saving._snapshot = killed
+store.run("register", [{"aga": aga}], store.FileBook(book), store.Answering(True),
+          warnings_accepted=True, signed=store.Signed("Desk 1", entry))
+"""
+
+
+def test_a_writer_killed_between_the_journal_and_the_swap_writes_the_entry_again(
+    book: Path,
+) -> None:
+    import subprocess
+    import sys
+
+    member, entry = CURRENT[0], new_id()
+    before = digest(book)
+    killed = subprocess.run(
+        [sys.executable, "-c", KILLED_BETWEEN_JOURNAL_AND_SWAP, book, entry, str(member.aga_id)],
+        env={"PYTHONPATH": str(Path(__file__).resolve().parents[1])},
+        capture_output=True,
+        text=True,
+    )
+    assert killed.returncode == 9, killed.stderr
+    assert digest(book) == before, "the workbook was never replaced"
+    assert Journal.load(book).entries[-1].arguments["entry"] == entry  # a note of a save
+    again = signed_run(book, "register", {"aga": member.aga_id}, "Desk 1", entry)
+    assert (again.status, again.already) == ("done", False)
+    assert [m for _, _, m in log_rows(book)].count(f"Entry {entry} from Desk 1") == 1
+    assert member.aga_id in players(book)

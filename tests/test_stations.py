@@ -308,3 +308,21 @@ def test_serve_shows_the_stations_address_and_password(book: Path) -> None:
         text=True,
     ).stdout.strip()
     assert qr.endswith(f"/station/?key={key_of(book)}")
+
+
+def test_a_hostile_station_name_is_cut_short_and_stays_text(book: Path) -> None:
+    member = WAITING[0]
+    hostile = '=HYPERLINK("http://evil.example","x")\x07' + "y" * 3_000
+    with serving(book) as served:
+        huge = Station(served.url, "z" * 40_000)
+        assert huge.post("/station/login", {"key": key_of(book), "station": huge.name})[0] == 400
+        desk = Station(served.url, hostile)
+        desk.sign_in(key_of(book))
+        assert desk.settled(desk.send("checkin", player=member.aga_id))["state"] == "written"
+        assert "<script" not in desk.get("/station/")[1]
+    signed = [a for _, a, _ in log_messages(book) if a.startswith("checkin (")]
+    assert len(signed) == 1
+    assert signed[0].startswith('checkin (=HYPERLINK("http://evil.example"')
+    assert "\x07" not in signed[0] and len(signed[0]) < 60
+    door = Journal.load(book).entries[-1].door
+    assert door.startswith("=HYPERLINK") and len(door) <= 31

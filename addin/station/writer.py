@@ -67,7 +67,7 @@ def write(book: Path, entry: Entry) -> Told | None:
     outcome = store.run(
         entry.action,
         [entry.params],
-        store.FileBook(book, door=entry.station),
+        store.FileBook(book),
         answers,
         signed=store.Signed(entry.station, entry.id),
     )
