@@ -61,16 +61,10 @@ class Told:
 def write(book: Path, entry: Entry) -> Told | None:
     """Run ``entry`` into the workbook file; what its station is told (None: try again
     later: another action kept the workbook's turn too long, or another program holds it)."""
-    if entry.action not in STATION_ACTIONS:
-        return Told(REFUSED, f"{entry.action!r} is not something a station sends")
-    answers = store.Answered(entry.answers)
-    outcome = store.run(
-        entry.action,
-        [entry.params],
-        store.FileBook(book),
-        answers,
-        signed=store.Signed(entry.station, entry.id),
-    )
+    ran = _run(entry, store.FileBook(book))
+    if isinstance(ran, Told):
+        return ran
+    outcome, answers = ran
     if outcome.status == "busy" or (outcome.status == "error" and _holder(book)):
         return None
     return _told(outcome, answers)
@@ -79,16 +73,10 @@ def write(book: Path, entry: Entry) -> Told | None:
 def check(book: Path, entry: Entry, holder: str) -> Told:
     """What ``entry`` would do to the workbook as last saved (nothing is written): while
     another program holds the workbook, its station hears of a refusal or a question now."""
-    if entry.action not in STATION_ACTIONS:
-        return Told(REFUSED, f"{entry.action!r} is not something a station sends")
-    answers = store.Answered(entry.answers)
-    outcome = store.run(
-        entry.action,
-        [entry.params],
-        store.HeldBook(FileStore.open(book)),
-        answers,
-        signed=store.Signed(entry.station, entry.id),
-    )
+    ran = _run(entry, store.HeldBook(FileStore.open(book)))
+    if isinstance(ran, Told):
+        return ran
+    outcome, answers = ran
     told = _told(outcome, answers)
     if told.state != WRITTEN or outcome.already:
         return told
@@ -97,6 +85,17 @@ def check(book: Path, entry: Entry, holder: str) -> Told:
         f"checked, and waiting: {target_of(book).name} is open in {holder}; the TD takes it "
         "in with Take station entries",
     )
+
+
+def _run(entry: Entry, workbook: store.Workbook) -> Told | tuple[store.Outcome, store.Answered]:
+    """The entry through its action on ``workbook``, answered and signed as its station
+    said; refused before anything runs when it names no action a station sends."""
+    if entry.action not in STATION_ACTIONS:
+        return Told(REFUSED, f"{entry.action!r} is not something a station sends")
+    answers = store.Answered(entry.answers)
+    signed = store.Signed(entry.station, entry.id)
+    outcome = store.run(entry.action, [entry.params], workbook, answers, signed=signed)
+    return outcome, answers
 
 
 def _told(outcome: store.Outcome, answers: store.Answered) -> Told:
