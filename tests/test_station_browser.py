@@ -67,7 +67,7 @@ def submit(page: Any, key: str = "Enter") -> None:
 def test_a_station_registers_checks_in_and_enters_a_result_and_undo_takes_the_last_back(
     book: Path, tablet: Any
 ) -> None:
-    board = int(sheet_rows(book, "Round 1")[0]["Board"])  # type: ignore[arg-type]
+    board = int(str(sheet_rows(book, "Round 1")[0]["Board"]))
     arriving = WAITING[0]
     with serving(book) as served:
         page = tablet

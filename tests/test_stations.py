@@ -53,7 +53,7 @@ def log_of(book: Path, station: str) -> list[tuple[str, str, str]]:
 def first_board(book: Path) -> tuple[int, int, int]:
     """Round 1's first board: (board, white, black)."""
     row = sheet_rows(book, "Round 1")[0]
-    return int(row["Board"]), int(row["White AGA #"]), int(row["Black AGA #"])  # type: ignore[arg-type]
+    return int(str(row["Board"])), int(str(row["White AGA #"])), int(str(row["Black AGA #"]))
 
 
 def test_a_station_registers_checks_in_and_enters_a_result_each_signed(book: Path) -> None:
