@@ -270,8 +270,15 @@ class TournamentStore:
         terminal = self.conversation.terminal
         if spec.creates or spec.journal:
             window = self.workbook.window() if spec.journal else None
+            if window is not None and spec.changes and window.file() and window.modified():
+                window.save()  # what the TD typed is seen, and asked about, by undo and redo
             return Snapshot(
-                _NoSheets(self.workbook.name), spec.id, (), window=window, terminal=terminal
+                _NoSheets(self.workbook.name),
+                spec.id,
+                (),
+                window=window,
+                terminal=terminal,
+                force=self.workbook.force,
             )
         if self.storage is None:
             self.storage = self.workbook.open(section_sheets(spec.reads), writes=spec.changes)

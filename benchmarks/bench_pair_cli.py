@@ -25,7 +25,7 @@ import openpyxl
 
 from addin.core.model import Round, Settings, Tournament
 from addin.core.pairing.simulate import initial_score, simulate
-from addin.workbook import book, template
+from addin.workbook import book, round_sheets, template
 from addin.workbook.layout import players_table
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
 
@@ -40,7 +40,7 @@ def build(path: Path, players: int) -> None:
     gw = OpenpyxlGateway(template.build(values), path)
     gw.write_table(players_table(10), [book.player_values(p, 10) for p in t.players.values()])
     for rnd in t.rounds:
-        book.write_round(gw, rnd, t.players)
+        round_sheets.write_round(gw, rnd, t.players)
     gw.save()
 
 

@@ -213,12 +213,14 @@ def test_a_reports_menu_item_writes_its_sheet_and_pdf_and_no_log(tmp_path: Path)
 
     from addin.door.buttons import report_items
     from addin.door.report_menu import report_file
+    from addin.excel.window import ExcelWindow
 
     path = prepared_file(tmp_path, 20)
     wall = report_items()[0]
     assert wall.preset == ("pairings", "alphabetical")
     remote = xw.Book(json=book_json(path))
-    pdf = report_file(remote, "pairings", "alphabetical")
+    folder = ExcelWindow(remote, WatchedTD([])).report_folder()
+    pdf = report_file(folder, str(remote.name), "pairings", "alphabetical")
     pdf.unlink(missing_ok=True)
     td = WatchedTD([])
     outcome = dispatch(wall.control_id, remote, dialogs=td)

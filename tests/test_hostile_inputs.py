@@ -9,6 +9,7 @@ printed (``--debug`` is the only way to see one, tested last).
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -591,7 +592,7 @@ def test_debug_shows_the_traceback_of_an_unexpected_failure(book: Path, tmp_path
     from addin.actions.registry import ACTIONS
 
     spec = ACTIONS["standings"]
-    ACTIONS["standings"] = type(spec)(spec.id, spec.label, spec.help, broken, spec.params)
+    ACTIONS["standings"] = dataclasses.replace(spec, run=broken)
     try:
         plain = run("standings", book)
         assert plain.returncode == 1

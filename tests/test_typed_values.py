@@ -14,10 +14,9 @@ from addin.core.model import Result
 from addin.workbook import template
 from addin.workbook.book import settings_from_values
 from addin.workbook.cells import Formula
-from addin.workbook.gateway import Row
+from addin.workbook.gateway import Row, WrongType
 from addin.workbook.layout import games_table, players_table
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
-from addin.workbook.typed_values import WrongType
 
 
 def _typed_as_text(path: Path) -> Path:

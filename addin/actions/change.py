@@ -317,8 +317,9 @@ class Change:
 
     @property
     def changes_tournament(self) -> bool:
-        """Whether committing it changes the tournament (a Log line is a change too)."""
-        return bool(self.edits or self.log)
+        """Whether committing it changes the tournament: a table or sheet of the tournament
+        written or removed, or a Log line (a report's sheet alone is a printout)."""
+        return bool(self.log) or any(_section(e) is not Section.REPORT_SHEETS for e in self.edits)
 
 
 class Draft:
@@ -417,3 +418,9 @@ class Draft:
 
 MAX_INPUT_BYTES = 100 * 1024 * 1024
 """The largest file an action reads (the whole AGA membership list is 1.4 MB)."""
+
+
+def _section(edit: Edit) -> Section | None:
+    if isinstance(edit, WriteTable):
+        return section_of(edit.table)
+    return section_of_sheet(edit.sheet)

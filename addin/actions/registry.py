@@ -310,19 +310,20 @@ def _number(text: str) -> float:
 
 
 def read_input(path: Path) -> InputFile:
-    """The file the TD named, read; ``ParamError`` saying why not (too big, missing)."""
-    from addin.actions.change import ParamError
+    """The file the TD named, read; ``ActionError`` saying why not (too big, missing): the
+    command is right, the file is not (exit 1, not a usage error)."""
+    from addin.actions.change import ActionError
 
     try:
         size = path.stat().st_size
         if size > MAX_INPUT_BYTES:
-            raise ParamError(
+            raise ActionError(
                 f"{path}: {size:,} bytes is more than the {MAX_INPUT_BYTES // 2**20} MB "
                 "this reads; is it the right file?"
             )
         return InputFile(path, path.read_bytes())
     except OSError as err:
-        raise ParamError(f"cannot read {path}: {err.strerror}") from err
+        raise ActionError(f"cannot read {path}: {err.strerror}") from err
 
 
 def arguments(params: object) -> dict[str, object]:

@@ -53,7 +53,18 @@ from addin.core.model import (
 from addin.core.ratings import RatingError, parse_rating
 from addin.core.tiebreaks import TiebreakError, resolve, resolve_order
 from addin.workbook import cells
-from addin.workbook.gateway import Part, Problem, Row, TableData, TableSource
+from addin.workbook.gateway import (
+    Part,
+    Problem,
+    Row,
+    TableData,
+    TableSource,
+    day,
+    flag,
+    numeric,
+    text,
+    whole,
+)
 from addin.workbook.layout import (
     BANDS,
     LOG,
@@ -70,7 +81,6 @@ from addin.workbook.layout import (
     setting_help,
 )
 from addin.workbook.round_sheets import round_set_problems
-from addin.workbook.typed_values import day, flag, numeric, text, whole
 
 # --- Settings -----------------------------------------------------------------------------
 

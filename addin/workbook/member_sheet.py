@@ -12,9 +12,8 @@ from addin.core.limits import shown
 from addin.core.lookup import MemberIndex
 from addin.core.member import Member, split_name
 from addin.core.ratings import is_valid_rating
-from addin.workbook.gateway import Problem, Row, Tables, TableSource
+from addin.workbook.gateway import Problem, Row, Tables, TableSource, day, numeric, text, whole
 from addin.workbook.layout import TDLISTA
-from addin.workbook.typed_values import day, numeric, text, whole
 
 MEMBER_SHEETS = (TDLISTA.sheet,)
 """The sheets a look-up in the member list reads (and nothing else)."""
