@@ -92,7 +92,14 @@ from importlib import resources
 from lxml import etree
 
 from addin.core.handicap import MAX_HANDICAP, aga_text_komi, komi_from_report
-from addin.core.limits import MAX_ROUNDS, fee_problem, komi_problem, shown
+from addin.core.limits import (
+    MAX_ROUNDS,
+    MAX_SCORE,
+    fee_problem,
+    komi_problem,
+    number_said,
+    shown,
+)
 from addin.core.model import (
     Bye,
     ByeKind,
@@ -784,7 +791,7 @@ def _read_player(context: _Context, element: etree._Element) -> None:
         given_name=element.get("GivenName", "").strip(),
         rank=rank,
         rating=rating,
-        initial_score=_float(context, element, "InitialTournamentScore") if initial else None,
+        initial_score=_score(context, element, "InitialTournamentScore") if initial else None,
         email=element.get("Email", ""),
         phone=element.get("Phone", ""),
         address=element.get("Address", ""),
@@ -842,6 +849,19 @@ def _float(context: _Context, element: etree._Element, key: str) -> float:
         value = math.nan
     if not math.isfinite(value):
         raise context.error(element, f"{key}={shown(text)} is not a number")
+    return value
+
+
+def _score(context: _Context, element: etree._Element, key: str) -> float:
+    """A McMahon score, within the million points either way that every score keeps to."""
+    value = _float(context, element, key)
+    if not -MAX_SCORE <= value <= MAX_SCORE:
+        text = element.get(key, "").strip()
+        raise context.error(
+            element,
+            f"{key}={shown(text)} is not a McMahon score from {number_said(-MAX_SCORE)} "
+            f"to {number_said(MAX_SCORE)}",
+        )
     return value
 
 

@@ -28,7 +28,7 @@ from addin.core.european import (
     Supergroup,
 )
 from addin.core.handicap import MAX_HANDICAP
-from addin.core.limits import MAX_ROUNDS, komi_problem
+from addin.core.limits import komi_problem, number_said, shown
 from addin.core.model import (
     Band,
     Bye,
@@ -73,7 +73,9 @@ from addin.workbook.round_sheets import round_set_problems
 
 
 def _setting_column(setting: Setting) -> Column:
-    return Column(setting.key, setting.label, setting.kind, choices=setting.choices)
+    return Column(
+        setting.key, setting.label, setting.kind, choices=setting.choices, bounds=setting.bounds
+    )
 
 
 def _norm(text: object) -> str:
@@ -136,16 +138,26 @@ def read_settings(gw: Gateway) -> SettingsData:
     return data_
 
 
-def _whole(v: Mapping[str, object], key: str, default: int, low: int, high: int) -> int:
-    """A whole-number setting within ``low..high`` (blank: the default)."""
+def _check_bounds(v: Mapping[str, object]) -> None:
+    """Every number setting within the bounds the layout gives it, whichever door the
+    values came through (a cell, an imported report, ``new``): the setting named, the value
+    quoted as ``shown`` cuts it, never converted."""
+    for setting in SETTINGS:
+        value = v.get(setting.key)
+        if setting.bounds is None or value is None or isinstance(value, bool):
+            continue
+        low, high = setting.bounds
+        if not isinstance(value, int | float) or not low <= value <= high:
+            raise ValueError(
+                f"{setting.label}: {shown(value)} is not a number from {number_said(low)} "
+                f"to {number_said(high)}"
+            )
+
+
+def _whole(v: Mapping[str, object], key: str, default: int) -> int:
+    """A whole-number setting (blank: the default); its bounds are checked before."""
     value = v.get(key)
-    if value is None:
-        return default
-    number = int(value)  # type: ignore[call-overload]
-    if not low <= number <= high:
-        label = next(s.label for s in SETTINGS if s.key == key)
-        raise ValueError(f"{label} {number} is not between {low} and {high}")
-    return number
+    return default if value is None else int(value)  # type: ignore[call-overload]
 
 
 def settings_from_values(v: Mapping[str, object]) -> Settings:
@@ -162,14 +174,13 @@ def settings_from_values(v: Mapping[str, object]) -> Settings:
             web=text(f"{prefix}_web"),
         )
 
+    _check_bounds(v)
     defaults = Settings()
     listed = [t.strip() for t in text("tiebreaks").split(",") if t.strip()]
     tiebreaks = tuple(t for t in listed if not settings_rules.is_extra(t))
     extras = tuple(t[1:-1].strip() for t in listed if settings_rules.is_extra(t))
     rounds = v.get("rounds")
     rounds = defaults.rounds if rounds is None else rounds  # 0 is refused, not the default
-    if not 1 <= int(rounds) <= MAX_ROUNDS:  # type: ignore[call-overload]
-        raise ValueError(f"Number of rounds {rounds} is not between 1 and {MAX_ROUNDS}")
     komi = float(v.get("komi") if v.get("komi") is not None else defaults.komi)  # type: ignore[arg-type]
     if komi_problem(komi):
         raise ValueError(f"Komi (even games): {komi_problem(komi)}")
@@ -201,7 +212,7 @@ def settings_from_values(v: Mapping[str, object]) -> Settings:
         handicap_policy=HandicapPolicy(v.get("handicap_policy") or defaults.handicap_policy.value),
         handicap_basis=HandicapBasis(v.get("handicap_basis") or defaults.handicap_basis.value),
         handicap_even_from=v.get("handicap_even_from"),  # type: ignore[arg-type]
-        handicap_ceiling=_whole(v, "handicap_ceiling", defaults.handicap_ceiling, 0, 9),
+        handicap_ceiling=_whole(v, "handicap_ceiling", defaults.handicap_ceiling),
         top_band_even=bool(v.get("top_band_even")),
         color_policy=ColorPolicy(v.get("color_policy") or defaults.color_policy.value),
         avoid_same_family=bool(v.get("avoid_same_family")),
@@ -210,7 +221,7 @@ def settings_from_values(v: Mapping[str, object]) -> Settings:
         avoid_same_state=bool(v.get("avoid_same_state")),
         avoid_same_country=bool(v.get("avoid_same_country")),
         avoid_handicap_games=bool(v.get("avoid_handicap_games")),
-        avoidance_points=_whole(v, "avoidance_points", defaults.avoidance_points, 0, 100),
+        avoidance_points=_whole(v, "avoidance_points", defaults.avoidance_points),
         tiebreaks=tiebreaks or defaults.tiebreaks,
         extra_columns=extras,
         seed=int(v.get("seed") or 0),  # type: ignore[call-overload]

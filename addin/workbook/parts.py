@@ -54,6 +54,10 @@ DESCRIPTIVE_SETTINGS = frozenset(
 PLAYING_SETTINGS = frozenset(s.key for s in SETTINGS) - DESCRIPTIVE_SETTINGS
 """Settings that decide pairings, bands, scores and registration."""
 
+SHAPING_SETTINGS = frozenset({"rounds"})
+"""Settings that shape the sheets themselves (the Players round columns, the Round sheets):
+a problem in one affects the whole tournament, whatever an action reads."""
+
 
 def is_aga_id(part: Part | None) -> bool:
     """Whether ``part`` is a player's AGA # cell (one that cannot be read loses the player)."""
@@ -103,7 +107,7 @@ def part_of(
         return Part("requests", row.get("round") if row is not None else None)
     if sheet == settings_sheet:
         key = _SETTING_BY_LABEL.get(" ".join((problem.column or "").split()).casefold())
-        return Part("setting", key) if key else None
+        return Part("setting", key) if key and key not in SHAPING_SETTINGS else None
     players_data = tables.get("Players")
     if players_data is not None and sheet == players_data.table.sheet:
         row = _row_of(problem, players_data)
@@ -121,4 +125,25 @@ def with_parts(
     settings_sheet: str,
     players: Collection[object],
 ) -> list[Problem]:
-    return [replace(p, affects=part_of(p, tables, settings_sheet, players)) for p in problems]
+    placed = [replace(p, affects=part_of(p, tables, settings_sheet, players)) for p in problems]
+    return _with_their_aga_id(placed)
+
+
+def _with_their_aga_id(problems: list[Problem]) -> list[Problem]:
+    """A Players row whose AGA # cannot be read is no player, and nobody can tell which of its
+    cells a player would need: every other bad cell of the row goes with its AGA # (stops
+    what the AGA # stops), so the message that names the AGA # names the whole row."""
+    unknown = {
+        (p.sheet, _row_number(p)) for p in problems if p.unreadable and is_aga_id(p.affects)
+    }
+    return [
+        replace(p, affects=Part("player", None, "aga_id"))
+        if (p.sheet, _row_number(p)) in unknown and not is_aga_id(p.affects)
+        else p
+        for p in problems
+    ]
+
+
+def _row_number(problem: Problem) -> int | None:
+    match = _ROW.match(problem.cell or "")
+    return int(match.group(1)) if match else None

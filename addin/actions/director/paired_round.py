@@ -95,6 +95,19 @@ def impossible_jigo(rnd: Round, game: Game, result: Result | None) -> list[str]:
     ]
 
 
+def replaced_result(t: Tournament, rnd: Round, game: Game, result: Result | None) -> list[str]:
+    """A result already recorded, about to be replaced or cleared: a warning naming the
+    board, its players, the result there and the one that replaces it (in any round: the
+    last one's results are as much the players' as an earlier one's)."""
+    if game.result is None or game.result == result:
+        return []
+    new = result.value if result else "no result (blank)"
+    return [
+        f"{_where(rnd, game)}: {_pair_text(t, game)} already has a result, "
+        f"{game.result.value}; it is replaced by {new}"
+    ]
+
+
 def _pair_text(t: Tournament, game: Game) -> str:
     return f"{name_of(t, game.white)} (White) - {name_of(t, game.black)} (Black)"
 
@@ -340,7 +353,7 @@ def record_result(session: Session, params: Mapping[str, object]) -> None:
     new_round = replace(rnd, games=tuple(new if g == game else g for g in rnd.games))
     after = with_round(t, new_round)
     latest = last_round(t)
-    warnings = []
+    warnings = replaced_result(t, rnd, game, result)
     if rnd.number < latest:
         warnings.append(
             f"round {rnd.number} is not the latest round: round {latest} is already paired, "
