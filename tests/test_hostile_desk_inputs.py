@@ -332,6 +332,21 @@ def test_a_setting_an_imported_report_gives_out_of_bounds_is_named_and_nothing_w
     assert digest(fresh) == before
 
 
+def test_a_basic_time_in_superscript_digits_is_named_not_a_traceback(
+    fresh: Path, tmp_path: Path
+) -> None:
+    """ "²" is a digit to Python's str.isdigit, and no number to int()."""
+    text = (DATA / "aga-xml" / "2013-12.xml").read_text(encoding="utf-8")
+    report = tmp_path / "report.xml"
+    report.write_text(text.replace("<BasicTime>45<", "<BasicTime>²<"), encoding="utf-8")
+    refused = run("import-aga-xml", fresh, report, "--yes")
+    assert refused.returncode == 1
+    line = text[: text.index("<BasicTime>")].count("\n") + 1
+    assert f"report.xml, line {line}: <BasicTime> '²' is not a whole number of minutes" in (
+        refused.stderr
+    )
+
+
 def ghost_typed_huge(path: Path) -> str:
     return type_settings(path, {"ghost_player": 1e300})["ghost_player"]
 

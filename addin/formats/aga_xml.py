@@ -680,9 +680,10 @@ def _header_int(context: _Context, header: etree._Element | None, tag: str) -> i
     element = header.find(tag) if header is not None else None
     if element is None or not (element.text or "").strip():
         return None
-    if not element.text.strip().isdigit():
-        raise context.error(element, f"{element.text!r} is not a whole number of minutes")
-    return int(element.text)
+    text = element.text.strip()
+    if not (text.isascii() and text.isdigit()):  # "²" is a digit to str.isdigit, not to int
+        raise context.error(element, f"{shown(text)} is not a whole number of minutes")
+    return int(text)
 
 
 def _read_rules(context: _Context, header: etree._Element | None) -> Rules:

@@ -327,7 +327,8 @@ def _changes(t: Tournament, old: Game, new: Game) -> str:
 @action(
     "result",
     "Record a result",
-    "record or correct a game's result; an earlier round's result is asked to be confirmed",
+    "record or correct a game's result; replacing or clearing a result already there, or "
+    "changing an earlier round, is asked to be confirmed",
     ROUND,
     BOARD,
     Param(
