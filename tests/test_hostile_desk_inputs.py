@@ -55,9 +55,7 @@ ROUNDS = 4
 def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The demo tournament: 30 players, 4 rounds paired and played, no journal yet (the demo
     writes the workbook whole, as a workbook copied without its .history folder is)."""
-    book = tmp_path_factory.mktemp("desk") / "event.xlsx"
-    done = run("demo", book, "--players", 30, "--rounds", ROUNDS)
-    assert done.returncode == 0, done.stderr
+    book = demo_book(tmp_path_factory, "event", 30, ROUNDS)
     assert not book.with_suffix(".history").exists()
     return book
 
@@ -106,6 +104,38 @@ def rows_of(path: Path, sheet: str) -> list[dict[str, Any]]:
 
 def output(done: Any) -> str:
     return str(done.stdout) + str(done.stderr)
+
+
+def refused_in_excel(path: Path, action: str, params: dict[str, object]) -> str:
+    """``action`` through Excel's entry point (``--yes``): it stops, writes nothing, and its
+    error dialog says this."""
+    remote = open_remote(path)
+    outcome = excel_dispatch(action, remote, params, yes=True)
+    assert outcome.status == "error", outcome
+    assert not writes(remote)
+    prompt, _, _, mode, _ = alerts(remote)[-1]
+    assert mode == "critical"
+    return str(prompt)
+
+
+def refused_in_calc(office: Office, path: Path, action: str, params: dict[str, object]) -> str:
+    """``action`` through Calc's entry point on the live document (``--yes``): it stops,
+    the document stays as it was, and its error says this."""
+    doc = office.open(path)
+    before = live_cells(doc)
+    outcome = calc_dispatch(action, doc, office.ctx, params, dialogs=AcceptAll(), yes=True)
+    assert outcome.status == "error", outcome
+    assert live_cells(doc) == before
+    doc.close(True)
+    return str(outcome.messages[0])
+
+
+def demo_book(factory: pytest.TempPathFactory, name: str, players: int, rounds: int) -> Path:
+    """``python -m addin demo``: a tournament played by the program, as a TD starts one."""
+    book = factory.mktemp(name) / f"{name}.xlsx"
+    done = run("demo", book, "--players", players, "--rounds", rounds)
+    assert done.returncode == 0, done.stderr
+    return book
 
 
 # --- 8: a result already there -------------------------------------------------------------
@@ -208,10 +238,7 @@ LONG_NUMBER = re.compile(r"\d{16}")
 @pytest.fixture(scope="module")
 def club(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A small event for the settings: 10 players, 2 rounds played."""
-    book = tmp_path_factory.mktemp("club") / "club.xlsx"
-    done = run("demo", book, "--players", 10, "--rounds", 2)
-    assert done.returncode == 0, done.stderr
-    return book
+    return demo_book(tmp_path_factory, "club", 10, 2)
 
 
 def value_cell(wb: Workbook, setting: Setting) -> str:
@@ -355,25 +382,16 @@ def test_a_ghost_typed_as_1e300_stops_the_excel_button_naming_the_cell(
     book: Path, excel: None
 ) -> None:
     cell = ghost_typed_huge(book)
-    remote = open_remote(book)
-    outcome = excel_dispatch("standings", remote, {}, yes=True)
-    assert outcome.status == "error", outcome
-    prompt = alerts(remote)[-1][0]
-    assert f"{cell}: 1e+300 is not an AGA number" in prompt, prompt
-    assert not LONG_NUMBER.search(prompt) and not writes(remote)
+    said = refused_in_excel(book, "standings", {})
+    assert f"{cell}: 1e+300 is not an AGA number" in said and not LONG_NUMBER.search(said)
 
 
 def test_a_ghost_typed_as_1e300_stops_the_calc_button_naming_the_cell(
     book: Path, office: Office
 ) -> None:
     cell = ghost_typed_huge(book)
-    doc = office.open(book)
-    before = live_cells(doc)
-    outcome = calc_dispatch("standings", doc, office.ctx, {}, dialogs=AcceptAll(), yes=True)
-    assert outcome.status == "error", outcome
-    assert f"{cell}: 1e+300 is not an AGA number" in outcome.messages[0]
-    assert live_cells(doc) == before
-    doc.close(True)
+    said = refused_in_calc(office, book, "standings", {})
+    assert f"{cell}: 1e+300 is not an AGA number" in said
 
 
 # --- 15: an AGA XML initial score out of range ---------------------------------------------
@@ -432,27 +450,16 @@ def test_an_initial_score_out_of_range_stops_the_excel_button_naming_the_line(
     fresh: Path, tmp_path: Path, excel: None
 ) -> None:
     report, line = report_with_score(tmp_path, "-1000000000")
-    remote = open_remote(fresh)
-    outcome = excel_dispatch("import-aga-xml", remote, {"report": report}, yes=True)
-    assert outcome.status == "error", outcome
-    assert score_refused(report, line, "-1000000000") in alerts(remote)[-1][0]
-    assert not writes(remote)
+    said = refused_in_excel(fresh, "import-aga-xml", {"report": report})
+    assert score_refused(report, line, "-1000000000") in said
 
 
 def test_an_initial_score_out_of_range_stops_the_calc_button_naming_the_line(
     fresh: Path, tmp_path: Path, office: Office
 ) -> None:
     report, line = report_with_score(tmp_path, "1e300")
-    doc = office.open(fresh)
-    before = live_cells(doc)
-    params = {"report": report}
-    outcome = calc_dispatch(
-        "import-aga-xml", doc, office.ctx, params, dialogs=AcceptAll(), yes=True
-    )
-    assert outcome.status == "error", outcome
-    assert score_refused(report, line, "1e300") in outcome.messages[0]
-    assert live_cells(doc) == before
-    doc.close(True)
+    said = refused_in_calc(office, fresh, "import-aga-xml", {"report": report})
+    assert score_refused(report, line, "1e300") in said
 
 
 # --- 16: a row deleted from a paired round -------------------------------------------------
@@ -545,11 +552,7 @@ def test_a_deleted_game_row_stops_the_excel_button_naming_both_players(
     """The remote engine's workbook has no file and so no journal: the Log tells them."""
     white, black, _ = game_row(book, 2, 4)
     delete_sheet_row(book, "Round 2", 4)
-    remote = open_remote(book)
-    outcome = excel_dispatch("standings", remote, {}, yes=True)
-    assert outcome.status == "error", outcome
-    assert f"{white}, {black} now have neither" in alerts(remote)[-1][0]
-    assert not writes(remote)
+    assert f"{white}, {black} now have neither" in refused_in_excel(book, "standings", {})
 
 
 def test_a_deleted_game_row_stops_the_calc_button_naming_both_players(
@@ -557,13 +560,8 @@ def test_a_deleted_game_row_stops_the_calc_button_naming_both_players(
 ) -> None:
     white, black, _ = game_row(book, 2, 4)
     delete_sheet_row(book, "Round 2", 4)
-    doc = office.open(book)
-    before = live_cells(doc)
-    outcome = calc_dispatch("standings", doc, office.ctx, {}, dialogs=AcceptAll(), yes=True)
-    assert outcome.status == "error", outcome
-    assert f"{white}, {black} now have neither" in outcome.messages[0]
-    assert live_cells(doc) == before
-    doc.close(True)
+    said = refused_in_calc(office, book, "standings", {})
+    assert f"{white}, {black} now have neither" in said
 
 
 def a_round(seed: int, players: int = 40) -> tuple[Tournament, Round]:
@@ -653,23 +651,16 @@ def test_a_players_row_without_a_readable_aga_number_is_named_whole_in_excel(
     book: Path, excel: None
 ) -> None:
     aga, rating = spoil_row(book)
-    remote = open_remote(book)
-    outcome = excel_dispatch("standings", remote, {}, yes=True)
-    assert outcome.status == "error", outcome
-    prompt = alerts(remote)[-1][0]
-    assert f"{aga}: the error value #N/A" in prompt and f"{rating}: the error value #REF!" in prompt
+    said = refused_in_excel(book, "standings", {})
+    assert f"{aga}: the error value #N/A" in said and f"{rating}: the error value #REF!" in said
 
 
 def test_a_players_row_without_a_readable_aga_number_is_named_whole_in_calc(
     book: Path, office: Office
 ) -> None:
     aga, rating = spoil_row(book)
-    doc = office.open(book)
-    outcome = calc_dispatch("standings", doc, office.ctx, {}, dialogs=AcceptAll(), yes=True)
-    assert outcome.status == "error", outcome
-    said = outcome.messages[0]
+    said = refused_in_calc(office, book, "standings", {})
     assert f"{aga}: the error value #N/A" in said and f"{rating}: the error value #REF!" in said
-    doc.close(True)
 
 
 # --- 19: a newer TDListA after round 1 -----------------------------------------------------

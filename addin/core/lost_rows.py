@@ -38,10 +38,6 @@ class Lost:
     games: tuple[Game, ...]
     byes: tuple[Bye, ...]
 
-    @property
-    def players(self) -> tuple[PlayerId, ...]:
-        return tuple(p for g in self.games for p in g.players) + tuple(b.player for b in self.byes)
-
 
 class _Spent(Exception):
     """The budget is used up."""

@@ -153,9 +153,7 @@ def listed_before(
     made the differences forgets them; a later one that left them waiting lists them anew."""
     keys = {headers[key]: key for key in REMEMBERED if key in headers}
     names = "|".join(re.escape(h) for h in sorted(keys, key=len, reverse=True))
-    line = re.compile(
-        rf"^\s*.* \(AGA # (\d+)\): ({names}) (.*?) -> .* \({re.escape(WAITING)}\)$"
-    )
+    line = re.compile(rf"^\s*.* \(AGA # (\d+)\): ({names}) (.*?) -> .* \({re.escape(WAITING)}\)$")
     remembered: dict[int, dict[str, object]] = {}
     for message in messages:
         if DIFFERENCES.match(message) or UPDATED.match(message):

@@ -144,10 +144,14 @@ def _check_bounds(v: Mapping[str, object]) -> None:
     quoted as ``shown`` cuts it, never converted."""
     for setting in SETTINGS:
         value = v.get(setting.key)
-        if setting.bounds is None or value is None or isinstance(value, bool):
+        if setting.bounds is None or value is None:
             continue
         low, high = setting.bounds
-        if not isinstance(value, int | float) or not low <= value <= high:
+        if (
+            not isinstance(value, int | float)
+            or isinstance(value, bool)
+            or not low <= value <= high
+        ):
             raise ValueError(
                 f"{setting.label}: {shown(value)} is not a number from {number_said(low)} "
                 f"to {number_said(high)}"

@@ -133,9 +133,7 @@ def _with_their_aga_id(problems: list[Problem]) -> list[Problem]:
     """A Players row whose AGA # cannot be read is no player, and nobody can tell which of its
     cells a player would need: every other bad cell of the row goes with its AGA # (stops
     what the AGA # stops), so the message that names the AGA # names the whole row."""
-    unknown = {
-        (p.sheet, _row_number(p)) for p in problems if p.unreadable and is_aga_id(p.affects)
-    }
+    unknown = {(p.sheet, _row_number(p)) for p in problems if p.unreadable and is_aga_id(p.affects)}
     return [
         replace(p, affects=Part("player", None, "aga_id"))
         if (p.sheet, _row_number(p)) in unknown and not is_aga_id(p.affects)
