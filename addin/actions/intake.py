@@ -209,7 +209,7 @@ def with_paired_round_problems(
     misread = {  # games a cell of which names no player: named there already
         n for p in b.problems if (n := names_a_round_player(p)) is not None
     }
-    found = paired_round_problems(b.tournament.rounds, draft.sheet_names(), log, reference, misread)
+    found = paired_round_problems(b.tournament, draft.sheet_names(), log, reference, misread)
     return replace(b, problems=[*b.problems, *found]) if found else b
 
 

@@ -12,8 +12,9 @@ from datetime import date
 
 from addin.actions.change import Draft
 from addin.core.member import Member
-from addin.core.member_refresh import Refresh
+from addin.core.member_refresh import Refresh, as_listed_before, listed_before, waiting
 from addin.workbook import book, players_sheet
+from addin.workbook.book import read_log
 from addin.workbook.players_sheet import refreshes
 
 UPDATE_FLAG = "--update-players"
@@ -64,12 +65,16 @@ def update_players(
     Called before anything is written: a declined warning leaves the workbook as it was.
     ``previous``: the list the workbook held until now (a value typed over it stays).
     """
+    header = players_sheet.headers(b.tournament.settings.rounds)
+    remembered = listed_before((m for _, m in read_log(draft)), header)
+    previous = {
+        aga_id: as_listed_before(m, remembered[aga_id]) if aga_id in remembered else m
+        for aga_id, m in (previous or {}).items()
+    }
     found = refreshes(b, members, previous)
     changed = [(name, r) for name, r in found if r.changes]
     if not found:
         return
-    rounds = b.tournament.settings.rounds
-    header = players_sheet.headers(rounds)
     paired = _paired(b)
     if paired and not update:
         draft.done(
@@ -77,9 +82,10 @@ def update_players(
             f"round {paired[0]} is paired, so the Players sheet is unchanged (run import-tdlista "
             f"again with {UPDATE_FLAG} to update them)"
         )
-        for name, r in changed:
-            fields = ", ".join(header[c.key] for c in r.changes)
-            draft.say(f"  {name} (AGA # {r.aga_id}): {fields}")
+        for name, r in found:  # logged with the old values: the next import needs them
+            lines = describe(name, r, header)  # the changes first, then what stays
+            for i, line in enumerate(lines):
+                draft.done(f"  {waiting(line) if i < len(r.changes) else line}")
         return
     if paired:
         moved = [n for n, r in changed if any(c.key == "rating" for c in r.changes)]

@@ -6,12 +6,21 @@ the TD chose (``set-rating``, a rank typed or requested that differs from the li
 and the change says so. A value typed at the desk over the old list's (a chapter, a state)
 stays too, and is listed as kept. A blank in the new list never erases what the Players sheet
 holds.
+
+After round 1 an import lists the differences and makes none of them until the TD asks; the
+new list replaces the old one in the TDListA sheet all the same, so the next import could no
+longer tell the old list's chapter from one typed at the desk. The import therefore logs each
+difference it left waiting with the old list's value (:func:`waiting`), and the next import
+takes the old list's values from those lines (:func:`listed_before`): a difference listed
+once is made when the TD asks, not kept silently as if someone had typed it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from datetime import date
 
 from addin.core.member import Member
 from addin.core.ratings import RatingError, parse_rating, rank_of
@@ -112,3 +121,75 @@ def refresh(
         elif isinstance(old_rating, int | float):  # the entry rating the TD chose
             kept_rating = float(old_rating)
     return Refresh(member.aga_id, tuple(changes), kept_rating, tuple(kept))
+
+
+WAITING = "waiting for --update-players"
+"""How a logged difference that the import did not make ends."""
+
+BLANK = "blank"
+"""How a difference shows an empty value."""
+
+DIFFERENCES = re.compile(r"^\d+ registered player\(s\) have different AGA data in the new list")
+"""The import's line that starts a list of waiting differences (its Log message)."""
+
+UPDATED = re.compile(r"^Updated the AGA data of \d+ registered player")
+"""The import's line that says the differences were made (its Log message)."""
+
+REMEMBERED = {key: attr for key, attr in LISTED if key != "aga_rating"}
+"""Players column -> Member attribute of the values a waiting line remembers (the rating
+needs no memory: the AGA rating column keeps the old list's)."""
+
+
+def waiting(line: str) -> str:
+    """A difference line as the import logs it when it leaves the difference waiting."""
+    return f"{line} ({WAITING})"
+
+
+def listed_before(
+    messages: Iterable[str], headers: Mapping[str, str]
+) -> dict[int, dict[str, object]]:
+    """AGA # -> Players column key -> the value the older list gave, for each difference the
+    last import left waiting (``headers``: the Players headers by key). An import that
+    made the differences forgets them; a later one that left them waiting lists them anew."""
+    keys = {headers[key]: key for key in REMEMBERED if key in headers}
+    names = "|".join(re.escape(h) for h in sorted(keys, key=len, reverse=True))
+    line = re.compile(rf"^\s*.* \(AGA # (\d+)\): ({names}) (.*?) -> .* \({re.escape(WAITING)}\)$")
+    remembered: dict[int, dict[str, object]] = {}
+    for message in messages:
+        if DIFFERENCES.match(message) or UPDATED.match(message):
+            remembered = {}
+        elif (found := line.match(message)) is not None:
+            key = keys[found.group(2)]
+            remembered.setdefault(int(found.group(1)), {})[key] = _value(key, found.group(3))
+    return remembered
+
+
+def _value(key: str, text: str) -> object:
+    if text == BLANK:
+        return None
+    if key == "membership_expiry":
+        try:
+            return date.fromisoformat(text)
+        except ValueError:
+            return None  # no date: never the row's, so the row's is taken as typed at the desk
+    return text
+
+
+def as_listed_before(member: Member, values: Mapping[str, object]) -> Member:
+    """``member`` (the list the workbook held) with the older list's ``values`` (Players
+    column key -> value) that a waiting difference remembered."""
+
+    def text(key: str, current: str) -> str:
+        if key not in values:
+            return current
+        value = values[key]
+        return "" if value is None else str(value)
+
+    expiry = values.get("membership_expiry", member.expiry)
+    return replace(
+        member,
+        membership_type=text("membership_type", member.membership_type),
+        chapter=text("chapter", member.chapter),
+        state=text("state", member.state),
+        expiry=expiry if isinstance(expiry, date) else None,
+    )

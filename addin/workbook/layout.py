@@ -35,7 +35,17 @@ from addin.core.european import (
     Sleeping,
     Supergroup,
 )
-from addin.core.limits import MAX_SCORE
+from addin.core.handicap import MAX_HANDICAP
+from addin.core.limits import (
+    BAND_D,
+    MAX_AGA_ID,
+    MAX_AVOIDANCE_POINTS,
+    MAX_BASIC_TIME,
+    MAX_KOMI,
+    MAX_ROUNDS,
+    MAX_SCORE,
+    MAX_SEED,
+)
 from addin.core.model import (
     ByeKind,
     ColorPolicy,
@@ -152,6 +162,9 @@ class Setting:
     choices: tuple[str, ...] = ()
     help: str = ""
     required_for_aga: bool = False
+    bounds: tuple[float, float] | None = None
+    """The lowest and highest number the setting takes (both included): every setting of a
+    number kind has them (a rank or rating keeps to the AGA scale by its kind)."""
 
 
 SETTINGS: tuple[Setting, ...] = (
@@ -183,7 +196,13 @@ SETTINGS: tuple[Setting, ...] = (
         required_for_aga=True,
     ),
     Setting("rules", "Rules", Kind.CHOICE, "AGA", _choices(Rules), required_for_aga=True),
-    Setting("basic_time_minutes", "Basic time (minutes)", Kind.INT, required_for_aga=True),
+    Setting(
+        "basic_time_minutes",
+        "Basic time (minutes)",
+        Kind.INT,
+        required_for_aga=True,
+        bounds=(0, MAX_BASIC_TIME),
+    ),
     Setting(
         "overtime_format",
         "Overtime format",
@@ -196,15 +215,31 @@ SETTINGS: tuple[Setting, ...] = (
         "Overtime conditions",
         help="e.g. 5 periods of 30 seconds; 25 stones in 10 minutes; 5 second increment",
     ),
-    Setting("komi", "Komi (even games)", Kind.FLOAT, 7.5, required_for_aga=True),
-    Setting("rounds", "Number of rounds", Kind.INT, 5, required_for_aga=True),
+    Setting(
+        "komi",
+        "Komi (even games)",
+        Kind.FLOAT,
+        7.5,
+        required_for_aga=True,
+        bounds=(-MAX_KOMI, MAX_KOMI),
+    ),
+    Setting(
+        "rounds", "Number of rounds", Kind.INT, 5, required_for_aga=True, bounds=(1, MAX_ROUNDS)
+    ),
     Setting(
         "bar",
         "Bar (rank or rating)",
         Kind.RATING_FLOOR,
         help="Players at or above play in the top band",
     ),
-    Setting("band_d", "Band parameter D", Kind.FLOAT, 0.75, help="Separation = int(D x P / R)"),
+    Setting(
+        "band_d",
+        "Band parameter D",
+        Kind.FLOAT,
+        0.75,
+        help="Separation = int(D x P / R)",
+        bounds=BAND_D,
+    ),
     Setting(
         "top_band_separation",
         "Top band separation",
@@ -220,6 +255,7 @@ SETTINGS: tuple[Setting, ...] = (
         0,
         help="With 0 at bottom: the lowest band's score "
         "(a little above 0 leaves room for late arrivals)",
+        bounds=SCORES,
     ),
     Setting("handicap_policy", "Handicap", Kind.CHOICE, "Minus 1", _choices(HandicapPolicy)),
     Setting(
@@ -236,7 +272,14 @@ SETTINGS: tuple[Setting, ...] = (
         Kind.RATING_FLOOR,
         help="Ranks above count as this rank, so games between them are even (blank: none)",
     ),
-    Setting("handicap_ceiling", "Handicap ceiling", Kind.INT, 9, help="Most stones (0-9)"),
+    Setting(
+        "handicap_ceiling",
+        "Handicap ceiling",
+        Kind.INT,
+        MAX_HANDICAP,
+        help=f"Most stones (0-{MAX_HANDICAP})",
+        bounds=(0, MAX_HANDICAP),
+    ),
     Setting("top_band_even", "Top band games even", Kind.BOOL, "Yes"),
     Setting("color_policy", "Colour assignment", Kind.CHOICE, "Restricted", _choices(ColorPolicy)),
     Setting("avoid_same_family", "Avoid same family", Kind.BOOL, "No"),
@@ -251,6 +294,7 @@ SETTINGS: tuple[Setting, ...] = (
         Kind.INT,
         0,
         help="0: AGA rule (only within a score group); N: EGF style, up to N McMahon points",
+        bounds=(0, MAX_AVOIDANCE_POINTS),
     ),
     Setting(
         "tiebreaks",
@@ -258,7 +302,14 @@ SETTINGS: tuple[Setting, ...] = (
         default="SOS, SODOS, Face to face, Random",
         help="Comma-separated; AGA standard: SOS, SODOS, Face to face, Random",
     ),
-    Setting("seed", "Random seed", Kind.INT, 0, help="Seeds the random draw tiebreak"),
+    Setting(
+        "seed",
+        "Random seed",
+        Kind.INT,
+        0,
+        help="Seeds the random draw tiebreak",
+        bounds=(0, MAX_SEED),
+    ),
     # --- European McMahon (BGA functional specification): blank follows "McMahon rules" ---
     Setting(
         "mcmahon_rules",
@@ -299,8 +350,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "ghost_player",
         "Ghost player (AGA #)",
-        Kind.INT,
+        Kind.AGA_ID,
         help="A registered player who plays only when the field is odd",
+        bounds=(1, MAX_AGA_ID),
     ),
     Setting(
         "group_seeding",
@@ -400,7 +452,7 @@ SETTING_HELP: dict[str, str] = {
     "avoid_same_country": "Yes: the pairing avoids pairing players from one country.",
     "avoid_handicap_games": "Yes: the pairing prefers even games over handicap games.",
     "tiebreaks": "Pick an order from the list, or type tiebreak names separated by commas.",
-    "seed": "Any whole number: it fixes the random draw, the last tiebreak.",
+    "seed": f"A whole number from 0 to {MAX_SEED:,}: it fixes the random draw, the last tiebreak.",
     "mcmahon_rules": "AGA for AGA events; BGA or EGF set the European options below while "
     "they are blank (each may be typed over); the McMahon rules button (`rules`) also sets "
     "the preset's handicap and avoidance rows.",
