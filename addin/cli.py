@@ -313,8 +313,8 @@ def _add_registered(sub: argparse._SubParsersAction, spec: Action) -> None:
             p.add_argument(param.name, **kwargs)
         else:
             p.add_argument(option, dest=param.name, required=param.required, **kwargs)
-    if not spec.changes:
-        return
+    if spec.journal and not spec.changes:
+        return  # history: nothing to accept, nothing to write
     p.add_argument("--yes", action="store_true", help=_YES[spec.journal])
     p.add_argument("--force", action="store_true", help=_FORCE[spec.creates, spec.journal])
 
