@@ -72,7 +72,15 @@ from typing import NamedTuple
 from addin.core.european import AvoidanceScope, FloatChoice, GroupPairing
 from addin.core.handicap import gap_stones
 from addin.core.model import Color, ColorPolicy, HandicapBasis, Player
-from addin.core.pairing.colors import COLOUR_SETS, UNAVOIDABLE, ColorBook, imbalance, stones
+from addin.core.pairing.colors import (
+    BREAKS,
+    COLOUR_SETS,
+    UNAVOIDABLE,
+    ColorBook,
+    first_takes_white,
+    off_balance,
+    stones,
+)
 from addin.core.pairing.field import Entrant, Field
 from addin.core.pairing.seeding import draw_rank, sos_ranks
 from addin.core.pairing.structure import Structure
@@ -280,9 +288,21 @@ def handicap_game(c: Candidate, ctx: Context) -> int:
 
 
 def colour_balance(c: Candidate, ctx: Context) -> int:
-    """Players the game leaves two or more colours off balance in even games: by the
-    better colouring of an even game, or as they stand when a handicap fixes the colours."""
-    return imbalance(ctx.balances[c.hi.index], ctx.balances[c.lo.index], not ctx.stones(c))
+    """Players the game leaves two or more colours off balance in even games: after the
+    colouring the colouring step will give an even game (criterion 4 first when
+    restricted, then Black to whoever has had more Whites), or as they stand when a
+    handicap fixes the colours. Pricing a colouring the step would not give (the better of
+    the two) let a pair of +2 and +4 look like +1 and +5 (one player off) and end at +3 and
+    +3 (two)."""
+    i, j = c.hi.index, c.lo.index
+    ba, bb = ctx.balances[i], ctx.balances[j]
+    if ctx.stones_between(i, j):
+        return off_balance(ba, bb, False)
+    first = second = 0
+    if ctx.restricted:
+        fi, fj = ctx.forbidden_at[i], ctx.forbidden_at[j]
+        first, second = BREAKS[fi][fj], BREAKS[fj][fi]
+    return off_balance(ba, bb, True, first_takes_white(ba, bb, first, second))
 
 
 def _always(ctx: Context) -> bool:
