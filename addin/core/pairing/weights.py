@@ -168,7 +168,8 @@ class Context:
         ]
         self.avoid_handicap = field.settings.avoid_handicap_games and field.first_half
         points = field.settings.avoidance_points
-        self.egf_penalty = (points * field.score_unit) ** 2 + 1 if points and on else 0
+        span = pool[0].units - pool[-1].units if pool else 0
+        self.egf_penalty = egf_penalty(points * field.score_unit, span) if points and on else 0
         """EGF style: what a game the avoidance switches object to adds to the score tier."""
         self.balance = field.settings.color_policy is not ColorPolicy.MANUAL
         choice = field.settings.options.float_choice
@@ -229,10 +230,23 @@ Cost = Callable[[Candidate, Context], int]
 # --- criteria -------------------------------------------------------------------------
 
 
+def egf_penalty(reach: int, span: int) -> int:
+    """EGF style ("Avoidance may cost (points)" N): what a game the avoidance switches
+    object to adds to the score tier, in units of 1/q point squared. Its price is the
+    square of N points (``reach`` = N * q units) plus one unit, so that a pairing which
+    costs up to that much more score difference is preferred to it: one game N points
+    further apart, or one N and one a unit further (OpenGotha's trade in bosp2024 round 2).
+    One unit more makes a pairing that costs exactly the price win the tie; ties went to
+    the lower tiers (the bye, repeated floats), which kept the same-club game where
+    OpenGotha avoids it. N is capped at the field's score span (``span`` units), as
+    OpenGotha caps its factor at the score range: no game is further apart."""
+    return min(reach, span) ** 2 + 2
+
+
 def mms_difference(c: Candidate, ctx: Context) -> int:
     """Squared McMahon score difference, in units of 1/q point; in EGF style a game the
-    avoidance switches object to counts as if N points apart (plus one unit), so a pairing
-    up to N points further apart is preferred to it."""
+    avoidance switches object to adds :func:`egf_penalty`, so a pairing up to N points
+    further apart (and one unit) is preferred to it."""
     cost = (c.hi.units - c.lo.units) ** 2
     if ctx.egf_penalty and ctx.objects(c):
         cost += ctx.egf_penalty
@@ -391,6 +405,7 @@ class Tier:
 
 GAME_TIERS: tuple[Tier, ...] = (
     Tier("mms_difference", (mms_difference,), lambda n, span: span * span),
+    # (EGF style adds egf_penalty(span, span) to this cap: worst_case_caps)
     Tier("bye_choice", (), lambda n, span: max(n - 1, 0), bye_only=True),
     Tier("repeat_float", (repeat_float,), lambda n, span: 2, per_player=True),
     Tier("color_rule", (color_rule,), lambda n, span: 2, per_player=True),
@@ -454,15 +469,26 @@ def scales_for(bounds: Sequence[int]) -> tuple[int, ...]:
     return tuple(scales)
 
 
-def worst_case_bounds(players: int, span: int) -> tuple[int, ...]:
-    """Tier bounds from the caps, for ``players`` players and a score span of ``span``
-    units (the difference between the highest and lowest McMahon score, times q)."""
+def worst_case_caps(players: int, span: int, egf: bool = False) -> tuple[int, ...]:
+    """The largest penalty one edge can carry in each tier, for ``players`` players and a
+    score span of ``span`` units (the difference between the highest and lowest McMahon
+    score, times q); ``egf``: with EGF-style avoidance, whose penalty adds to the score
+    tier (at most :func:`egf_penalty` of the span)."""
+    caps = [t.cap(players, span) for t in TIERS]
+    if egf:
+        caps[0] += egf_penalty(span, span)
+    return tuple(caps)
+
+
+def worst_case_bounds(players: int, span: int, egf: bool = False) -> tuple[int, ...]:
+    """Tier bounds from :func:`worst_case_caps`."""
     nodes = players + players % 2  # an odd field has a bye node
-    return tuple(tier_bound(t, t.cap(players, span), nodes) for t in TIERS)
+    caps = worst_case_caps(players, span, egf)
+    return tuple(tier_bound(t, cap, nodes) for t, cap in zip(TIERS, caps, strict=True))
 
 
-def worst_case_scales(players: int, span: int) -> tuple[int, ...]:
-    return scales_for(worst_case_bounds(players, span))
+def worst_case_scales(players: int, span: int, egf: bool = False) -> tuple[int, ...]:
+    return scales_for(worst_case_bounds(players, span, egf))
 
 
 def combine(costs: Sequence[int], scales: Sequence[int]) -> int:
