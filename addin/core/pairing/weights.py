@@ -20,9 +20,10 @@ Tiers, most important first (protocol references in brackets):
 =================  ==================================================  ==============
 tier               penalty of one candidate game                        cap per game
 =================  ==================================================  ==============
-mms_difference     (score difference in 1/q points)^2  [merge groups    (span*q)^2
-                   so as to minimise the total score difference]; EGF
-                   style adds (N*q)^2 + 1 to a game avoidance objects to
+mms_difference     (score difference in 1/q points)^2  [merge groups    (span*q)^2,
+                   so as to minimise the total score difference]; EGF   EGF style
+                   style adds min(N*q, span)^2 + 2 to a game avoidance  twice that + 2
+                   objects to (:func:`egf_penalty`)
 bye_choice         bye edge only: preference rank of the bye recipient   players - 1
                    (lowest score, then lowest rating)  [Odd-Numbered]
 repeat_float       players floating in the same direction as in the      2
@@ -36,7 +37,8 @@ avoidance          same family 5, club 4, city 3, state 2, country 1,   15
                    considerations]
 handicap_and_      3 for a handicap game when avoiding them (first      5
 colour             half only), plus the players the game leaves two
-                   colours off balance in even games (beyond AGA)
+                   colours off balance in even games (beyond AGA),
+                   after the colouring the colouring step will give it
 switch             both players from the same half of the split group    1
                    ("a switch"; all transpositions come first)
 shift              min(d, 15)^2 * w, d = distance from the split-and-     225 * 15
@@ -57,7 +59,9 @@ Magnitudes in the worst case the tests prove, 2,000 players, 10 rounds, a 40-poi
 span in half points (``worst_case_scales(2000, 80)``): scales from 1 (shift), 3.4e6
 (switch), then one per tier up to mms_difference;
 the heaviest edge stays below :data:`SAFE_WEIGHT` (2^120) and far below the 2^127
-of rustworkx's integers. Real graphs are far lighter: their bounds come from the
+of rustworkx's integers. EGF style (``worst_case_scales(2000, span, egf=True)``) widens the
+score tier's cap to twice the span squared: it stays below at 2,000 players up to a 35-point
+span in half points (70 in whole points). Real graphs are far lighter: their bounds come from the
 penalties actually present (:func:`tier_bound`), and inactive tiers weigh nothing.
 """
 
