@@ -187,6 +187,10 @@ class Context:
             self.sos_bottom = [len(field.groups[e.group]) - 1 - ranks[e.index] for e in pool]
         self._stones: dict[tuple[int, int], int] = {}
         settings = field.settings
+        self._all_even = (
+            settings.handicap_policy.reduction is None or settings.handicap_ceiling <= 0
+        )
+        """No handicap policy, or a ceiling of 0: every game is even (no stones to work out)."""
         self._by_gap = fast_stones and settings.handicap_basis is not HandicapBasis.MMS
         cap = settings.handicap_even_from
         self._closed = [
@@ -214,6 +218,8 @@ class Context:
 
     def stones_between(self, i: int, j: int) -> int:
         """Handicap stones of the game between pool indices ``i`` < ``j``."""
+        if self._all_even:
+            return 0
         key = (i, j)
         found = self._stones.get(key)
         if found is None:
