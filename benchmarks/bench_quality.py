@@ -411,16 +411,14 @@ def parting(s: State, settings: Settings, mine: Pairing, theirs: Pairing) -> str
         for games, byes in (mine, theirs)
     ]
     ours_, theirs_ = totals
-    said = "equal on every tier above it"
-    for name in ours_:
-        if ours_[name] != theirs_[name]:
-            better = "this project" if ours_[name] < theirs_[name] else "OpenGotha"
-            said = f"{name} {ours_[name]} / {theirs_[name]}: {better} keeps it better"
-            break
+    first = next((name for name in ours_ if ours_[name] != theirs_[name]), None)
+    if first is not None:
+        better = "this project" if ours_[first] < theirs_[first] else "OpenGotha"
+        said = f"{first} {ours_[first]} / {theirs_[first]}, {better} keeps it better"
     else:
-        restricted = settings.color_policy is ColorPolicy.RESTRICTED
+        said = "nowhere, equal in every tier"
         breaks = [colour_rule_breaks(inp, games) for games, _ in (mine, theirs)]
-        if restricted and breaks[0] != breaks[1]:
+        if settings.color_policy is ColorPolicy.RESTRICTED and breaks[0] != breaks[1]:
             said += f"; criterion 4 broken by the colours given {breaks[0]} / {breaks[1]}"
     byes = [s.scores[b[0]] if b else None for _, b in (mine, theirs)]
     if byes[0] != byes[1]:
@@ -441,7 +439,16 @@ def worse_than_opengotha(
     worse = [f"{name} {a:g} / {b:g}" for name, a, b in figures if a > b]
     if not worse:
         return []
-    return [f"- {label}: {', '.join(worse)}; they part at {parting(s, settings, mine, theirs)}"]
+    return [f"- {label}: {', '.join(worse)}; they part: {parting(s, settings, mine, theirs)}"]
+
+
+def figures_of(ours: Measures, theirs: Measures) -> list[tuple[str, float, float]]:
+    """The figures the rule ranks, this project's and OpenGotha's (same settings)."""
+    return [
+        ("Σ(ΔMMS)²", ours.msd2, theirs.msd2),
+        ("|W-B|>=2", ours.colour, theirs.colour),
+        ("float", ours.floats, theirs.floats),
+    ]
 
 
 def real_rounds(args: argparse.Namespace) -> None:
@@ -486,9 +493,9 @@ def real_rounds(args: argparse.Namespace) -> None:
             g = opengotha_measures(s, theirs, name) if args.opengotha else None
             if g is not None:
                 label = f"{name} r{rnd.number}"
-                figures = [("Σ(ΔMMS)²", o.msd2, g.msd2), ("|W-B|>=2", o.colour, g.colour)]
-                figures.append(("float", o.floats, g.floats))
-                worse += worse_than_opengotha(label, s, on, mine, theirs[rnd.number], figures)
+                worse += worse_than_opengotha(
+                    label, s, on, mine, theirs[rnd.number], figures_of(o, g)
+                )
                 if og_avoids and s.first_half:
                     both.add(e)
                     both_g.add(g)
@@ -727,9 +734,9 @@ def synthetic_field(
         if theirs_dir is not None:
             g = Side(opengotha_measures(s, theirs, name), seconds[rnd.number])
             worse.add(o.m, e, g.m, s.first_half)
-            figures = [("Σ(ΔMMS)²", o.m.msd2, g.m.msd2), ("|W-B|>=2", o.m.colour, g.m.colour)]
-            figures.append(("float", o.m.floats, g.m.floats))
-            worse_lines += worse_than_opengotha(label, s, on, mine, theirs[rnd.number], figures)
+            worse_lines += worse_than_opengotha(
+                label, s, on, mine, theirs[rnd.number], figures_of(o.m, g.m)
+            )
             if s.first_half:
                 club = [("same club EGF style", e.club_on, g.m.club_on)]
                 worse_lines += worse_than_opengotha(

@@ -104,7 +104,7 @@ def _lopsided(seed: int, n: int, played: int, **settings: object) -> PairingInpu
     across score groups (histories no McMahon pairing makes, to stress the tiers)."""
     rng = random.Random(seed)
     players = make_players(n, rng)
-    t = SimTournament(players, Settings(rounds=8, seed=seed, **settings))  # type: ignore[arg-type]
+    t = SimTournament(players, replace(Settings(rounds=8, seed=seed), **settings))
     t.rounds = random_rounds(players, played, rng)
     return t.input_for(played + 1)
 
