@@ -764,7 +764,11 @@ def synthetic(args: argparse.Namespace) -> None:
     else:
         work = Path(tempfile.mkdtemp(prefix="bench-quality-"))
         files = [write_field(work, n) for n in args.sizes]
-        theirs_dir = run_opengotha(files, work / "opengotha", args.repeat)
+        theirs_dir = run_opengotha(files, work, args.repeat)
+        print(
+            f"(the fields, and OpenGotha's pairings of them, are in {work}: "
+            f"--synthetic {work} measures them again)\n"
+        )
     if not files:
         raise SystemExit(f"{given}: no synthetic-N.xml files")
     fields = [
