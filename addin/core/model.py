@@ -17,6 +17,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 from datetime import date
+from functools import cached_property
 
 from addin.core.european import McMahonRules, Options, Resolved, resolve
 
@@ -177,9 +178,10 @@ class Settings:
     ghost_player: int | None = None
     """AGA # of the ghost player (spec 7.1), who plays only when the field is odd."""
 
-    @property
+    @cached_property
     def options(self) -> Resolved:
-        """The European options in force: typed, else from the McMahon rules preset."""
+        """The European options in force: typed, else from the McMahon rules preset (worked
+        out once: the pairing asks for them per player)."""
         return resolve(self.mcmahon_rules, self.typed_options)
 
 
