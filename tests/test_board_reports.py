@@ -177,7 +177,7 @@ def test_a_wrong_code_tried_again_and_again_is_stopped(book: Path, served: Serve
     assert "warning: 127.0.0.1 sent 5 wrong result codes" in out, "the TD hears of it"
 
 
-def test_disagreeing_reports_warn_the_td_at_the_server_and_at_accept_results(
+def test_disagreeing_reports_warn_the_td_at_the_server_and_accept_results_names_the_board(
     book: Path, served: Server
 ) -> None:
     board = desk_of(book)["boards"][1]
@@ -186,11 +186,15 @@ def test_disagreeing_reports_warn_the_td_at_the_server_and_at_accept_results(
     status, said = post(served.port, {**report, "side": "black", "result": "black"})
     assert status == 200 and said["state"] == "disagree"
     _, out, _ = stop(served)
-    assert f"board {board['board']}: White and Black disagree" in out
+    players = f"White: {board['white_name']}; Black: {board['black_name']}"
+    assert f"board {board['board']} ({players}): White and Black disagree" in out
     before = digest(book)
     done = run("accept-results", book)
-    assert done.returncode == 3, "an active warning"
-    assert f"board {board['board']}: the players disagree" in done.stderr
+    assert done.returncode == 0, "nothing to take in, nothing to confirm"
+    assert (
+        f"board {board['board']} ({board['white_name']} - {board['black_name']}): the players "
+        "disagree (White says White wins, Black says Black wins): not taken" in done.stdout
+    )
     assert digest(book) == before, "nothing written"
 
 
@@ -202,8 +206,8 @@ def test_a_report_never_goes_over_a_result_the_td_typed(book: Path, served: Serv
     assert run("result", book, "--board", board["board"], "--result", "B").returncode == 0
     before = digest(book)
     done = run("accept-results", book)
-    assert done.returncode == 3
-    assert "the Round sheet has Black wins (kept)" in done.stderr
+    assert done.returncode == 0, "the TD's result stands: a note, not a question"
+    assert "the Round sheet has Black wins (the sheet's is kept)" in done.stdout
     assert digest(book) == before
     assert run("publish", book).returncode == 0
     status, said = post(served.port, {**report, "side": "white", "result": "black"})
@@ -300,9 +304,9 @@ def test_reports_for_a_pairing_the_td_has_redone_are_not_taken(book: Path, serve
     assert run("make-pair", book, "--white", white, "--black", black, "--yes").returncode == 0
     before = digest(book)
     done = run("accept-results", book)
-    assert done.returncode == 3
-    assert f"board {second['board']}: reported for another pairing" in done.stderr
-    assert f"board {first['board']}: reported, but the round has no board" in done.stderr
+    assert done.returncode == 0, "nothing taken, nothing to confirm"
+    assert f"board {second['board']}: reported for another pairing" in done.stdout
+    assert f"board {first['board']}: reported, but the round has no board" in done.stdout
     assert digest(book) == before
 
 
@@ -312,8 +316,9 @@ def test_a_pairing_card_names_the_code_of_the_game_in_play(book: Path, tmp_path:
     out = tmp_path / "cards.txt"
     assert run("report", book, "cards", "--out", out).returncode == 0
     text = out.read_text(encoding="utf-8")
-    assert text.count(f"R3 code {codes[int(game['Board'])]}") == 2, "both players' cards"  # type: ignore[call-overload]
-    assert "R2 code" not in text, "a round played has no code"
+    code = codes[int(game["Board"])]  # type: ignore[call-overload]
+    assert text.count(f"Result code, round 3: {code}") == 2, "both players' cards"
+    assert "round 2:" not in text, "a round played has no code"
 
 
 @pytest.mark.parametrize(

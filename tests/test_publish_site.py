@@ -57,6 +57,7 @@ def test_publish_reads_the_workbook_only_and_writes_every_page(book: Path, tmp_p
     players = [int(p["AGA #"]) for p in sheet_rows(book, "Players")]  # type: ignore[call-overload]
     expected = {"index.html", "standings.html", "crosstable.html", "event.html"}
     expected |= {"report.html", "site.css", "site.js", "stamp.js", "round1.html", "round2.html"}
+    expected |= {"hall.html"}
     expected |= {f"p{pid}.html" for pid in players}
     expected |= {n.replace(".html", ".stamp.js") for n in expected if n.endswith(".html")}
     assert set(site) == expected
@@ -187,6 +188,7 @@ def test_a_new_result_changes_the_stamps_of_the_pages_it_changes_and_no_other(
     assert {"index.html", "standings.html", "crosstable.html"} <= changed
     assert {f"p{board['White AGA #']}.html", f"p{board['Black AGA #']}.html"} <= changed
     assert not {"round1.html", "round2.html", "report.html"} & changed, "earlier rounds stay"
+    assert "hall.html" in changed, "the hall screen shows the result"
     players = [n for n in new if n.startswith("p")]
     assert 0 < len(set(players) - changed) < len(players), "some players' pages stay, not all"
     board = re.search(r'<li id="board-1".*?</li>', after["index.html"])

@@ -2,9 +2,10 @@
 
 It only reads the workbook (no save, no Log line: like a report) and writes the site's
 folder (``addin.publish``): pairings by name and by board, standings, the cross table, a
-page per player and one for the event, each refreshing itself when a newer publication
-appears. Beside it, ``BOOK.phones/desk.json`` tells ``serve`` the round in play and its
-result codes (``addin.publish.board_reports``).
+page per player, one for the event and the hall screen, each refreshing itself when a newer
+publication appears. Beside it, ``BOOK.phones/desk.json`` tells ``serve`` the round in play
+and its result codes (``addin.publish.board_reports``); the reports kept there so far give
+each board of the round in play its report state on the pages.
 """
 
 from __future__ import annotations
@@ -19,7 +20,14 @@ from addin.actions.registry import Param, action
 from addin.actions.serve import phones_folder
 from addin.actions.session import ActionError, Session
 from addin.core.model import Tournament
-from addin.publish.board_reports import DESK_FILE, Board, Desk, write_atomically
+from addin.publish.board_reports import (
+    DESK_FILE,
+    Board,
+    Desk,
+    desk_states,
+    read_reports,
+    write_atomically,
+)
 from addin.publish.codes import read_codes
 from addin.publish.folder import default_site_folder
 from addin.publish.site import build_site
@@ -53,16 +61,23 @@ def site_folder(session: Session, asked: object) -> Path:
 def publish(session: Session, params: Mapping[str, object]) -> None:
     folder = site_folder(session, params.get("to"))
     book = read_for(session, NOTHING)
-    try:
-        site = build_site(book.tournament, datetime.now().astimezone(), log_lines(session.gw))
-    except ReportError as err:
-        raise ActionError(f"cannot publish: {err}") from err
     book_path = getattr(session.gw, "path", None)
     phones = phones_folder(Path(book_path)) if book_path is not None else None
     desk = None
+    states: dict[int, str] = {}
     if phones is not None:  # refused before the site is written, not after
         desk = report_desk(session.gw, book.tournament)
         _check_desk_place(phones)
+        try:
+            states = desk_states(desk, read_reports(phones))
+        except ValueError as err:
+            session.say(f"note: the pages show no report state: {err}")
+    try:
+        site = build_site(
+            book.tournament, datetime.now().astimezone(), log_lines(session.gw), states
+        )
+    except ReportError as err:
+        raise ActionError(f"cannot publish: {err}") from err
     try:
         write_site(folder, site)
     except FolderRefused as err:
@@ -104,8 +119,9 @@ def report_desk(gw: Gateway, t: Tournament) -> Desk:
     ("" for a board without one: it takes no reports), its players, and the result typed."""
     done = paired_rounds(t)
     rnd = t.round(done[-1]) if done else None
+    event = t.settings.name or "Tournament"
     if rnd is None:
-        return Desk(0, {})
+        return Desk(0, {}, event)
     codes = read_codes(gw, rnd.number)
 
     def name(pid: int) -> str:
@@ -126,4 +142,5 @@ def report_desk(gw: Gateway, t: Tournament) -> Desk:
             )
             for board, g in boards(rnd)
         },
+        event,
     )

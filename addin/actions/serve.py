@@ -63,8 +63,8 @@ def default_poster(book: Path) -> Path:
     ),
     Param(
         "port",
-        f"the port to serve on (default {DEFAULT_PORT}, another free one if it is taken; "
-        "0: any free port)",
+        f"the port to serve on (default {DEFAULT_PORT}; one in use is refused, as the "
+        "poster's address names it; 0: any free port, which the poster then names)",
         ParamKind.INT,
     ),
     Param(
@@ -126,17 +126,17 @@ def _serve_here(
     session: Session, folder: Path, port: int | None, poster: Path, params: Mapping[str, object]
 ) -> None:
     """Open the port now (a failure is the action's error); serve once the workbook is free."""
-    server, note = open_server(folder, port, _bind(params), phones_folder(book_of(session)))
+    server = open_server(folder, port, _bind(params), phones_folder(book_of(session)))
     url = site_url(shown_host(_bind(params)), server.port)
+    if server.box is not None:
+        server.box.store.note(url)
     try:
         _poster_while_serving(session, poster, url, params)
     except ActionError:
         server.server_close()
         raise
-    if note:
-        session.say(f"note: {note}")
     session.say(
-        f"Players report results at {url}report.html with their board's code; "
+        f"Players report results at {url}report.html with their board's result code; "
         "take them in with accept-results"
     )
     session.say(f"Serving {folder} at {url} (Ctrl-C to stop)")
@@ -147,7 +147,6 @@ def _serve_in_background(
     session: Session, folder: Path, port: int | None, poster: Path, params: Mapping[str, object]
 ) -> None:
     found = background.running(folder)
-    note = None
     if found is not None and session.gw.confirm(
         f"{folder.name} is being served at {found.url}.\n\n"
         "Stop serving it? (Cancel keeps it serving and writes the poster again.)"
@@ -155,13 +154,11 @@ def _serve_in_background(
         _stop(session, folder)
         return
     if found is None:
-        found, note = background.start(folder, port, _bind(params), phones_folder(book_of(session)))
+        found = background.start(folder, port, _bind(params), phones_folder(book_of(session)))
         said = f"Serving {folder.name} at {found.url}"
     else:
         said = f"Already serving {folder.name} at {found.url}"
     _poster_while_serving(session, poster, found.url, params)
-    if note:
-        session.say(f"Note: {note}.")
     session.say(
         f"{said}\n\nPhones on the same Wi-Fi open that address (or scan the poster's code). "
         "It keeps serving after Excel is closed; to stop it, click this button again."
@@ -179,7 +176,7 @@ def _poster_only(
         session.say(f"note: there is no site folder {folder} yet: run publish before serve")
     session.say(
         f"note: the poster is right while this computer serves on this network at {url} "
-        "(serve says so when that port is taken)"
+        "(serve refuses to start when that port is in use)"
     )
 
 
