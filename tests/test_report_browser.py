@@ -16,7 +16,7 @@ from addin.publish.assets import REFRESH_SECONDS
 from addin.publish.board_reports import REPORTS_FILE
 from tests.helpers import log_messages, run, sheet_rows
 from tests.test_board_reports import desk_of, post
-from tests.test_publish_browser import PHONE, browser, scroll_width
+from tests.test_publish_browser import PHONE, browser, scroll_width  # noqa: F401
 from tests.test_publish_site import played_book
 from tests.test_serve import Server, start_serve, stop
 

@@ -655,14 +655,16 @@ def _hall_rows(data: SiteData) -> tuple[str, str, list[str], str]:
     registered before round 1."""
     t = data.tournament
 
+    def named(pid: PlayerId) -> str:
+        return name_html(data.name(pid)) + (" (ghost)" if data.is_ghost(pid) else "")
+
     def plain(pid: PlayerId) -> str:
-        tag = " (ghost)" if data.is_ghost(pid) else ""
-        return f"{name_html(data.name(pid))} {esc(data.rank(pid) + tag)}"
+        return f"{named(pid)} {esc(data.rank(pid))}"
 
     if not data.round:
         active = sorted((p for p in t.players if _active(t, p)), key=lambda p: alpha_key(t, p))
         rows = [
-            _cell(name_html(data.name(pid)))
+            _cell(named(pid))
             + _cell(esc(data.rank(pid)))
             + _cell(esc(data.rank_club(pid).partition(", ")[2]))
             for pid in active
@@ -698,7 +700,7 @@ def _hall_rows(data: SiteData) -> tuple[str, str, list[str], str]:
         first = s.tiebreaks[0] if s.tiebreaks else None
         rows.append(
             _cell(str(s.place), number=True)
-            + _cell(name_html(data.name(s.player)))
+            + _cell(named(s.player))
             + _cell(esc(data.rank(s.player)))
             + _cell(esc(show_score(s.score) or "0"), number=True)
             + _cell(esc(show_score(s.wins) or "0"), number=True)
