@@ -337,8 +337,9 @@ SCRIPT = (
       status.focus();
       status.scrollIntoView({ block: "nearest" });
     };
-    if (!served) {
-      tell("Reporting works on the served site only (the poster's address).", "bad", "");
+    if (!served) {  /* said where the form is, without moving the page there */
+      status.textContent = "Reporting works on the served site only (the poster's address).";
+      status.className = "status warn";
     }
     form.addEventListener("submit", function (e) {
       e.preventDefault();
