@@ -695,3 +695,25 @@ def test_the_slip_the_card_the_report_page_and_the_poster_call_the_code_alike(
         if line.strip().endswith(f">{code}</word>")
     ]
     assert len(heights) == 2 and min(heights) >= 10, f"large on both cards: {heights}"
+
+
+def test_a_thirty_thousand_character_name_still_lets_its_board_report(tmp_path: Path) -> None:
+    """Found trying it as a hostile user would: the desk refuses any text over 200
+    characters, so one very long name closed reporting for the whole round."""
+    book = tmp_path / "long.xlsx"
+    assert run("new", book, "--name", "N" * 30_000, "--rounds", 2).returncode == 0
+    for name in ("W" * 30_000 + ", Long", "Lee, Ann"):
+        assert run("register", book, "--name", name, "--rank", "5k", "--yes").returncode == 0
+    assert run("bands", book, "--yes").returncode == 0
+    assert run("pair", book, "--yes").returncode == 0
+    assert run("publish", book).returncode == 0
+    board = desk_of(book)["boards"][0]
+    assert max(len(board["white_name"]), len(board["black_name"])) <= 121
+    server = start_serve(book, "--port", "0", "--bind", "127.0.0.1", "--loopback")
+    try:
+        body = {"round": "1", "board": str(board["board"]), "code": board["code"]}
+        for side, state in (("white", "kept"), ("black", "ready")):
+            status, said = post(server.port, {**body, "side": side, "result": "black"})
+            assert (status, said["state"]) == (200, state), said
+    finally:
+        stop(server)

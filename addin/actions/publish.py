@@ -31,6 +31,7 @@ from addin.publish.board_reports import (
 from addin.publish.codes import read_codes
 from addin.publish.folder import default_site_folder
 from addin.publish.site import build_site
+from addin.publish.text import clean
 from addin.publish.writing import FolderRefused, write_site
 from addin.reports.common import boards, paired_rounds
 from addin.reports.model import ReportError
@@ -119,14 +120,17 @@ def report_desk(gw: Gateway, t: Tournament) -> Desk:
     ("" for a board without one: it takes no reports), its players, and the result typed."""
     done = paired_rounds(t)
     rnd = t.round(done[-1]) if done else None
-    event = t.settings.name or "Tournament"
+    event = clean(t.settings.name or "Tournament")
     if rnd is None:
         return Desk(0, {}, event)
     codes = read_codes(gw, rnd.number)
 
     def name(pid: int) -> str:
+        """As the pages show it: cut at 120 characters (the desk's texts are short, so a
+        30,000-character name cannot make the server refuse the desk), no control
+        characters."""
         p = t.players.get(pid)
-        return p.name if p is not None else f"AGA #{pid}"
+        return clean(p.name) if p is not None else f"AGA #{pid}"
 
     return Desk(
         rnd.number,
