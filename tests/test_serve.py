@@ -220,7 +220,10 @@ def test_a_port_in_use_is_refused_in_one_line_never_moved_from_the_posters_addre
         taken.listen()
         busy = taken.getsockname()[1]
         before = digest(book)
-        done = run("serve", book, "--port", busy, "--wifi", "Hall")
+        done = subprocess.run(  # a fresh process: a server that did start would serve on
+            [sys.executable, "-m", "addin", "serve", str(book), "--port", str(busy)],
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
         assert done.returncode == 1
         line = done.stderr.splitlines()[0]
         assert f"port {busy} is in use" in line and "--port N" in line, line

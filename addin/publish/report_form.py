@@ -67,10 +67,13 @@ def _code_field(typed: str) -> str:
     )
 
 
-def report_form(number: int, boards: Sequence[Board], chosen: Mapping[str, str] = {}) -> str:
+def report_form(
+    number: int, boards: Sequence[Board], chosen: Mapping[str, str] | None = None
+) -> str:
     """The form for any board of round ``number``; ``chosen``: what was sent before (an
     answer page gives the form back as the player filled it in, the board's players named
     on the choices, as the script names them once a board is chosen)."""
+    chosen = chosen or {}
     board = chosen.get("board", "")
     options = "".join(
         f'<option value="{b.board}"'
