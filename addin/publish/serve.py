@@ -328,6 +328,9 @@ class SiteServer(ThreadingHTTPServer):
     """On Windows SO_REUSEADDR lets a second server take a port already in use."""
     box: ReportBox | None = None
     """The reports this server keeps (its lock is let go when the server closes)."""
+    request_queue_size = 128
+    """Connections waiting to be accepted (the library's 5 overflowed when a hall's phones
+    polled at once: a dropped connection is tried again by the phone a second later)."""
 
     def server_close(self) -> None:
         super().server_close()
