@@ -324,6 +324,8 @@ class TournamentStore:
         raise ActionError(f"{self.spec.id} asked more than {MAX_QUESTIONS} questions")
 
     def _accept(self, change: Change) -> None:
+        if change.warnings and self.warnings_accepted:  # said too, not only logged
+            change.messages += [f"warning (accepted): {w}" for w in change.warnings]
         if not change.warnings or self.warnings_accepted:
             return
         text = "\n".join(f"- {w}" for w in change.warnings)

@@ -59,8 +59,8 @@ class ServeParams:
         ParamKind.FOLDER,
     )
     port: int | None = param(
-        f"the port to serve on (default {DEFAULT_PORT}, another free one if it is taken; "
-        "0: any free port)"
+        f"the port to serve on (default {DEFAULT_PORT}; one in use is refused, as the "
+        "poster's address names it; 0: any free port, which the poster then names)"
     )
     poster: Path | None = param(
         "where to write the poster PDF (default: BOOK-poster.pdf beside the workbook)"
@@ -129,17 +129,17 @@ def _serve_here(
     draft: Draft, folder: Path, port: int | None, poster: Path, params: ServeParams
 ) -> None:
     """Open the port now (a failure is the action's error); serve once the workbook is free."""
-    server, note = open_server(folder, port, _bind(params), phones_folder(book_of(draft)))
+    server = open_server(folder, port, _bind(params), phones_folder(book_of(draft)))
     url = site_url(shown_host(_bind(params)), server.port)
+    if server.box is not None:
+        server.box.store.note(url)
     try:
         _poster_while_serving(draft, poster, url, params)
     except ActionError:
         server.server_close()
         raise
-    if note:
-        draft.say(f"note: {note}")
     draft.say(
-        f"Players report results at {url}report.html with their board's code; "
+        f"Players report results at {url}report.html with their board's result code; "
         "take them in with accept-results"
     )
     draft.say(f"Serving {folder} at {url} (Ctrl-C to stop)")
@@ -150,7 +150,6 @@ def _serve_in_background(
     draft: Draft, folder: Path, port: int | None, poster: Path, params: ServeParams
 ) -> None:
     found = background.running(folder)
-    note = None
     if found is not None and not params.keep_serving:
         raise Ask(
             f"{folder.name} is being served at {found.url}.\n\n"
@@ -159,13 +158,11 @@ def _serve_in_background(
             {"keep_serving": True},
         )
     if found is None:
-        found, note = background.start(folder, port, _bind(params), phones_folder(book_of(draft)))
+        found = background.start(folder, port, _bind(params), phones_folder(book_of(draft)))
         said = f"Serving {folder.name} at {found.url}"
     else:
         said = f"Already serving {folder.name} at {found.url}"
     _poster_while_serving(draft, poster, found.url, params)
-    if note:
-        draft.say(f"Note: {note}.")
     draft.say(
         f"{said}\n\nPhones on the same Wi-Fi open that address (or scan the poster's code). "
         "It keeps serving after Excel is closed; to stop it, click this button again."
@@ -183,7 +180,7 @@ def _poster_only(
         draft.say(f"note: there is no site folder {folder} yet: run publish before serve")
     draft.say(
         f"note: the poster is right while this computer serves on this network at {url} "
-        "(serve says so when that port is taken)"
+        "(serve refuses to start when that port is in use)"
     )
 
 
