@@ -300,10 +300,13 @@ def _add_registered(sub: argparse._SubParsersAction, spec: Action) -> None:
         if param.choices:
             kwargs["choices"] = param.choices
             kwargs["type"] = _choice(param.choices)
+        if param.bare is not None:
+            kwargs.update(nargs="?", const=param.bare)
+        required = param.required and param.alternative is None
         if param.positional:
-            p.add_argument(param.name, **kwargs)
+            p.add_argument(param.name, **kwargs, **({} if required else {"nargs": "?"}))
         else:
-            p.add_argument(option, dest=param.name, required=param.required, **kwargs)
+            p.add_argument(option, dest=param.name, required=required, **kwargs)
     if not spec.changes:
         return
     p.add_argument("--yes", action="store_true", help=_YES[spec.journal])

@@ -38,6 +38,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     # (part, the parts it may import), lowest first: a part names only parts above it here.
     ("data", frozenset()),  # files shipped with the package (the sample TDListA)
     ("core", frozenset()),  # the pure model and computations; Member, PairingInput
+    ("download", frozenset()),  # a rating list fetched from the web (the standard library)
     ("formats", frozenset({"core"})),  # file formats: TDListA, AGA text and XML, eggplant
     ("reports", frozenset({"core"})),  # reports as data, and renderers that take that data
     ("workbook", frozenset({"core", "reports"})),  # the only code that knows sheets
@@ -45,7 +46,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("publish", frozenset({"core", "reports", "workbook"})),
     (
         "actions",
-        frozenset({"core", "formats", "reports", "workbook", "journal", "publish"}),
+        frozenset({"core", "download", "formats", "reports", "workbook", "journal", "publish"}),
     ),
     ("demo", frozenset({"core", "formats", "workbook", "actions"})),
     ("door", frozenset({"core", "reports", "workbook", "journal", "actions"})),  # windows' share

@@ -7,6 +7,7 @@ from datetime import date
 from pathlib import Path
 
 from addin.actions import intake, needs, player_refresh
+from addin.actions.list_source import DOWNLOAD, ListKind, read_list
 from addin.actions.member_list import keep_index, read_members
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session, read_input
@@ -21,7 +22,8 @@ from addin.core.registration import (
     parse_preregistration_csv,
     register_preregistration,
 )
-from addin.formats.tdlista import TDListAError, parse_tdlista, split_name
+from addin.download import TDLISTA_URL
+from addin.formats.tdlista import ParseReport, parse_tdlista, split_name
 from addin.workbook import book, players_intake, players_sheet
 from addin.workbook.gateway import LogEntry
 from addin.workbook.member_sheet import previous_members, write_members
@@ -29,12 +31,29 @@ from addin.workbook.member_sheet import previous_members, write_members
 # --- actions ----------------------------------------------------------------------------
 
 
+TDLISTA_LIST = ListKind("the AGA TDListA", "tdlista", "tdlista")
+
+
 @action(
     "import-tdlista",
     "Import TDListA",
-    "fill the TDListA sheet from an AGA membership list file; registered players' AGA data "
-    "follow a newer list until round 1 is paired",
-    Param("tdlista", "the TDListA file (tab-separated)", ParamKind.FILE_IN, True, positional=True),
+    "fill the TDListA sheet from an AGA membership list file (or --download it); registered "
+    "players' AGA data follow a newer list until round 1 is paired",
+    Param(
+        "tdlista",
+        "the TDListA file (tab-separated)",
+        ParamKind.FILE_IN,
+        True,
+        positional=True,
+        alternative=DOWNLOAD,
+    ),
+    Param(
+        DOWNLOAD,
+        f"download the list from this address instead (alone: the AGA's, {TDLISTA_URL})",
+        asked=False,
+        bare=TDLISTA_URL,
+        metavar="URL",
+    ),
     Param(
         "update_players",
         "when a round is paired already, update the registered players' AGA data anyway",
@@ -42,22 +61,21 @@ from addin.workbook.member_sheet import previous_members, write_members
     ),
 )
 def import_tdlista(session: Session, params: Mapping[str, object]) -> None:
-    path = Path(str(params["tdlista"]))
-    data = read_input(path)
-    try:
-        report = parse_tdlista(data, source=path.name)
-    except TDListAError as err:
-        raise ActionError(str(err)) from err
+    found = read_list(session, params, TDLISTA_LIST, parse_tdlista)
+    import_members(session, found.report, found.name, bool(params.get("update_players")))
+
+
+def import_members(session: Session, report: ParseReport, name: str, update: bool) -> None:
+    """Fill the TDListA sheet from ``report`` (the list read from ``name``); the registered
+    players follow it (``player_refresh``)."""
     summary = (
-        f"Imported {len(report.members)} members from {path.name} "
+        f"Imported {len(report.members)} members from {name} "
         f"({report.line_count} lines read, {len(report.skipped)} skipped, {report.encoding})"
     )
     session.done(summary)
     b = book.read_book(session.gw)
     previous = previous_members(session.gw, b.tournament.players)
-    player_refresh.update_players(
-        session, b, report.members, bool(params.get("update_players")), previous
-    )
+    player_refresh.update_players(session, b, report.members, update, previous)
     write_members(session.gw, report.members)
     saved_in = getattr(session.gw, "path", None)
     if session.in_terminal and isinstance(saved_in, Path):
@@ -68,7 +86,7 @@ def import_tdlista(session: Session, params: Mapping[str, object]) -> None:
         )
         session.done(
             f"Removed control characters (no Excel cell may hold them) from "
-            f"{len(report.cleaned)} line(s) of {path.name}: {lines}"
+            f"{len(report.cleaned)} line(s) of {name}: {lines}"
         )
     for skipped in report.skipped[:20]:
         session.say(f"  skipped line {skipped.line}: {skipped.reason}")

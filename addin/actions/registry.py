@@ -47,6 +47,13 @@ class Param:
     """The command line's option when it is not the name's (``--start`` for ``start_date``)."""
     metavar: str | None = None
     """How the command line's help shows the value (default: the option's name)."""
+    bare: str | None = None
+    """The value of the option given without one (``--download`` alone: the AGA's
+    address); on the command line the option's value is then optional."""
+    alternative: str | None = None
+    """Another parameter that may be given instead of this required one (``--download``
+    for the TDListA file): the command line takes either, the action says when neither
+    came; a button asks for this one."""
 
 
 Run = Callable[["Session", Mapping[str, object]], None]

@@ -272,7 +272,8 @@ def collect(
             if raw is None:
                 return None
         values[param.name] = convert(param, raw)
-        if param.required and values[param.name] is None:
+        instead = given.get(param.alternative) if given and param.alternative else None
+        if param.required and values[param.name] is None and not instead:
             raise ParamError(f"{label} needs {param.help}")
     return values
 
