@@ -1,11 +1,14 @@
-"""The TDListA sheet as a member index: what registration and typed rows are checked against."""
+"""The TDListA and EGD list sheets as indexes: what registration and typed rows are checked
+against."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from addin.actions.session import ActionError
+from addin.core.egd import EgdIndex
 from addin.core.lookup import MemberIndex
+from addin.workbook.egd_sheet import read_egd_index
 from addin.workbook.gateway import Gateway
 from addin.workbook.member_sheet import read_member_index
 
@@ -15,6 +18,15 @@ def read_members(gw: Gateway) -> MemberIndex:
     index, problems = read_member_index(gw)
     if problems:
         raise ActionError(f"{gw.source}: the TDListA sheet has problems", problems)
+    return index
+
+
+def read_egd(gw: Gateway) -> EgdIndex:
+    """The EGD list sheet indexed (``addin.workbook.egd_sheet``); its problems stop the
+    action. A workbook without the sheet has an empty list."""
+    index, problems = read_egd_index(gw)
+    if problems:
+        raise ActionError(f"{gw.source}: the EGD list sheet has problems", problems)
     return index
 
 

@@ -6,16 +6,18 @@ from collections.abc import Mapping
 from datetime import date
 from pathlib import Path
 
-from addin.actions import intake, needs, player_refresh
+from addin.actions import egd_list, intake, needs, player_refresh
 from addin.actions.list_source import DOWNLOAD, ListKind, read_list
 from addin.actions.member_list import keep_index, read_members
 from addin.actions.registry import Param, ParamKind, action
-from addin.actions.session import ActionError, Session, read_input
+from addin.actions.session import ActionError, ParamError, Session, read_input
+from addin.core.egd import PINS
 from addin.core.limits import shown
 from addin.core.model import Player, PlayerId
 from addin.core.ratings import RatingError, parse_rating
 from addin.core.registration import (
     PreRegistrationError,
+    RegistrationWarning,
     check_registration,
     member_to_player,
     next_temporary_id,
@@ -27,6 +29,9 @@ from addin.formats.tdlista import ParseReport, parse_tdlista, split_name
 from addin.workbook import book, players_intake, players_sheet
 from addin.workbook.gateway import LogEntry
 from addin.workbook.member_sheet import previous_members, write_members
+
+EGD_RANK = "egd-rank-mismatch"
+"""A rank other than the one the EGD list gives (``addin.core.egd.rank_warning``)."""
 
 # --- actions ----------------------------------------------------------------------------
 
@@ -75,7 +80,8 @@ def import_members(session: Session, report: ParseReport, name: str, update: boo
     session.done(summary)
     b = book.read_book(session.gw)
     previous = previous_members(session.gw, b.tournament.players)
-    player_refresh.update_players(session, b, report.members, update, previous)
+    found = players_sheet.refreshes(b, report.members, previous)
+    player_refresh.update_players(session, b, found, update)
     write_members(session.gw, report.members)
     saved_in = getattr(session.gw, "path", None)
     if session.in_terminal and isinstance(saved_in, Path):
@@ -97,15 +103,29 @@ def import_members(session: Session, report: ParseReport, name: str, update: boo
 @action(
     "register",
     "Register player",
-    "add a player to the Players sheet, from the TDListA (--aga) or as a new member (--name)",
+    "add a player to the Players sheet, from the TDListA (--aga), from the EGD list (--pin) "
+    "or as a new member (--name)",
     Param("aga", "AGA number of a member in the TDListA", ParamKind.INT),
     Param("name", '"Family, Given" for a player not in the list (gets a 9xxxx number)'),
     Param("rank", "requested rank or rating (3k, 4d, -3.45); default: the AGA rating"),
+    Param(
+        "pin",
+        "EGD PIN of a player in the EGD list (gets a 9xxxx number)",
+        ParamKind.INT,
+        asked=False,
+        bounds=PINS,
+    ),
 )
 def register(session: Session, params: Mapping[str, object]) -> None:
     aga, name, rank = params.get("aga"), params.get("name"), params.get("rank")
-    if aga is None and not name:
-        raise ActionError('register needs --aga N (a member) or --name "Family, Given" --rank R')
+    pin = params.get("pin")
+    if aga is None and pin is None and not name:
+        raise ActionError(
+            'register needs --aga N (a member), --pin P (the EGD list) or --name "Family, Given" '
+            "--rank R"
+        )
+    if aga is not None and pin is not None:
+        raise ParamError("give --aga (the TDListA) or --pin (the EGD list), not both")
     index = read_members(session.gw)
     b = intake.settled_book(session, needs.every_player(), writes_players=True, index=index)
     start = b.tournament.settings.start_date or date.today()
@@ -118,7 +138,11 @@ def register(session: Session, params: Mapping[str, object]) -> None:
             raise ActionError(str(err)) from err
 
     players = b.tournament.players
-    if aga is not None:
+    warnings: list[RegistrationWarning] = []
+    if pin is not None:
+        player, said = egd_list.pin_player(session, b, int(str(pin)), str(name or ""), requested)
+        warnings = [RegistrationWarning(EGD_RANK, w) for w in said]
+    elif aga is not None:
         aga_id = int(aga)  # type: ignore[call-overload]
         if aga_id in players:
             raise ActionError(
@@ -144,10 +168,14 @@ def register(session: Session, params: Mapping[str, object]) -> None:
         aga_id = next_temporary_id(set(players))
         warnings = check_registration(index, start, name=str(name), requested=requested)
         player = _new_player(aga_id, str(name), requested)
+    listed = "GoR or grade" if pin is not None else "AGA rating"
     if player.rating is None:
-        raise ActionError(f"{player.name} (AGA # {player.aga_id}) has no AGA rating; give --rank")
+        raise ActionError(f"{player.name} (AGA # {player.aga_id}) has no {listed}; give --rank")
     _add_players(session, b, [player], [w.message for w in warnings])
-    session.done(f"Registered {player.name}, AGA # {player.aga_id}, entry rating {player.rating}")
+    egd = f", EGD PIN {player.egd_pin}" if player.egd_pin is not None else ""
+    session.done(
+        f"Registered {player.name}, AGA # {player.aga_id}{egd}, entry rating {player.rating}"
+    )
 
 
 @action(

@@ -120,6 +120,8 @@ MODULES: dict[str, str] = {
     "undo": "addin.actions.history",
     "redo": "addin.actions.history",
     "import-tdlista": "addin.actions.registration",
+    "import-egd-list": "addin.actions.egd_list",
+    "download-list": "addin.actions.download_list",
     "lookup": "addin.actions.member_lookup",
     "register": "addin.actions.registration",
     "preregister": "addin.actions.registration",
@@ -180,9 +182,9 @@ def load_one(action_id: str) -> Action | None:
 
 
 DAY_ORDER = (
-    "new", "import-tdlista", "lookup", "register", "preregister", "bands", "pair", "unpair",
-    "standings", "report", "publish", "export-aga", "import-aga-xml", "import-aga-text",
-    "import-opengotha",
+    "new", "download-list", "import-tdlista", "import-egd-list", "lookup", "register",
+    "preregister", "bands", "pair", "unpair", "standings", "report", "publish", "export-aga",
+    "import-aga-xml", "import-aga-text", "import-opengotha",
 )  # fmt: skip
 """The order of a TD's day, for help texts and the ribbon; other actions follow."""
 

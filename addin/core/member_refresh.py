@@ -10,7 +10,7 @@ holds.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from addin.core.member import Member
@@ -79,6 +79,49 @@ def _rank_follows(rank: object, old_rating: object) -> bool:
         return False
 
 
+def listed_changes(
+    values: Mapping[str, object],
+    listed_now: object,
+    listed_before: object | None,
+    fields: Sequence[tuple[str, str]],
+    published: str,
+) -> tuple[list[Change], list[Change]]:
+    """What a newer list's line (``listed_now``) changes in a Players row's ``values`` for
+    ``fields`` (Players column, list attribute), and the desk's values it keeps.
+
+    ``listed_before`` is the same line in the list the workbook held until now: a value that
+    differs from it was typed at the desk and stays; only what the row holds as the old list
+    gave it follows the new list. The ``published`` rating always follows the list."""
+    changes: list[Change] = []
+    kept: list[Change] = []
+    for key, attr in fields:
+        old, new = values.get(key), getattr(listed_now, attr)
+        if _blank(new) or _same(old, new):
+            continue
+        listed = getattr(listed_before, attr) if listed_before is not None else None
+        if key != published and listed_before is not None and not _same(old, listed):
+            if not _same(new, listed):  # the list changed it too: say whose value stays
+                kept.append(Change(key, old, new))
+            continue
+        changes.append(Change(key, old, new))
+    return changes, kept
+
+
+def followed(
+    values: Mapping[str, object], new_rating: float, changes: list[Change]
+) -> list[Change]:
+    """The entry rating (and the rank that only shows it) following the list to
+    ``new_rating``, first in ``changes``."""
+    old_rating = values.get("rating")
+    if old_rating == new_rating:
+        return changes
+    moved = [Change("rating", old_rating, new_rating)]
+    rank = values.get("rank")
+    if _rank_follows(rank, old_rating) and rank != rank_of(new_rating):
+        moved.append(Change("rank", rank, rank_of(new_rating)))
+    return moved + changes
+
+
 def refresh(
     values: Mapping[str, object], member: Member, previous: Member | None = None
 ) -> Refresh:
@@ -87,28 +130,12 @@ def refresh(
     ``previous`` is the same member in the list the workbook held until now: a value that
     differs from it was typed at the desk (a chapter, a state) and stays; only what the row
     holds as the old list gave it follows the new list."""
-    changes: list[Change] = []
-    kept: list[Change] = []
-    for key, attr in LISTED:
-        old, new = values.get(key), getattr(member, attr)
-        if _blank(new) or _same(old, new):
-            continue
-        listed = getattr(previous, attr) if previous is not None else None
-        if key != "aga_rating" and previous is not None and not _same(old, listed):
-            if not _same(new, listed):  # the list changed it too: say whose value stays
-                kept.append(Change(key, old, new))
-            continue
-        changes.append(Change(key, old, new))
+    changes, kept = listed_changes(values, member, previous, LISTED, "aga_rating")
     kept_rating = None
     new_rating = member.rating
     if new_rating is not None and not _same(values.get("aga_rating"), new_rating):
-        old_rating = values.get("rating")
         if entered_at_published(values):
-            if old_rating != new_rating:
-                changes.insert(0, Change("rating", old_rating, new_rating))
-                rank = values.get("rank")
-                if _rank_follows(rank, old_rating) and rank != rank_of(new_rating):
-                    changes.insert(1, Change("rank", rank, rank_of(new_rating)))
+            changes = followed(values, new_rating, changes)
         else:
-            kept_rating = float(old_rating)  # type: ignore[arg-type]
+            kept_rating = float(values["rating"])  # type: ignore[arg-type]
     return Refresh(member.aga_id, tuple(changes), kept_rating, tuple(kept))

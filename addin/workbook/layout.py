@@ -13,6 +13,7 @@ Owners
 ``pair``      written by ``pair`` (the TD may type over it; the next action respects it).
 ``standings`` written by ``standings``.
 ``log``       appended by every action.
+``import-tdlista``, ``import-egd-list``  the membership and rating lists, replaced whole.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from addin.core.egd import PINS
 from addin.core.european import (
     AvoidanceScope,
     BarTable,
@@ -76,6 +78,7 @@ class Owner(enum.Enum):
     STANDINGS = "standings"
     LOG = "log"
     IMPORT = "import-tdlista"
+    IMPORT_EGD = "import-egd-list"
 
 
 YES_NO = ("Yes", "No")
@@ -470,6 +473,30 @@ TDLISTA = Table(
     bulk=True,
 )
 
+_egd = Owner.IMPORT_EGD
+EGD_LIST = Table(
+    sheet="EGD list",
+    name="EGDList",
+    columns=(
+        Column("pin", "PIN", Kind.INT, _egd, width=10, required=True, bounds=PINS),
+        Column("family_name", "Family name", owner=_egd, width=20, required=True),
+        Column("given_name", "Given name", owner=_egd, width=16),
+        Column("country", "Country", owner=_egd, width=8),
+        Column("club", "Club", owner=_egd, width=7),
+        Column("grade", "Grade", owner=_egd, width=7),
+        Column("gor", "GoR", Kind.INT, _egd, width=7, help="The EGF rating: 2100 is 1d"),
+        Column("promotion", "P&D", owner=_egd, width=6, help="Suggested promotion or demotion"),
+        Column("tournaments", "Tournaments", Kind.INT, _egd, width=11),
+        Column("last_tournament", "Last tournament", owner=_egd, width=14),
+    ),
+    unique="pin",
+    bulk=True,
+)
+"""The European Go Database's list of players (``import-egd-list``), keyed by PIN."""
+
+BULK_SHEETS = (TDLISTA.sheet, EGD_LIST.sheet)
+"""The sheets too large for openpyxl's pace (``Table.bulk``)."""
+
 # --- Players --------------------------------------------------------------------------
 
 BYE_REQUEST_CHOICES = ("Bye", "Volunteer")
@@ -528,6 +555,23 @@ def players_table(rounds: int) -> Table:
             Column("state", "State", owner=reg, width=6),
             Column("city", "City", width=12),
             Column("country", "Country", width=8),
+            Column(
+                "egd_pin",
+                "EGD PIN",
+                Kind.INT,
+                reg,
+                width=10,
+                bounds=PINS,
+                help="The player's PIN in the European Go Database (register --pin)",
+            ),
+            Column(
+                "gor",
+                "GoR",
+                Kind.INT,
+                reg,
+                width=7,
+                help="The EGF rating from the EGD list at registration (2100 is 1d)",
+            ),
             Column("family_group", "Family group", width=10),
             Column("email", "Email", width=22),
             Column("phone", "Phone", width=14),
@@ -741,6 +785,7 @@ SHEET_ORDER = (
     "Standings",
     "Cross Table",
     "TDListA",
+    "EGD list",
     "Log",
 )
 """Fixed sheets, in tab order; ``Round N`` sheets go after Requests."""
@@ -755,6 +800,7 @@ def fixed_tables(rounds: int, tiebreaks: Sequence[str]) -> tuple[Table, ...]:
         standings_table(tiebreaks),
         cross_table(rounds, tiebreaks),
         TDLISTA,
+        EGD_LIST,
         LOG,
     )
 

@@ -11,6 +11,7 @@ from collections.abc import Collection
 from addin.workbook.book import Book
 from addin.workbook.gateway import Gateway, Selection
 from addin.workbook.layout import (
+    EGD_LIST,
     TDLISTA,
     games_table,
     players_table,
@@ -29,6 +30,21 @@ def on_player_sheet(sel: Selection | None) -> bool:
 def on_member_list(sel: Selection | None) -> bool:
     """Whether ``sel`` is on the TDListA sheet."""
     return sel is not None and sel.sheet == TDLISTA.sheet
+
+
+def on_egd_list(sel: Selection | None) -> bool:
+    """Whether ``sel`` is on the EGD list sheet."""
+    return sel is not None and sel.sheet == EGD_LIST.sheet
+
+
+def egd_pins(gw: Gateway, sel: Selection) -> list[int]:
+    """The PIN on each selected row of the EGD list sheet, in row order."""
+    data = gw.read_table(EGD_LIST)
+    return [
+        pin
+        for row in data.rows
+        if row.number in sel.rows and isinstance(pin := row.get("pin"), int)
+    ]
 
 
 def player_ids(gw: Gateway, b: Book, sel: Selection) -> list[object]:

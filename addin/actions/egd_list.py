@@ -1,0 +1,112 @@
+"""The European Go Database's rating list: ``import-egd-list``, and a player registered by PIN.
+
+The list fills the EGD list sheet, as the TDListA fills its own; registered players with an
+EGD PIN follow a newer list until round 1 is paired (``player_refresh``). ``lookup`` finds
+players in it and ``register --pin`` copies one into Players, at the entry rating GoR and
+grade give on the event's McMahon scale (``addin.core.egd``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from addin.actions import player_refresh
+from addin.actions.list_source import DOWNLOAD, ListKind, read_list
+from addin.actions.member_list import read_egd
+from addin.actions.registry import Param, ParamKind, action
+from addin.actions.session import ActionError, Session
+from addin.core.egd import rank_warning, to_player
+from addin.core.limits import shown
+from addin.core.member import split_name
+from addin.core.model import Player
+from addin.core.ratings import parse_rating
+from addin.core.registration import next_temporary_id
+from addin.download import EGD_URL
+from addin.formats.egd_list import ParseReport, parse_egd_list
+from addin.workbook import book, players_sheet
+from addin.workbook.egd_sheet import previous_egd_players, write_egd_players
+
+EGD_KIND = ListKind("the EGD rating list", "egd_list", "egd-list")
+
+
+@action(
+    "import-egd-list",
+    "Import EGD list",
+    "fill the EGD list sheet from the European Go Database's list of players (allworld_lp, "
+    "text or web page; or --download it); registered players' EGD data follow a newer list "
+    "until round 1 is paired",
+    Param(
+        "egd_list",
+        "the EGD rating list file (allworld_lp.html or .txt)",
+        ParamKind.FILE_IN,
+        True,
+        positional=True,
+        alternative=DOWNLOAD,
+    ),
+    Param(
+        DOWNLOAD,
+        f"download the list from this address instead (alone: the EGD's, {EGD_URL})",
+        asked=False,
+        bare=EGD_URL,
+        metavar="URL",
+    ),
+    Param(
+        "update_players",
+        "when a round is paired already, update the registered players' EGD data anyway",
+        ParamKind.FLAG,
+    ),
+)
+def import_egd_list(session: Session, params: Mapping[str, object]) -> None:
+    found = read_list(session, params, EGD_KIND, parse_egd_list)
+    import_players(session, found.report, found.name, bool(params.get("update_players")))
+
+
+def import_players(session: Session, report: ParseReport, name: str, update: bool) -> None:
+    """Fill the EGD list sheet from ``report`` (read from ``name``); the registered players
+    with a PIN follow it."""
+    dated = f", dated {report.published.isoformat()}" if report.published else ""
+    session.done(
+        f"Imported {len(report.players)} players from {name}{dated} ({report.line_count} "
+        f"lines read, {len(report.skipped)} skipped, {report.encoding})"
+    )
+    b = book.read_book(session.gw)
+    pins = {p.egd_pin for p in b.tournament.players.values() if p.egd_pin is not None}
+    previous = previous_egd_players(session.gw, pins)
+    scale = b.tournament.settings.options.grade_scale
+    found = players_sheet.egd_refreshes(b, report.players, previous, scale)
+    player_refresh.update_players(session, b, found, update, player_refresh.EGD_LIST)
+    write_egd_players(session.gw, report.players)
+    for skipped in report.skipped[:20]:
+        session.say(f"  skipped line {skipped.line}: {skipped.reason}")
+    if len(report.skipped) > 20:
+        session.say(f"  ... and {len(report.skipped) - 20} more skipped lines")
+
+
+def pin_player(
+    session: Session, b: book.Book, pin: int, name: str, requested: str | None
+) -> tuple[Player, list[str]]:
+    """The player ``register --pin`` adds, and the warnings to ask about."""
+    players = b.tournament.players
+    holder = next((p for p in players.values() if p.egd_pin == pin), None)
+    if holder is not None:
+        raise ActionError(
+            f"EGD PIN {pin} is already registered: {holder.name} "
+            f"(Players row {players_sheet.row_number(b, holder.aga_id)})"
+        )
+    pid = next_temporary_id(set(players))
+    listed = read_egd(session.gw).by_pin(pin)
+    scale = b.tournament.settings.options.grade_scale
+    if listed is not None:
+        warning = rank_warning(listed, scale, requested)
+        return to_player(listed, pid, scale, requested), [warning] if warning else []
+    if not (name and requested):
+        raise ActionError(
+            f"EGD PIN {pin} is not in the EGD list sheet; give --name and --rank to register "
+            "the player anyway (or import a newer list: import-egd-list --download)"
+        )
+    family, given = split_name(name)
+    if not family:
+        raise ActionError(f'{shown(name)} is not a name; write it as "Family, Given"')
+    rating = parse_rating(requested)
+    player = Player(pid, family, given, rank=requested, rating=rating, egd_pin=pin)
+    return player, []
