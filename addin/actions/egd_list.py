@@ -9,10 +9,11 @@ grade give on the event's McMahon scale (``addin.core.egd``).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 
 from addin.actions import player_refresh
 from addin.actions.list_source import DOWNLOAD, ListKind, read_list
-from addin.actions.member_list import read_egd
+from addin.actions.member_list import keep_index, read_egd
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, Session
 from addin.core.egd import rank_warning, to_player
@@ -76,6 +77,9 @@ def import_players(session: Session, report: ParseReport, name: str, update: boo
     found = players_sheet.egd_refreshes(b, report.players, previous, scale)
     player_refresh.update_players(session, b, found, update, player_refresh.EGD_LIST)
     write_egd_players(session.gw, report.players)
+    saved_in = getattr(session.gw, "path", None)
+    if session.in_terminal and isinstance(saved_in, Path):
+        session.afterwards = lambda: keep_index(saved_in, egd=True)
     for skipped in report.skipped[:20]:
         session.say(f"  skipped line {skipped.line}: {skipped.reason}")
     if len(report.skipped) > 20:

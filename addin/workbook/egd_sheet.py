@@ -66,11 +66,19 @@ def _player(row: Row) -> EgdPlayer | None:
 
 def read_egd_index(gw: Gateway) -> tuple[EgdIndex, list[Problem]]:
     """The EGD list indexed, or the problems that stop it being used (an empty index then).
-    A workbook made before the sheet existed has an empty list."""
+    A workbook made before the sheet existed has an empty list. Kept for the next look-up
+    as the TDListA's index is (``read_cache``)."""
+    from addin.workbook import read_cache
+
+    return read_cache.indexed(gw, EGD_LIST, EgdIndex, lambda: _indexed(gw))
+
+
+def _indexed(gw: Gateway) -> tuple[EgdIndex, list[Problem], bool]:
     data = gw.read_table(EGD_LIST)
     if data.problems and data.present:
-        return EgdIndex(()), list(data.problems)
-    return EgdIndex(p for p in map(_player, data.rows) if p is not None), []
+        return EgdIndex(()), list(data.problems), False
+    index = EgdIndex(p for p in map(_player, data.rows) if p is not None)
+    return index, [], bool(data.rows) and not data.problems  # an empty list costs nothing
 
 
 def previous_egd_players(gw: Gateway, wanted: Collection[int]) -> dict[int, EgdPlayer]:

@@ -65,15 +65,10 @@ def read_member_index(gw: Gateway) -> tuple[MemberIndex, list[Problem]]:
     the next look-up in the same list (``read_cache``)."""
     from addin.workbook import read_cache
 
-    keys_of = getattr(gw, "content_keys", None)
-    tried: list[str] = []
-    for key in keys_of(TDLISTA) if keys_of is not None else ():
-        kept = read_cache.load(key)
-        if isinstance(kept, MemberIndex):
-            if tried:  # kept again under the cheaper key, for the next look-up
-                read_cache.copy(key, tried[0])
-            return kept, []
-        tried.append(key)
+    return read_cache.indexed(gw, TDLISTA, MemberIndex, lambda: _indexed(gw))
+
+
+def _indexed(gw: Gateway) -> tuple[MemberIndex, list[Problem], bool]:
     data = gw.read_table(TDLISTA)
     off_scale = [
         Problem(
@@ -87,11 +82,9 @@ def read_member_index(gw: Gateway) -> tuple[MemberIndex, list[Problem]]:
         if isinstance(row.get("rating"), float) and not is_valid_rating(row["rating"])  # type: ignore[arg-type]
     ]
     if (data.problems and data.present) or off_scale:
-        return MemberIndex(()), [*data.problems, *off_scale]
+        return MemberIndex(()), [*data.problems, *off_scale], False
     index = MemberIndex(m for m in map(_member_from_row, data.rows) if m is not None)
-    if not data.problems:
-        read_cache.store(index, *tried)
-    return index, []
+    return index, [], bool(data.rows) and not data.problems  # an empty list costs nothing
 
 
 def previous_members(gw: Gateway, wanted: Collection[int]) -> dict[int, Member]:
