@@ -83,6 +83,10 @@ def fetch(
         raise DownloadError(
             f"{_cut(url)} is not a web address; expected one starting with https:// or http://"
         )
+    if any(c <= " " or c == "\x7f" for c in url.strip()):
+        raise DownloadError(
+            f"{_cut(url)!r} is not a web address: it holds a space or a control character"
+        )
     request = urllib.request.Request(url.strip(), headers={"User-Agent": "aga-mcmahon"})
     try:
         with urllib.request.urlopen(request, timeout=timeout) as response:
