@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
 
+import openpyxl
 import pytest
 
 from addin.core.egd import EgdPlayer, entry_rating
@@ -218,3 +219,49 @@ def test_a_tdlista_served_as_the_egd_list_is_refused(server: ListServer, book: P
     assert "not an EGD rating list" in result.stderr.splitlines()[0]
     assert digest(book) == before
     assert not list(book.parent.glob("egd-list-*"))
+
+
+# --- a PIN typed into Players ----------------------------------------------------------------
+
+
+def type_row(path: Path, **cells: object) -> int:
+    """Type ``cells`` (header -> value) into the next Players row, as the TD does in Excel."""
+    wb = openpyxl.load_workbook(path)
+    ws = wb["Players"]
+    header = [c.value for c in ws[1]]
+    row = ws.max_row + 1
+    for name, value in cells.items():
+        ws.cell(row, header.index(name) + 1, value)
+    wb.save(path)
+    return row
+
+
+def test_a_pin_typed_into_players_is_filled_from_the_egd_list(book: Path) -> None:
+    p = next(p for p in OLD.values() if p.pin not in (A.pin, B.pin, C.pin) and p.club)
+    row = type_row(book, **{"EGD PIN": p.pin})
+    result = run("bands", book, "--yes")
+    assert result.returncode == 0, result.stderr
+    typed = players(book)[p.pin]
+    assert (typed["Family name"], typed["Given name"]) == (p.family_name, p.given_name)
+    assert typed["Entry rating"] == rating(p) and typed["GoR"] == p.gor
+    assert (typed["Chapter"], typed["Country"]) == (p.club, p.country)
+    assert 90000 <= int(str(typed["AGA #"])) <= 99999
+    notes = [m for _, _, m in log_messages(book)]
+    assert any(m.startswith(f"Players row {row}: filled in") and "EGD list" in m for m in notes)
+
+
+def test_a_typed_pin_registered_twice_is_a_problem_naming_the_cell(book: Path) -> None:
+    row = type_row(book, **{"EGD PIN": A.pin})
+    before = digest(book)
+    result = run("bands", book, "--yes")
+    assert result.returncode == 1 and digest(book) == before
+    assert "Players!" in result.stderr and f"{row} (EGD PIN): EGD PIN {A.pin} is already in" in (
+        result.stderr
+    )
+
+
+def test_a_typed_pin_the_list_does_not_hold_is_an_active_warning(book: Path) -> None:
+    type_row(book, **{"EGD PIN": 19999999, "Family name": "Nobody", "Rank or rating": "5k"})
+    asked = run("bands", book)
+    assert asked.returncode == 3
+    assert "EGD PIN 19999999 (Nobody) is not in the EGD list" in asked.stderr

@@ -15,7 +15,7 @@ from dataclasses import replace
 from datetime import date
 
 from addin.actions.late_arrivals import place_late_arrivals
-from addin.actions.member_list import read_members
+from addin.actions.member_list import read_egd, read_members
 from addin.actions.needs import Needs, screen
 from addin.actions.paired_check import with_paired_round_problems
 from addin.actions.session import Session
@@ -95,7 +95,13 @@ def examine(
     else:
         index = index if index is not None else read_members(gw)
         intake = Examiner(
-            data, index if len(index) else None, start, accepted_in(log), settings.end_date
+            data,
+            index if len(index) else None,
+            start,
+            accepted_in(log),
+            settings.end_date,
+            egd=lambda: read_egd(gw),
+            scale=settings.options.grade_scale,
         ).examine()
     intake.digest = registration_digest(intake.rows, settings)
     return intake

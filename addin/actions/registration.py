@@ -11,7 +11,7 @@ from addin.actions.list_source import DOWNLOAD, ListKind, read_list
 from addin.actions.member_list import keep_index, read_members
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, ParamError, Session, read_input
-from addin.core.egd import PINS
+from addin.core.egd import EGD_RANK_MISMATCH, PINS
 from addin.core.limits import shown
 from addin.core.model import Player, PlayerId
 from addin.core.ratings import RatingError, parse_rating
@@ -29,9 +29,6 @@ from addin.formats.tdlista import ParseReport, parse_tdlista, split_name
 from addin.workbook import book, players_intake, players_sheet
 from addin.workbook.gateway import LogEntry
 from addin.workbook.member_sheet import previous_members, write_members
-
-EGD_RANK = "egd-rank-mismatch"
-"""A rank other than the one the EGD list gives (``addin.core.egd.rank_warning``)."""
 
 # --- actions ----------------------------------------------------------------------------
 
@@ -141,7 +138,7 @@ def register(session: Session, params: Mapping[str, object]) -> None:
     warnings: list[RegistrationWarning] = []
     if pin is not None:
         player, said = egd_list.pin_player(session, b, int(str(pin)), str(name or ""), requested)
-        warnings = [RegistrationWarning(EGD_RANK, w) for w in said]
+        warnings = [RegistrationWarning(EGD_RANK_MISMATCH, w) for w in said]
     elif aga is not None:
         aga_id = int(aga)  # type: ignore[call-overload]
         if aga_id in players:

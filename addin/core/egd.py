@@ -42,6 +42,10 @@ __all__ = ["EgdIndex", "EgdPlayer", "entry_rating", "gor_rating", "to_player"]
 
 PINS = (1, 99_999_999)
 """The lowest and highest EGD PIN (8 digits)."""
+EGD_RANK_MISMATCH = "egd-rank-mismatch"
+"""A registration warning's code: a rank other than the one the EGD list gives."""
+UNKNOWN_EGD_PIN = "unknown-egd-pin"
+"""A registration warning's code: a PIN the EGD list does not hold."""
 GOR_1D_FLOOR = 2050
 """The lowest GoR of 1d (2100 is its middle): GoR 2050-2149 is 1d, 1950-2049 is 1k."""
 GOR_PER_GRADE = 100
