@@ -12,9 +12,9 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from addin.actions import player_refresh
-from addin.actions.list_source import DOWNLOAD, ListKind, read_list
+from addin.actions.list_source import ListKind, list_params, read_list, say_skipped
 from addin.actions.member_list import keep_index, read_egd
-from addin.actions.registry import Param, ParamKind, action
+from addin.actions.registry import action
 from addin.actions.session import ActionError, Session
 from addin.core.egd import rank_warning, to_player
 from addin.core.limits import shown
@@ -36,25 +36,11 @@ EGD_KIND = ListKind("the EGD rating list", "egd_list", "egd-list")
     "fill the EGD list sheet from the European Go Database's list of players (allworld_lp, "
     "text or web page; or --download it); registered players' EGD data follow a newer list "
     "until round 1 is paired",
-    Param(
-        "egd_list",
+    *list_params(
+        EGD_KIND,
         "the EGD rating list file (allworld_lp.html or .txt)",
-        ParamKind.FILE_IN,
-        True,
-        positional=True,
-        alternative=DOWNLOAD,
-    ),
-    Param(
-        DOWNLOAD,
-        f"download the list from this address instead (alone: the EGD's, {EGD_URL})",
-        asked=False,
-        bare=EGD_URL,
-        metavar="URL",
-    ),
-    Param(
-        "update_players",
-        "when a round is paired already, update the registered players' EGD data anyway",
-        ParamKind.FLAG,
+        f"the EGD's, {EGD_URL}",
+        "EGD data",
     ),
 )
 def import_egd_list(session: Session, params: Mapping[str, object]) -> None:
@@ -80,10 +66,7 @@ def import_players(session: Session, report: ParseReport, name: str, update: boo
     saved_in = getattr(session.gw, "path", None)
     if session.in_terminal and isinstance(saved_in, Path):
         session.afterwards = lambda: keep_index(saved_in, egd=True)
-    for skipped in report.skipped[:20]:
-        session.say(f"  skipped line {skipped.line}: {skipped.reason}")
-    if len(report.skipped) > 20:
-        session.say(f"  ... and {len(report.skipped) - 20} more skipped lines")
+    say_skipped(session, report.skipped)
 
 
 def pin_player(

@@ -10,12 +10,13 @@ event was registered from; then it is imported as a file would be.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import Generic, Protocol, TypeVar
 
+from addin.actions.registry import Param, ParamKind
 from addin.actions.session import ActionError, ParamError, Session, read_input
 from addin.core.text_input import TextInputError
 
@@ -43,6 +44,51 @@ class Read(Generic[Report]):
     name: str
     """The list for messages: the file's name, or the kept copy's (the address when the
     workbook has no folder to keep it in)."""
+
+
+def list_params(kind: ListKind, file_help: str, url: str, data: str) -> tuple[Param, ...]:
+    """An import's parameters: the list's file, or ``--download [URL]`` (alone: ``url``),
+    and ``--update-players`` (the registered players' ``data`` after round 1)."""
+    return (
+        Param(
+            kind.file_param,
+            file_help,
+            ParamKind.FILE_IN,
+            True,
+            positional=True,
+            alternative=DOWNLOAD,
+        ),
+        Param(
+            DOWNLOAD,
+            f"download the list from this address instead (alone: {url})",
+            asked=False,
+            bare=url,
+            metavar="URL",
+        ),
+        Param(
+            "update_players",
+            f"when a round is paired already, update the registered players' {data} anyway",
+            ParamKind.FLAG,
+        ),
+    )
+
+
+class Skipped(Protocol):
+    """A line of a list that was not read (``tdlista.SkippedLine``, ``egd_list.SkippedLine``)."""
+
+    @property
+    def line(self) -> int: ...
+
+    @property
+    def reason(self) -> str: ...
+
+
+def say_skipped(session: Session, skipped: Sequence[Skipped]) -> None:
+    """The lines of a list that were not read, and why (the first 20)."""
+    for line in skipped[:20]:
+        session.say(f"  skipped line {line.line}: {line.reason}")
+    if len(skipped) > 20:
+        session.say(f"  ... and {len(skipped) - 20} more skipped lines")
 
 
 def read_list(

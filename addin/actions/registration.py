@@ -7,7 +7,7 @@ from datetime import date
 from pathlib import Path
 
 from addin.actions import egd_list, intake, needs, player_refresh
-from addin.actions.list_source import DOWNLOAD, ListKind, read_list
+from addin.actions.list_source import ListKind, list_params, read_list, say_skipped
 from addin.actions.member_list import keep_index, read_members
 from addin.actions.registry import Param, ParamKind, action
 from addin.actions.session import ActionError, ParamError, Session, read_input
@@ -41,25 +41,8 @@ TDLISTA_LIST = ListKind("the AGA TDListA", "tdlista", "tdlista")
     "Import TDListA",
     "fill the TDListA sheet from an AGA membership list file (or --download it); registered "
     "players' AGA data follow a newer list until round 1 is paired",
-    Param(
-        "tdlista",
-        "the TDListA file (tab-separated)",
-        ParamKind.FILE_IN,
-        True,
-        positional=True,
-        alternative=DOWNLOAD,
-    ),
-    Param(
-        DOWNLOAD,
-        f"download the list from this address instead (alone: the AGA's, {TDLISTA_URL})",
-        asked=False,
-        bare=TDLISTA_URL,
-        metavar="URL",
-    ),
-    Param(
-        "update_players",
-        "when a round is paired already, update the registered players' AGA data anyway",
-        ParamKind.FLAG,
+    *list_params(
+        TDLISTA_LIST, "the TDListA file (tab-separated)", f"the AGA's, {TDLISTA_URL}", "AGA data"
     ),
 )
 def import_tdlista(session: Session, params: Mapping[str, object]) -> None:
@@ -91,10 +74,7 @@ def import_members(session: Session, report: ParseReport, name: str, update: boo
             f"Removed control characters (no Excel cell may hold them) from "
             f"{len(report.cleaned)} line(s) of {name}: {lines}"
         )
-    for skipped in report.skipped[:20]:
-        session.say(f"  skipped line {skipped.line}: {skipped.reason}")
-    if len(report.skipped) > 20:
-        session.say(f"  ... and {len(report.skipped) - 20} more skipped lines")
+    say_skipped(session, report.skipped)
 
 
 @action(

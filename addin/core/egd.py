@@ -33,6 +33,7 @@ from addin.core.ratings import (
     RATING_MIN,
     RATING_RESOLUTION,
     RatingError,
+    is_rating_text,
     parse_rating,
     rank_floor,
     rank_of,
@@ -194,17 +195,9 @@ def listed_rating(player: EgdPlayer, scale: GradeScale, requested: str | None) -
     if not text:
         return listed
     asked = parse_rating(text)
-    if listed is not None and rank_of(asked) == rank_of(listed) and not _is_number(text):
+    if listed is not None and rank_of(asked) == rank_of(listed) and not is_rating_text(text):
         return listed  # the list's own rank: the GoR still places the player within it
     return asked
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
 
 
 def rank_warning(player: EgdPlayer, scale: GradeScale, requested: str | None) -> str | None:
