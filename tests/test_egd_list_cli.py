@@ -265,3 +265,16 @@ def test_a_typed_pin_the_list_does_not_hold_is_an_active_warning(book: Path) -> 
     asked = run("bands", book)
     assert asked.returncode == 3
     assert "EGD PIN 19999999 (Nobody) is not in the EGD list" in asked.stderr
+
+
+def test_a_login_page_in_place_of_the_egd_list_is_refused_by_name(
+    server: ListServer, book: Path
+) -> None:
+    """The EGD's list is itself a web page: a sign-in page a redirect led to is told apart."""
+    before = digest(book)
+    result = run("import-egd-list", book, "--download", server.url("login/allworld_lp.html"))
+    assert result.returncode == 1 and digest(book) == before
+    assert (
+        "the server sent a web page 'Sign in to continue', not the EGD rating list"
+        in (result.stderr.splitlines()[0])
+    )
