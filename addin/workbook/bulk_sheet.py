@@ -1,9 +1,9 @@
-"""Carry a very large sheet (the 22,410-row TDListA) past openpyxl.
+"""Carry very large sheets (the 22,410-row TDListA, the EGD's 45,000 players) past openpyxl.
 
 openpyxl parses about 20,000 cells a second: a workbook holding the full
 TDListA takes ten seconds to open, on every action, even those that never look
 at the list. So the openpyxl gateway hands openpyxl a copy of the file in which
-that sheet holds only its header row, and keeps the data rows here as XML.
+those sheets hold only their header rows, and keeps the data rows here as XML.
 They are read, when an action asks, by a fast lxml pass; written as plain rows
 (inline strings, no styles, dates as ISO text); and spliced back into the file
 openpyxl saves.
