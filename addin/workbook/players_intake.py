@@ -302,7 +302,7 @@ class Examiner:
             self.fill(row, {"family_name": player.family_name}, "from the EGD list")
             self.take_number(row, aga_id, "(a temporary number: the player is in the EGD list)")
         self.fill(row, values, "from the EGD list")
-        warning = rank_warning(player, self.scale, requested) if requested else None
+        warning = rank_warning(player, self.scale, requested) if rating is not None else None
         if warning:
             self.warn(row, [RegistrationWarning(EGD_RANK_MISMATCH, warning)])
 
