@@ -24,7 +24,8 @@ from tests.list_server import ListServer, closed_port, serving
 LIST = b"".join(TDLISTA_SNAPSHOT.read_bytes().splitlines(keepends=True)[:400])
 MEMBERS = parse_tdlista(LIST).members
 RATED = next(m for m in MEMBERS if m.rating is not None and m.expiry is not None)
-NEW_RATING = round(RATED.rating + 1.3, 5)  # type: ignore[operator]
+assert RATED.rating is not None
+NEW_RATING = round(RATED.rating + 1.3, 5)
 
 
 def newer_list() -> bytes:
