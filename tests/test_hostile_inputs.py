@@ -283,6 +283,34 @@ TDLISTA_CASES = [
     case("tdlista-folder", "import-tdlista {book} {tmp}", "cannot read"),
 ]
 
+# --- the EGD list, and lists from the web ------------------------------------------------------
+
+EGD_CASES = [
+    case(f"egd-{name}", "import-egd-list {book} {file}", message, file=content)
+    for name, content, message in [
+        ("empty", b"", "the file is empty"),
+        ("blank-lines", b"\r\n\r\n \t \r\n", "the file is empty"),
+        ("binary", b"\x00\x01\x02binary\x00", "NUL byte"),
+        ("tdlista", b"\r\n".join(TDLISTA), "not an EGD rating list: no line holds a player"),
+        ("utf16-no-bom", b" 14986906  Aahs Robert  SE".decode().encode("utf-16-le"), "UTF-16"),
+        ("web-page", b"<html><title>Sign in</title></html>", "not an EGD rating list"),
+    ]
+] + [
+    case("egd-missing", "import-egd-list {book} {tmp}/none.txt", "cannot read"),
+    case("egd-folder", "import-egd-list {book} {tmp}", "cannot read"),
+    case("egd-neither", "import-egd-list {book}", "needs the EGD rating list file", 2),
+    case("egd-both", "import-egd-list {book} {file} --download", "not both", 2, b"x"),
+    case("egd-download-ftp", "import-egd-list {book} --download ftp://x/l", "is not a web address"),
+    case("tdlista-download-file", "import-tdlista {book} --download file:///etc/x", "not a web"),
+    case("tdlista-download-no-host", "import-tdlista {book} --download http://", "not a web"),
+    case("download-list-ftp", "download-list {book} --url ftp://x/l", "is not a web address"),
+    case("register-pin-zero", "register {book} --pin 0", "0 is not between 1 and 99999999", 2),
+    case("register-pin-text", "register {book} --pin abc", "'abc' is not a whole number", 2),
+    case("register-pin-huge", "register {book} --pin 123456789012", "is not between 1 and", 2),
+    case("register-pin-unknown", "register {book} --pin 12345678", "is not in the EGD list sheet"),
+    case("register-pin-and-aga", "register {book} --pin 12345678 --aga 5", "not both", 2),
+]  # fmt: skip
+
 # --- pre-registration CSV files -----------------------------------------------------------
 
 
@@ -456,6 +484,7 @@ ALL_CASES = [
     *OUTPUT_CASES,
     *BOOK_CASES,
     *TDLISTA_CASES,
+    *EGD_CASES,
     *CSV_CASES,
     *TEXT_CASES,
     *XML_CASES,
