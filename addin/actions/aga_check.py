@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import date
 
-from addin.actions import needs
+from addin.actions import needs, rating_check
 from addin.actions.member_list import read_members
 from addin.actions.paired_check import with_paired_round_problems
+from addin.actions.rating_check import RatingBody
 from addin.actions.registry import action
 from addin.actions.session import ActionError, Session
 from addin.core import membership_updates
@@ -26,7 +27,6 @@ from addin.core.submission import (
 from addin.formats.aga_xml import OvertimeError, overtime_element
 from addin.formats.tdlista import Member
 from addin.workbook import book
-from addin.workbook.gateway import LogEntry
 from addin.workbook.parts import FEE_COLUMNS
 from addin.workbook.submission_cells import player_rows, result_cells, setting_cell, setting_fields
 
@@ -105,50 +105,12 @@ def update_lines(b: book.Book, found: Mapping[PlayerId, Sequence[object]]) -> li
     ]
 
 
-def lines(problems: Sequence[SubmissionProblem]) -> list[str]:
-    return [f"  {p.severity.value}: {p}" for p in problems]
-
-
-def split(
-    problems: Sequence[SubmissionProblem],
-) -> tuple[list[SubmissionProblem], list[SubmissionProblem], list[SubmissionProblem]]:
-    """(invalid, errors, warnings)."""
-    return tuple(  # type: ignore[return-value]
-        [p for p in problems if p.severity is severity] for severity in Severity
-    )
+AGA = RatingBody("the AGA", "report", "export-aga", "AGA check")
 
 
 def screen_for_export(session: Session, b: book.Book, listing: Listing) -> list[str]:
-    """Stop on invalid values, and on errors unless ``--force``; the warnings to ask about.
-
-    Errors passed with ``--force`` are told and go to the Log with the export.
-    """
-    invalid, errors, warnings = split(submission_problems(session, b, listing))
-    source = session.gw.source
-    if invalid:
-        raise ActionError(
-            "\n".join(
-                [
-                    f"{source}: the AGA report cannot carry these values; nothing was exported:",
-                    *lines(invalid),
-                ]
-            )
-        )
-    if errors and not session.force:
-        raise ActionError(
-            "\n".join(
-                [
-                    f"{source}: the AGA would reject this report; nothing was exported "
-                    "(fix these, or export anyway from the command line with --force):",
-                    *lines(errors),
-                ]
-            )
-        )
-    for error in errors:
-        message = f"exported with --force although: {error}"
-        session.say(message)
-        session.log.append(LogEntry("Error", session.action, message))
-    return [str(w) for w in warnings]
+    """Stop on invalid values, and on errors unless ``--force``; the warnings to ask about."""
+    return rating_check.screen_for_export(session, submission_problems(session, b, listing), AGA)
 
 
 @action(
@@ -158,34 +120,11 @@ def screen_for_export(session: Session, b: book.Book, listing: Listing) -> list[
 )
 def check_aga(session: Session, params: Mapping[str, object]) -> None:
     b = with_paired_round_problems(book.read_book(session.gw), session.gw)
-    unreadable = [
-        SubmissionProblem(Severity.INVALID, str(p)) for p in b.problems if EXPORT_NEEDS.stops(p)
-    ]
-    around = [
-        SubmissionProblem(Severity.WARNING, f"{p} (export-aga prints around it)")
-        for p in b.problems
-        if not EXPORT_NEEDS.stops(p)
-    ]
     listing = listed_members(session, b)
     problems = submission_problems(session, b, listing)
-    invalid, errors, warnings = split([*unreadable, *problems, *xml_problems(b), *around])
+    reading = rating_check.reading_problems(b, EXPORT_NEEDS, AGA)
+    unreadable = [p for p in reading if p.severity is Severity.INVALID]
+    around = [p for p in reading if p.severity is not Severity.INVALID]
     notes = [f"note: {line}" for line in update_lines(b, desk_updates(b, listing))]
-    if invalid or errors:
-        raise ActionError(
-            "\n".join(
-                [
-                    f"{session.gw.source}: the AGA would reject this report "
-                    f"({len(invalid) + len(errors)} errors, {len(warnings)} warnings):",
-                    *lines([*invalid, *errors, *warnings]),
-                    *(f"  {note}" for note in notes),
-                ]
-            )
-        )
-    for line in lines(warnings):
-        session.say(line.strip())
-    for note in notes:
-        session.say(note)
-    players = len(b.tournament.players)
-    games = sum(len(r.games) for r in b.tournament.rounds)
-    verdict = f"{len(warnings)} warnings to look at" if warnings else "nothing to fix"
-    session.say(f"AGA check of {players} players and {games} games: {verdict}")
+    checked = [*unreadable, *problems, *xml_problems(b), *around]
+    rating_check.report(session, b.tournament, checked, AGA, notes)

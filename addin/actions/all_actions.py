@@ -6,6 +6,7 @@ from addin.actions import (  # noqa: F401
     aga_reports,
     bands,
     director,
+    egd,
     member_lookup,
     opengotha,
     pairing,

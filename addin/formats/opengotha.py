@@ -429,6 +429,7 @@ class _Reader:
                 membership_expiry=_date(el.get("agaExpirationDate", "")),
                 chapter=el.get("club", "").strip(),
                 country=el.get("country", "").strip(),
+                egd_pin=el.get("egfPin", "").strip(),
                 initial_score=0.0 if self.swiss else float(smms),
                 status=Status.DROPPED if pre else Status.ACTIVE,
             )
@@ -619,7 +620,6 @@ def _unmapped(
     elements = list(reader.root.iterfind("Players/Player"))
     for attribute, what in (
         ("rating", "EGF-style ratings (rating, ratingOrigin)"),
-        ("egfPin", "EGF PINs"),
         ("ffgLicence", "FFG licences"),
     ):
         if any(el.get(attribute, "").strip() for el in elements):

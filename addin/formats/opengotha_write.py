@@ -192,7 +192,7 @@ class _Writer:
                     "firstName": given,
                     "country": country,
                     "club": p.chapter.strip(),
-                    "egfPin": "",
+                    "egfPin": p.egd_pin.strip(),
                     "ffgLicence": "",
                     "ffgLicenceStatus": "",
                     "agaId": pid,

@@ -337,6 +337,7 @@ def player_from_row(row: Row, rounds: int) -> Player | None:
         state=str(row.get("state", "")),
         city=str(row.get("city", "")),
         country=str(row.get("country", "")),
+        egd_pin=str(row.get("egd_pin", "")),
         family_group=str(row.get("family_group", "")),
         band=row.get("band"),  # type: ignore[arg-type]
         band_override=row.get("band_override"),  # type: ignore[arg-type]
@@ -371,6 +372,7 @@ def player_values(p: Player, rounds: int) -> dict[str, object]:
         "state": p.state or None,
         "city": p.city or None,
         "country": p.country or None,
+        "egd_pin": p.egd_pin or None,
         "family_group": p.family_group or None,
         "above_bar": True if p.above_bar else None,
         "band": p.band,

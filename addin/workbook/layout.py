@@ -528,6 +528,13 @@ def players_table(rounds: int) -> Table:
             Column("state", "State", owner=reg, width=6),
             Column("city", "City", width=12),
             Column("country", "Country", width=8),
+            Column(
+                "egd_pin",
+                "EGD PIN",
+                width=10,
+                help="The player's number in the European Go Database (8 digits), for the EGD "
+                "report",
+            ),
             Column("family_group", "Family group", width=10),
             Column("email", "Email", width=22),
             Column("phone", "Phone", width=14),
