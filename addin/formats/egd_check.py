@@ -7,8 +7,9 @@ event's country, the class). Each problem names the player or game and the cell 
 
 * ``ERROR``: the EGD cannot take or rate it: no tournament name or first day (EV, DT), time
   limits it cannot class (no basic time, overtime it cannot read, below class C, or a class
-  the time does not allow), no round played, a game with no result, a player with no grade,
-  an EGD PIN that is not eight digits or is on two rows. ``export-egd`` stops unless
+  the time does not allow), no round played, a game with no result, a player with no grade
+  or a name of more than 100 characters, an EGD PIN that is not eight digits or is on two
+  rows. ``export-egd`` stops unless
   ``--force``.
 * ``WARNING``: the EGD will ask, or the table says less than the workbook: no event country,
   no last day, fewer rounds played than planned, players without a country, a PIN or a given
@@ -21,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from addin.core.ghost import ghost_games
+from addin.core.limits import cut, shown
 from addin.core.model import Player, PlayerId, Tournament
 from addin.core.ratings import RatingError, entry_rating, rank_of
 from addin.core.scoring import last_round
@@ -35,6 +37,7 @@ from addin.formats.egd_h9 import (
     CLASS_LIMITS,
     CLUB_LENGTH,
     COUNTRY,
+    LONGEST_NAME,
     LOWEST_GRADE,
     PIN,
     EgfClass,
@@ -70,7 +73,7 @@ def check_egd(s: Submission, details: EventDetails) -> list[SubmissionProblem]:
 
 
 def _who(p: Player) -> str:
-    return f"{p.name} (AGA {p.aga_id})"
+    return f"{cut(p.name)} (AGA {p.aga_id})"
 
 
 def _setting(s: Submission, key: str) -> Cell | None:
@@ -146,7 +149,7 @@ def _settings(s: Submission, details: EventDetails) -> list[SubmissionProblem]:
         )
     if not COUNTRY.fullmatch(details.country.strip()):
         given = (
-            f"{details.country.strip()!r} is not a 2-letter code"
+            f"{shown(details.country.strip(), 40)} is not a 2-letter code"
             if details.country.strip()
             else "not given"
         )
@@ -205,7 +208,7 @@ def _pins(rows: Sequence[PlayerRow]) -> list[SubmissionProblem]:
             found.append(
                 SubmissionProblem(
                     Severity.ERROR,
-                    f"{_who(row.player)}: EGD PIN {pin[:40]!r} is not 8 digits; the EGD would "
+                    f"{_who(row.player)}: EGD PIN {shown(pin, 40)} is not 8 digits; the EGD would "
                     "not find the player (correct it, or clear it to be found by name)",
                     row.cells.get("egd_pin"),
                 )
@@ -262,7 +265,7 @@ def _grades(rows: Sequence[PlayerRow], listed: set[PlayerId]) -> list[Submission
 
 
 def _summary(players: Sequence[Player]) -> str:
-    names = "; ".join(p.name for p in players[:SHOWN])
+    names = "; ".join(cut(p.name) for p in players[:SHOWN])
     more = len(players) - SHOWN
     return names + (f" and {more} more" if more > 0 else "")
 
@@ -280,8 +283,8 @@ def _countries(rows: Sequence[PlayerRow], listed: set[PlayerId]) -> list[Submiss
             found.append(
                 SubmissionProblem(
                     Severity.WARNING,
-                    f"{_who(p)}: country {code[:40]!r} is not a 2-letter code (DE, FR, US); the "
-                    "table says XX",
+                    f"{_who(p)}: country {shown(code, 40)} is not a 2-letter code (DE, FR, "
+                    "US); the table says XX",
                     row.cells.get("country"),
                 )
             )
@@ -320,11 +323,21 @@ def _names(rows: Sequence[PlayerRow], listed: set[PlayerId]) -> list[SubmissionP
                 found.append(
                     SubmissionProblem(
                         Severity.WARNING,
-                        f"{_who(p)}: {typed.strip()[:60]!r} is written {written[:60]!r} in the "
-                        "EGD's table (its character set, no ; or |)",
+                        f"{_who(p)}: {shown(typed.strip(), 60)} is written "
+                        f"{shown(written, 60)} in the EGD's table (its character set, no ; "
+                        "or |)",
                         row.cells.get(key),
                     )
                 )
+        if len(table_name(p)) > LONGEST_NAME:
+            found.append(
+                SubmissionProblem(
+                    Severity.ERROR,
+                    f"{_who(p)}: the name is {len(table_name(p)):,} characters long; the EGD's "
+                    f"table takes a name of at most {LONGEST_NAME}",
+                    row.cells.get("family_name"),
+                )
+            )
         if not p.given_name.strip():
             found.append(
                 SubmissionProblem(
@@ -339,7 +352,7 @@ def _names(rows: Sequence[PlayerRow], listed: set[PlayerId]) -> list[SubmissionP
             found.append(
                 SubmissionProblem(
                     Severity.WARNING,
-                    f"{_who(p)}: club {chapter[:60]!r} is written {club_code(p)!r} (the EGD's "
+                    f"{_who(p)}: club {shown(chapter, 60)} is written {club_code(p)!r} (the EGD's "
                     f"club codes have at most {CLUB_LENGTH} characters)",
                     row.cells.get("chapter"),
                 )

@@ -43,6 +43,8 @@ NAME_WIDTH = 30
 NO_COUNTRY = "XX"
 NO_CLUB = "xxxx"
 """What OpenGotha writes for a player without a country or a club."""
+LONGEST_NAME = 100
+"""The longest "Family Given" the check lets through: a name, not a text pasted in."""
 CLUB_LENGTH = 4
 LOWEST_GRADE = 30
 """The EGD's grades stop at 30k."""
