@@ -76,6 +76,11 @@ def _who(p: Player) -> str:
     return f"{cut(p.name)} (AGA {p.aga_id})"
 
 
+def _cell(row: PlayerRow, field: str) -> Cell | None:
+    """The cell of ``row`` that holds the :class:`Player` field ``field``."""
+    return row.cells.get(field)
+
+
 def _setting(s: Submission, key: str) -> Cell | None:
     return next((f.cell for f in s.settings if f.key == key), None)
 
@@ -210,7 +215,7 @@ def _pins(rows: Sequence[PlayerRow]) -> list[SubmissionProblem]:
                     Severity.ERROR,
                     f"{_who(row.player)}: EGD PIN {shown(pin, 40)} is not 8 digits; the EGD would "
                     "not find the player (correct it, or clear it to be found by name)",
-                    row.cells.get("egd_pin"),
+                    _cell(row, "egd_pin"),
                 )
             )
         by_pin.setdefault(pin, []).append(row)
@@ -222,7 +227,7 @@ def _pins(rows: Sequence[PlayerRow]) -> list[SubmissionProblem]:
                 SubmissionProblem(
                     Severity.ERROR,
                     f"EGD PIN {pin} is given to {len(ids)} players ({named}): one player, one PIN",
-                    same[1].cells.get("egd_pin"),
+                    _cell(same[1], "egd_pin"),
                 )
             )
     return found
@@ -241,7 +246,7 @@ def _grades(rows: Sequence[PlayerRow], listed: set[PlayerId]) -> list[Submission
     found = []
     for row in _rows_listed(rows, listed):
         p = row.player
-        cell = row.cells.get("rating") or row.cells.get("rank") or row.id_cell
+        cell = _cell(row, "rating") or _cell(row, "rank") or row.id_cell
         try:
             written = grade(p)
         except RatingError as err:
@@ -285,7 +290,7 @@ def _countries(rows: Sequence[PlayerRow], listed: set[PlayerId]) -> list[Submiss
                     Severity.WARNING,
                     f"{_who(p)}: country {shown(code, 40)} is not a 2-letter code (DE, FR, "
                     "US); the table says XX",
-                    row.cells.get("country"),
+                    _cell(row, "country"),
                 )
             )
         if not PIN.fullmatch(p.egd_pin.strip()):
@@ -296,9 +301,7 @@ def _countries(rows: Sequence[PlayerRow], listed: set[PlayerId]) -> list[Submiss
                 Severity.WARNING,
                 f"{len(blank)} players have no Country, written XX (unknown): "
                 f"{_summary([r.player for r in blank])}",
-                Cell(blank[0].cells["country"].sheet, None, "Country")
-                if "country" in blank[0].cells
-                else None,
+                _cell(blank[0], "country"),
             )
         )
     if no_pin:
@@ -335,7 +338,7 @@ def _names(rows: Sequence[PlayerRow], listed: set[PlayerId]) -> list[SubmissionP
                     Severity.ERROR,
                     f"{_who(p)}: the name is {len(table_name(p)):,} characters long; the EGD's "
                     f"table takes a name of at most {LONGEST_NAME}",
-                    row.cells.get("family_name"),
+                    _cell(row, "family_name"),
                 )
             )
         if not p.given_name.strip():
@@ -344,7 +347,7 @@ def _names(rows: Sequence[PlayerRow], listed: set[PlayerId]) -> list[SubmissionP
                     Severity.WARNING,
                     f"{_who(p)} has no given name: the EGD matches players by family and "
                     "given name",
-                    row.cells.get("given_name"),
+                    _cell(row, "given_name"),
                 )
             )
         chapter = p.chapter.strip()
@@ -354,7 +357,7 @@ def _names(rows: Sequence[PlayerRow], listed: set[PlayerId]) -> list[SubmissionP
                     Severity.WARNING,
                     f"{_who(p)}: club {shown(chapter, 60)} is written {club_code(p)!r} (the EGD's "
                     f"club codes have at most {CLUB_LENGTH} characters)",
-                    row.cells.get("chapter"),
+                    _cell(row, "chapter"),
                 )
             )
         name = table_name(p).casefold()
@@ -367,7 +370,7 @@ def _names(rows: Sequence[PlayerRow], listed: set[PlayerId]) -> list[SubmissionP
                     Severity.WARNING,
                     f"{_who(other)} and {_who(p)} have the same name: give both their EGD "
                     "PIN, or the EGD may take them for one player",
-                    row.cells.get("egd_pin"),
+                    _cell(row, "egd_pin"),
                 )
             )
         seen_names.setdefault(name, p)
