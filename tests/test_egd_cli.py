@@ -11,7 +11,7 @@ import pytest
 
 from addin.formats.egd_h9 import ENCODING
 from tests.egd import read_h9
-from tests.helpers import digest, log_messages, run
+from tests.helpers import digest, log_messages, run, set_cell
 
 
 @pytest.fixture(scope="module")
@@ -28,13 +28,9 @@ def book(demo: Path, tmp_path: Path) -> Path:
     return copy
 
 
-def set_cell(path: Path, sheet: str, header: str, row: int, value: object) -> str:
-    wb = openpyxl.load_workbook(path)
-    ws = wb[sheet]
-    column = [c.value for c in ws[1]].index(header) + 1
-    cell = ws.cell(row=row, column=column, value=value)
-    wb.save(path)
-    return f"{sheet}!{cell.coordinate}"
+def type_into(path: Path, sheet: str, header: str, row: int, value: object) -> str:
+    """Type ``value`` into a cell; the cell as a message names it (``Players!Z3``)."""
+    return f"{sheet}!{set_cell(path, sheet, header, row, value)}"
 
 
 def test_check_egd_lists_the_warnings_and_changes_nothing(book: Path) -> None:
@@ -93,12 +89,12 @@ def test_the_pin_typed_in_players_ends_the_line_a_wrong_one_is_an_error(
     book: Path, tmp_path: Path
 ) -> None:
     out = tmp_path / "event.h9"
-    set_cell(book, "Players", "EGD PIN", 2, 12345678)
-    set_cell(book, "Players", "Country", 2, "cz")
+    type_into(book, "Players", "EGD PIN", 2, 12345678)
+    type_into(book, "Players", "Country", 2, "cz")
     assert run("export-egd", book, "--out", out, "--country", "CZ", "--yes").returncode == 0
     line = next(x for x in read_h9(out.read_bytes()).lines if x.pin)
     assert (line.pin, line.country) == ("12345678", "CZ")
-    cell = set_cell(book, "Players", "EGD PIN", 3, "1234x")
+    cell = type_into(book, "Players", "EGD PIN", 3, "1234x")
     refused = run("export-egd", book, "--out", out, "--yes")
     assert refused.returncode == 1
     assert f"{cell} (EGD PIN)" in refused.stderr and "is not 8 digits" in refused.stderr
@@ -119,7 +115,7 @@ def test_a_class_the_time_limits_do_not_allow_is_refused(book: Path, tmp_path: P
 
 
 def test_a_hostile_name_is_refused_in_one_bounded_message(book: Path, tmp_path: Path) -> None:
-    cell = set_cell(book, "Players", "Family name", 4, '=HYPERLINK("x")' + "y" * 40_000)
+    cell = type_into(book, "Players", "Family name", 4, '=HYPERLINK("x")' + "y" * 40_000)
     before = digest(book)
     refused = run("export-egd", book, "--out", tmp_path / "event.h9", "--yes")
     assert refused.returncode == 1
@@ -128,7 +124,7 @@ def test_a_hostile_name_is_refused_in_one_bounded_message(book: Path, tmp_path: 
 
 
 def test_line_breaks_tabs_and_semicolons_never_break_a_line(book: Path, tmp_path: Path) -> None:
-    set_cell(book, "Players", "Given name", 2, "Ann;\tMarie|x\ny")
+    type_into(book, "Players", "Given name", 2, "Ann;\tMarie|x\ny")
     out = tmp_path / "event.h9"
     done = run("check-egd", book)
     assert "is written 'Ann,_Marie/x_y'" in done.stdout

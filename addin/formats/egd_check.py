@@ -32,6 +32,7 @@ from addin.core.submission import (
     Severity,
     Submission,
     SubmissionProblem,
+    rows_without,
 )
 from addin.formats.egd_h9 import (
     CLASS_LIMITS,
@@ -393,18 +394,11 @@ def _ghost(t: Tournament) -> list[SubmissionProblem]:
 
 
 def _never_played(rows: Sequence[PlayerRow], listed: set[PlayerId]) -> list[SubmissionProblem]:
-    seen: set[PlayerId] = set()
-    found = []
-    for row in rows:
-        p = row.player
-        if p.aga_id in listed or p.aga_id in seen:
-            continue
-        seen.add(p.aga_id)
-        found.append(
-            SubmissionProblem(
-                Severity.WARNING,
-                f"{_who(p)} has no game in any round: the table leaves the player out",
-                row.id_cell,
-            )
+    return [
+        SubmissionProblem(
+            Severity.WARNING,
+            f"{_who(row.player)} has no game in any round: the table leaves the player out",
+            row.id_cell,
         )
-    return found
+        for row in rows_without(rows, listed)
+    ]
