@@ -49,7 +49,7 @@ def finished(seed: int = 0) -> Tournament:
         p: replace(
             x,
             country="DE",
-            egd_pin=f"{10_000_000 + p}",
+            egd_pin=10_000_000 + p,
             family_name=x.family_name.replace("Ō", "O"),
             given_name=x.given_name.replace("ū", "u"),
         )
@@ -161,7 +161,7 @@ def test_fewer_rounds_paired_than_planned_is_a_warning() -> None:
 def test_a_pin_that_is_not_eight_digits_or_is_given_twice_is_an_error_at_its_cell() -> None:
     t = finished()
     first, second, third = list(t.players)[:3]
-    t.players[first] = replace(t.players[first], egd_pin="1234-567")
+    t.players[first] = replace(t.players[first], egd_pin=1_234_567)
     t.players[second] = replace(t.players[second], egd_pin=t.players[third].egd_pin)
     found = errors(problems(t))
     assert len(found) == 2
@@ -174,7 +174,7 @@ def test_a_pin_that_is_not_eight_digits_or_is_given_twice_is_an_error_at_its_cel
 def test_players_without_a_pin_or_a_country_are_one_warning_each_kind() -> None:
     t = finished()
     for p in list(t.players)[:7]:
-        t.players[p] = replace(t.players[p], egd_pin="", country="")
+        t.players[p] = replace(t.players[p], egd_pin=None, country="")
     found = warnings(problems(t))
     assert len(found) == 2
     assert found[0].message.startswith("7 players have no Country, written XX")
@@ -219,7 +219,7 @@ def test_two_players_with_one_name_need_their_pins() -> None:
         t.players[b], family_name=t.players[a].family_name, given_name=t.players[a].given_name
     )
     assert problems(t) == [], "both have a PIN"
-    t.players[b] = replace(t.players[b], egd_pin="")
+    t.players[b] = replace(t.players[b], egd_pin=None)
     assert any("have the same name" in p.message for p in warnings(problems(t)))
 
 
@@ -227,7 +227,7 @@ def test_the_ghost_players_games_and_players_who_never_played_are_told() -> None
     t = finished()
     ghost = t.rounds[0].games[0].white
     t.settings = replace(t.settings, ghost_player=ghost)
-    t.players[1] = Player(1, "Late", "Lee", rank="3k", country="DE", egd_pin="19999999")
+    t.players[1] = Player(1, "Late", "Lee", rank="3k", country="DE", egd_pin=19_999_999)
     t.settings = replace(t.settings, typed_options=Options(odd_player=OddPlayer.GHOST))
     found = warnings(problems(t))
     assert any(

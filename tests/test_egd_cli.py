@@ -94,7 +94,7 @@ def test_the_pin_typed_in_players_ends_the_line_a_wrong_one_is_an_error(
     assert run("export-egd", book, "--out", out, "--country", "CZ", "--yes").returncode == 0
     line = next(x for x in read_h9(out.read_bytes()).lines if x.pin)
     assert (line.pin, line.country) == ("12345678", "CZ")
-    cell = type_into(book, "Players", "EGD PIN", 3, "1234x")
+    cell = type_into(book, "Players", "EGD PIN", 3, 1_234_567)
     refused = run("export-egd", book, "--out", out, "--yes")
     assert refused.returncode == 1
     assert f"{cell} (EGD PIN)" in refused.stderr and "is not 8 digits" in refused.stderr

@@ -175,10 +175,10 @@ def test_each_line_carries_the_grade_country_club_and_pin() -> None:
         rating=-35.5,
         country="de",
         chapter="Seattle Go Center",
-        egd_pin="12345678",
+        egd_pin=12_345_678,
     )
     t.players[ids[1]] = replace(
-        t.players[ids[1]], rating=10.1, country="USA", chapter="", egd_pin="123"
+        t.players[ids[1]], rating=10.1, country="USA", chapter="", egd_pin=123
     )
     t.players[ids[2]] = replace(t.players[ids[2]], rating=-3.5, country=" FR ", chapter="N Y")
     lines = {x.family: x for x in table(t).lines}

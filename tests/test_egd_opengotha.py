@@ -17,8 +17,10 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from lxml import etree
 
 from tests.egd import (
+    DATA,
     DEMO,
     DEMO_RESULTS,
     EVENTS,
@@ -27,6 +29,7 @@ from tests.egd import (
     Comparison,
     build_event,
     compare,
+    name_key,
     our_record,
     read_h9,
 )
@@ -104,3 +107,26 @@ def test_a_difference_no_reason_covers_is_reported_as_unexplained(tmp_path: Path
     outcomes, sleeping = our_record(book)
     c = compare(DEMO, read_h9(ours.read_bytes()), read_h9(changed), outcomes, sleeping)
     assert len(c.unexplained) == 1 and "entry" in c.unexplained[0]
+
+
+def test_the_pins_an_opengotha_file_holds_end_our_lines_and_go_back_to_opengotha(
+    tmp_path: Path,
+) -> None:
+    """``egfPin`` is read into EGD PIN, written as ``|PIN`` and back as ``egfPin``."""
+    name = "Toulouse2024"
+    root = etree.parse(str(DATA / "opengotha" / f"{name}.xml")).getroot()
+    pins = {
+        name_key(el.get("name", ""), el.get("firstName", "")): el.get("egfPin")
+        for el in root.iterfind("Players/Player")
+        if el.get("egfPin")
+    }
+    book = build_event(name, tmp_path)
+    ours = tmp_path / "ours.h9"
+    assert run("export-egd", book, "--out", ours, "--yes", "--force").returncode == 0
+    written = {line.key: line.pin for line in read_h9(ours.read_bytes()).lines if line.pin}
+    assert written and written == {k: v for k, v in pins.items() if k in written}
+    assert len(written) == len(pins), "every player with a PIN played"
+    back = tmp_path / "back.xml"
+    assert run("export-opengotha", book, back, "--yes").returncode == 0
+    again = {el.get("egfPin") for el in etree.parse(str(back)).getroot().iterfind("Players/Player")}
+    assert set(pins.values()) <= again

@@ -568,7 +568,7 @@ HAND_EDITED: dict[str, tuple[Callable[[Path], None], str]] = {
     "pair": (lambda p: set_setting(p, "Komi (even games)", 7.3), "not in half points"),
     "export-aga": (lambda p: set_cell(p, "Round 1", "Komi", -7.25), "not in half points"),
     "check-aga": (lambda p: set_cell(p, "Players", "AGA fee", -5), "is not an amount in dollars"),
-    "check-egd": (lambda p: set_cell(p, "Players", "EGD PIN", "1e7"), "is not 8 digits"),
+    "check-egd": (lambda p: set_cell(p, "Players", "EGD PIN", "1e7x"), "EGD PIN"),
 }
 
 

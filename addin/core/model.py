@@ -200,8 +200,8 @@ class Player:
     state: str = ""
     city: str = ""
     country: str = ""
-    egd_pin: str = ""
-    """The player's EGD PIN (the European Go Database's 8-digit number), where known."""
+    egd_pin: int | None = None
+    """The player's PIN in the European Go Database (``register --pin``)."""
     family_group: str = ""
     band: int | None = None
     """Band number (1 = top) as computed; ``band_override`` wins when set."""

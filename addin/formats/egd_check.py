@@ -40,12 +40,12 @@ from addin.formats.egd_h9 import (
     COUNTRY,
     LONGEST_NAME,
     LOWEST_GRADE,
-    PIN,
     EgfClass,
     EventDetails,
     class_allowed,
     club_code,
     grade,
+    is_pin,
     listed_players,
     name_part,
     table_name,
@@ -205,24 +205,24 @@ def _rounds(s: Submission) -> list[SubmissionProblem]:
 
 def _pins(rows: Sequence[PlayerRow]) -> list[SubmissionProblem]:
     found = []
-    by_pin: dict[str, list[PlayerRow]] = {}
+    by_pin: dict[int, list[PlayerRow]] = {}
     for row in rows:
-        pin = row.player.egd_pin.strip()
-        if not pin:
+        pin = row.player.egd_pin
+        if pin is None:
             continue
-        if not PIN.fullmatch(pin):
+        if not is_pin(pin):
             found.append(
                 SubmissionProblem(
                     Severity.ERROR,
-                    f"{_who(row.player)}: EGD PIN {shown(pin, 40)} is not 8 digits; the EGD would "
-                    "not find the player (correct it, or clear it to be found by name)",
+                    f"{_who(row.player)}: EGD PIN {pin} is not 8 digits; the EGD would not find "
+                    "the player (correct it, or clear it to be found by name)",
                     _cell(row, "egd_pin"),
                 )
             )
         by_pin.setdefault(pin, []).append(row)
     for pin, same in by_pin.items():
         ids = {r.player.aga_id for r in same}
-        if len(ids) > 1 and PIN.fullmatch(pin):
+        if len(ids) > 1 and is_pin(pin):
             named = ", ".join(_who(r.player) for r in same)
             found.append(
                 SubmissionProblem(
@@ -294,7 +294,7 @@ def _countries(rows: Sequence[PlayerRow], listed: set[PlayerId]) -> list[Submiss
                     _cell(row, "country"),
                 )
             )
-        if not PIN.fullmatch(p.egd_pin.strip()):
+        if not is_pin(p.egd_pin):
             no_pin.append(p)
     if blank:
         found.append(
@@ -363,9 +363,7 @@ def _names(rows: Sequence[PlayerRow], listed: set[PlayerId]) -> list[SubmissionP
             )
         name = table_name(p).casefold()
         other = seen_names.get(name)
-        if other is not None and not (
-            PIN.fullmatch(p.egd_pin.strip()) and PIN.fullmatch(other.egd_pin.strip())
-        ):
+        if other is not None and not (is_pin(p.egd_pin) and is_pin(other.egd_pin)):
             found.append(
                 SubmissionProblem(
                     Severity.WARNING,

@@ -48,8 +48,8 @@ LONGEST_NAME = 100
 CLUB_LENGTH = 4
 LOWEST_GRADE = 30
 """The EGD's grades stop at 30k."""
-PIN = re.compile(r"\d{8}")
-"""An EGD PIN: eight digits."""
+PINS = (10_000_000, 99_999_999)
+"""The lowest and highest EGD PIN: eight digits."""
 COUNTRY = re.compile(r"[A-Za-z]{2}")
 
 _UNSAFE_IN_LINE = str.maketrans({";": ",", "|": "/"})
@@ -231,8 +231,8 @@ def header_value(text: str) -> str:
 
 def table_name(p: Player) -> str:
     """The player's name in the table: ``Family Given`` (the family name alone without a
-    given name)."""
-    return " ".join(filter(None, (name_part(p.family_name), name_part(p.given_name))))
+    given name; ``?`` for a family name with nothing to write)."""
+    return " ".join(filter(None, (name_part(p.family_name) or "?", name_part(p.given_name))))
 
 
 def grade(p: Player) -> str:
@@ -256,10 +256,14 @@ def club_code(p: Player) -> str:
     return club[:CLUB_LENGTH] or NO_CLUB
 
 
+def is_pin(pin: int | None) -> bool:
+    """Whether ``pin`` is an EGD PIN: eight digits."""
+    return pin is not None and PINS[0] <= pin <= PINS[1]
+
+
 def pin_of(p: Player) -> str:
-    """The EGD PIN when the player's is one (eight digits), else ``""``."""
-    pin = p.egd_pin.strip()
-    return pin if PIN.fullmatch(pin) else ""
+    """The EGD PIN when the player's is one, else ``""``."""
+    return str(p.egd_pin) if is_pin(p.egd_pin) else ""
 
 
 # --------------------------------------------------------------------------- the table

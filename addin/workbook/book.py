@@ -337,7 +337,7 @@ def player_from_row(row: Row, rounds: int) -> Player | None:
         state=str(row.get("state", "")),
         city=str(row.get("city", "")),
         country=str(row.get("country", "")),
-        egd_pin=str(row.get("egd_pin", "")),
+        egd_pin=_whole_or_none(row.get("egd_pin")),
         family_group=str(row.get("family_group", "")),
         band=row.get("band"),  # type: ignore[arg-type]
         band_override=row.get("band_override"),  # type: ignore[arg-type]
@@ -357,6 +357,11 @@ def player_from_row(row: Row, rounds: int) -> Player | None:
     )
 
 
+def _whole_or_none(value: object) -> int | None:
+    """A whole-number cell as read (``Kind.INT``), else None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def player_values(p: Player, rounds: int) -> dict[str, object]:
     """A Players row for ``p``: the inverse of ``player_from_row``."""
     values: dict[str, object] = {
@@ -372,7 +377,7 @@ def player_values(p: Player, rounds: int) -> dict[str, object]:
         "state": p.state or None,
         "city": p.city or None,
         "country": p.country or None,
-        "egd_pin": p.egd_pin or None,
+        "egd_pin": p.egd_pin,
         "family_group": p.family_group or None,
         "above_bar": True if p.above_bar else None,
         "band": p.band,

@@ -531,9 +531,11 @@ def players_table(rounds: int) -> Table:
             Column(
                 "egd_pin",
                 "EGD PIN",
+                Kind.INT,
+                reg,
                 width=10,
-                help="The player's number in the European Go Database (8 digits), for the EGD "
-                "report",
+                bounds=(1, 99_999_999),
+                help="The player's PIN in the European Go Database (register --pin)",
             ),
             Column("family_group", "Family group", width=10),
             Column("email", "Email", width=22),
