@@ -9,8 +9,7 @@ event's country, the class). Each problem names the player or game and the cell 
   limits it cannot class (no basic time, overtime it cannot read, below class C, or a class
   the time does not allow), no round played, a game with no result, a player with no grade
   or a name of more than 100 characters, an EGD PIN that is not eight digits or is on two
-  rows. ``export-egd`` stops unless
-  ``--force``.
+  rows. ``export-egd`` stops unless ``--force``.
 * ``WARNING``: the EGD will ask, or the table says less than the workbook: no event country,
   no last day, fewer rounds played than planned, players without a country, a PIN or a given
   name, a name or club written otherwise than typed, a grade below 30k, the ghost player's
