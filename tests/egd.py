@@ -189,10 +189,6 @@ class Comparison:
         if reason == UNEXPLAINED:
             self.unexplained.append(f"{what}: {detail}")
 
-    @property
-    def agrees(self) -> bool:
-        return not (self.unexplained or self.only_ours or self.only_theirs)
-
 
 Outcomes = Mapping[str, Sequence[str]]
 """By name key, what each round was for the player in our record (``Outcome`` names:
@@ -209,10 +205,11 @@ def compare(name: str, ours: H9, theirs: H9, outcomes: Outcomes, sleeping: bool)
     both = [k for k in mine if k in other]
     c.players = len(both)
     _headers(c, ours, theirs)
+    by_line = {id(line): key for key, line in other.items()}
+    keys = ([x.key for x in ours.lines], [by_line.get(id(x), x.key) for x in theirs.lines])
     sleepers = set()
     for key in both:
-        entries = _entries(c, key, mine, other, ours, theirs, outcomes.get(key, ()), sleeping)
-        if entries:
+        if _entries(c, key, mine[key], other[key], keys, outcomes.get(key, ()), sleeping):
             sleepers.add(key)
         a, b = mine[key].grade, other[key].grade
         if a == b:
@@ -253,18 +250,18 @@ def _headers(c: Comparison, ours: H9, theirs: H9) -> None:
 def _entries(
     c: Comparison,
     key: str,
-    mine: Mapping[str, Line],
-    other: Mapping[str, Line],
-    ours: H9,
-    theirs: H9,
+    a_line: Line,
+    b_line: Line,
+    keys: tuple[Sequence[str], Sequence[str]],
     outcomes: Sequence[str],
     sleeping: bool,
 ) -> bool:
-    """Compare one player's rounds; True when a round differs because they slept."""
+    """Compare one player's rounds (opponents by the name keys of each table's lines); True
+    when a round differs because they slept."""
     slept = False
-    a_line, b_line = mine[key], other[key]
-    keys_a = [line.key for line in ours.lines]
-    keys_b = [_key_in(other, line) for line in theirs.lines]
+    keys_a, keys_b = keys
+    if len(a_line.entries) > len(b_line.entries):
+        c.differ("entry", UNEXPLAINED, f"{key}: more rounds in ours")
     for r, b in enumerate(b_line.entries, start=1):
         if r > len(a_line.entries):
             if b.free and b.result in "-=":
@@ -288,10 +285,6 @@ def _entries(
         slept |= reason == "sleeping"
         c.differ("entry", reason, f"{key} round {r}: {a} / {b} ({outcome})")
     return slept
-
-
-def _key_in(keyed: Mapping[str, Line], line: Line) -> str:
-    return next((k for k, v in keyed.items() if v is line), line.key)
 
 
 def _entry_reason(outcome: str, a: Entry, b: Entry, sleeping: bool) -> str:
