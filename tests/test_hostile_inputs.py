@@ -459,6 +459,16 @@ OPENGOTHA_CASES = [
     case("export-opengotha-is-folder", "export-opengotha {book} {tmp}", "it is a folder"),
 ]
 
+EGD_REPORT_CASES = [
+    case("check-egd-missing-book", "check-egd {tmp}/missing.xlsx", "missing.xlsx"),
+    case(
+        "export-egd-no-out", "export-egd {book}", "the following arguments are required: --out", 2
+    ),
+    case("export-egd-class-z", "export-egd {book} --out {tmp}/a.h9 --class Z", "invalid choice", 2),
+    case("check-egd-huge-country", "check-egd {book} --country " + "D" * 40_000, "2-letter code"),
+    case("export-egd-is-folder", "export-egd {book} --out {tmp} --force --yes", "it is a folder"),
+]
+
 RULES_CASES = [
     case("rules-unknown-preset", "rules {book} --preset WGC", "invalid choice: 'WGC'", 2),
     case("rules-control-char", "rules {book} --preset EGF\x01", "invalid choice", 2),
@@ -489,6 +499,7 @@ ALL_CASES = [
     *TEXT_CASES,
     *XML_CASES,
     *OPENGOTHA_CASES,
+    *EGD_REPORT_CASES,
 ]
 
 MAX_MESSAGE_LINE = 600
@@ -587,6 +598,7 @@ HAND_EDITED: dict[str, tuple[Callable[[Path], None], str]] = {
     "pair": (lambda p: set_setting(p, "Komi (even games)", 7.3), "not in half points"),
     "export-aga": (lambda p: set_cell(p, "Round 1", "Komi", -7.25), "not in half points"),
     "check-aga": (lambda p: set_cell(p, "Players", "AGA fee", -5), "is not an amount in dollars"),
+    "check-egd": (lambda p: set_cell(p, "Players", "EGD PIN", "1e7x"), "EGD PIN"),
 }
 
 

@@ -378,6 +378,8 @@ MODULES: dict[str, str] = {
     "export-opengotha": "addin.actions.opengotha",
     "rules": "addin.actions.rules",
     "check-aga": "addin.actions.aga_check",
+    "check-egd": "addin.actions.egd",
+    "export-egd": "addin.actions.egd",
     "break-pair": "addin.actions.director.paired_round",
     "make-pair": "addin.actions.director.paired_round",
     "set-game": "addin.actions.director.paired_round",

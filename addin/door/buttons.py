@@ -66,6 +66,8 @@ PLACES: dict[str, tuple[str, str, str]] = {
     "check-aga": ("after", SMALL, "ErrorChecking"),
     "publish": ("after", LARGE, "WebPagePreview"),
     "export-aga": ("after", LARGE, "XmlExport"),
+    "check-egd": ("after", SMALL, "FileCompatibilityChecker"),
+    "export-egd": ("after", SMALL, "TableExportMenu"),
     "check": ("after", LARGE, "TraceError"),
     "serve": ("after", SMALL, "FileSendAsAttachment"),
     "history": ("after", SMALL, "ReviewTrackChangesMenu"),
@@ -121,6 +123,11 @@ TIPS: dict[str, str] = {
     "players' phones, in a folder beside the workbook; open pages refresh themselves.",
     "export-aga": "Check the tournament, then write the AGA results report (text and XML) "
     "to send to the AGA.",
+    "check-egd": "List what the European Go Database would reject or question in the EGF "
+    "tournament table: missing results, time limits below class C, names, countries, PINs; "
+    "changes nothing.",
+    "export-egd": "Check the tournament, then write the EGF tournament table (.h9) to send to "
+    "the European Go Database.",
     "check": "Read every sheet and list each problem with its cell; changes nothing.",
     "serve": "Let players open the published site on their phones over the hall's Wi-Fi, "
     "and write a poster with its QR code. Click again to stop serving.",

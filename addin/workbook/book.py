@@ -742,6 +742,7 @@ CONTACT_COLUMNS = frozenset(
         "phone",
         "address",
         "citizenship",
+        "egd_pin",
         "birth_date",
         "aga_fee",
         "notes",
@@ -756,6 +757,10 @@ SCORING_COLUMNS = frozenset(
 
 FEE_COLUMNS = frozenset({"aga_fee"})
 """The Players column the AGA export reads beyond the players it names."""
+
+EGD_COLUMNS = SCORING_COLUMNS | {"rank", "rating", "chapter", "country", "egd_pin"}
+"""The Players columns the EGD's table reads: the standings', and each line's grade, club,
+country and PIN."""
 
 _EVERY_COLUMN = frozenset(c.key for c in players_table(30).columns)
 PAIRING_COLUMNS = _EVERY_COLUMN - CONTACT_COLUMNS
