@@ -517,7 +517,7 @@ def _create(change: Change, args: Mapping[str, object], door: str) -> None:
         raise ActionError(f"{made.path} already exists; choose another name or pass --force")
     storage = new_workbook(made.path, made.values)
     storage.append_log(change.log)
-    save_new(storage, made.path, change.action, args, door=door)
+    save_held(storage, made.path, change.action, args, door=door)
 
 
 def new_workbook(path: Path, values: Mapping[str, object]) -> Any:
@@ -532,20 +532,14 @@ def new_workbook(path: Path, values: Mapping[str, object]) -> Any:
     return OpenpyxlGateway(wb, path)
 
 
-def save_new(
+def save_held(
     storage: Any, path: Path, action: str, args: Mapping[str, object], *, door: str = "CLI"
 ) -> None:
-    """Save a workbook made in memory (``new``, the demo) to ``path``: its journal's first
-    entry."""
+    """Save a workbook a program holds in memory (``new``, the demo) to ``path``, as one
+    journal entry for what it did since its last save (the first: the entry that made it)."""
     from addin.journal.store import record
 
     record(path, action, args, storage.save, door=door)
-
-
-def save_again(storage: Any, path: Path) -> None:
-    """Save a workbook made in memory again, after actions that changed no tournament data
-    (the demo's reports add their Log lines): no journal entry, no backup."""
-    storage.save(path, keep=0)
 
 
 def note_error(storage: Storage, action: str, message: str) -> None:
@@ -591,7 +585,7 @@ def _journal_work(change: Change, window: Window, store: TournamentStore) -> lis
 class HeldBook:
     """A workbook a program holds open (the demo's, in memory; a test's storage): the store
     reads it and commits each change to it, like a window not saved yet (no journal: its
-    holder saves it, ``save_new``)."""
+    holder saves it, ``save_held``)."""
 
     in_window = True
 

@@ -428,10 +428,6 @@ class Draft:
             raise ActionError(f"{self.source}: {what}", problems)
 
 
-MAX_INPUT_BYTES = 100 * 1024 * 1024
-"""The largest file an action reads (the whole AGA membership list is 1.4 MB)."""
-
-
 def _section(edit: Edit) -> Section | None:
     if isinstance(edit, WriteTable):
         return section_of(edit.table)
