@@ -13,7 +13,8 @@ workbook is loaded: a window reads the TD's selection), where the tournament is 
    sheet edits for a file, xlwings for Excel, UNO for Calc;
 3. runs the action, a function of the snapshot and its parameters to a
    :class:`~addin.actions.change.Change`; asks the TD to accept the change's warnings
-   (declined: nothing is written) and the action's own questions;
+   (declined: nothing is written) and the action's own questions, and downloads what it
+   needs from the web (a rating list);
 4. commits the change: checks that the file is as it was loaded, writes the outputs, the
    tables and the Log, records the journal entry and saves, atomically;
 5. returns an :class:`Outcome` for the door to render: done, cancelled, error, failed or
@@ -37,6 +38,7 @@ from addin.actions.change import (
     Cancelled,
     Change,
     Draft,
+    Fetch,
     OpenFile,
     ParamError,
     Replaced,
@@ -87,7 +89,8 @@ class Conversation(Protocol):
         ...
 
     def progress(self, fraction: float, text: str) -> None:
-        """How far a long action is (0 to 1), and what it does now."""
+        """How far a long step is (0 to 1), and what it does now, said whole in ``text``
+        (a terminal draws it as is, on one line); 1 ends the step."""
         ...
 
 
@@ -319,9 +322,25 @@ class TournamentStore:
                     raise Cancelled(asked.cancelled, quiet=not asked.cancelled) from None
                 params = _replaced(params, values)
                 continue
+            except Fetch as wanted:
+                params = _replaced(params, {wanted.into: self.fetch(wanted.url)})
+                continue
             self._accept(change)
             return change
         raise ActionError(f"{self.spec.id} asked more than {MAX_QUESTIONS} questions")
+
+    def fetch(self, url: str) -> object:
+        """The file at ``url``, downloaded for the action, its progress told to the door;
+        ``ActionError`` saying in one line why it could not be had."""
+        from addin.download import DownloadError, Told, fetch
+
+        progress = Told(url, self.conversation.progress)
+        try:
+            return fetch(url, progress=progress)
+        except DownloadError as err:
+            raise ActionError(str(err)) from None
+        finally:
+            progress.end()
 
     def _accept(self, change: Change) -> None:
         if change.warnings and self.warnings_accepted:  # said too, not only logged

@@ -283,5 +283,6 @@ def test_the_buttons_that_are_not_selection_driven_ask_only_files_or_typed_value
         and b.action != "report"  # a menu: its items ask nothing
         and any(p.kind in typed_kinds and p.asked for p in b.params)
     }
-    # a name to search for; a new tournament's name; the Wi-Fi name on the poster (no cell has it)
-    assert asks_text == {"lookup", "new", "serve"}
+    # a name to search for; a new tournament's name; the Wi-Fi name on the poster, the event's
+    # country and EGF class for the EGD (no cell has them)
+    assert asks_text == {"lookup", "new", "serve", "check-egd", "export-egd"}

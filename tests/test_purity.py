@@ -39,6 +39,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     # (part, the parts it may import), lowest first: a part names only parts above it here.
     ("data", frozenset()),  # files shipped with the package (the sample TDListA)
     ("core", frozenset()),  # the pure model and computations; Member, PairingInput
+    ("download", frozenset()),  # a rating list fetched from the web (the standard library)
     ("formats", frozenset({"core"})),  # file formats: TDListA, AGA text and XML, eggplant
     ("reports", frozenset({"core"})),  # reports as data, and renderers that take that data
     ("workbook", frozenset({"core", "reports"})),  # the only code that knows sheets
@@ -46,10 +47,11 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("publish", frozenset({"core", "reports", "workbook"})),
     (
         "actions",
-        frozenset({"core", "formats", "reports", "workbook", "journal", "publish"}),
+        frozenset({"core", "download", "formats", "reports", "workbook", "journal", "publish"}),
     ),
     # The tournament store: it loads for an action and commits its change, for every door.
-    ("store", frozenset({"core", "workbook", "journal", "actions"})),
+    # It fetches what an action asks for from the web (a rating list) before committing.
+    ("store", frozenset({"core", "download", "workbook", "journal", "actions"})),
     ("demo", frozenset({"core", "formats", "workbook", "actions", "store"})),
     ("door", frozenset({"core", "reports", "workbook", "journal", "actions", "store"})),
     # The doors, side by side: none imports another.

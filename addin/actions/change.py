@@ -74,6 +74,18 @@ class Ask(Exception):
         """What a "no" that cancels says was not done (empty: the question said it)."""
 
 
+class Fetch(Exception):
+    """The action needs a file from the web (a rating list): the store downloads ``url``
+    before anything is written, showing the door its progress, and runs the action again
+    with the download (``addin.download.Downloaded``) as the parameter ``into``. A download
+    that fails refuses the action in one line: the workbook stays as it was. An action
+    never opens a socket itself, as it never opens a file (``registry.InputFile``)."""
+
+    def __init__(self, url: str, into: str) -> None:
+        super().__init__(url)
+        self.url, self.into = url, into
+
+
 class UndeclaredAccess(AssertionError):
     """An action read or wrote a section it did not declare: a bug in its declaration."""
 

@@ -202,6 +202,10 @@ class Player:
     state: str = ""
     city: str = ""
     country: str = ""
+    egd_pin: int | None = None
+    """The player's PIN in the European Go Database (``register --pin``)."""
+    gor: int | None = None
+    """The EGF rating (GoR) the EGD list gave at registration."""
     family_group: str = ""
     band: int | None = None
     """Band number (1 = top) as computed; ``band_override`` wins when set."""

@@ -233,6 +233,28 @@ def _overtime_kind(format_text: str, conditions: str) -> str:
     return "ByoYomi" if _PERIODS.search(conditions) else "SuddenDeath"
 
 
+@dataclass(frozen=True)
+class Overtime:
+    """The overtime as far as the TD's two free-text settings say it."""
+
+    kind: str
+    """ByoYomi, Canadian, Fischer or SuddenDeath."""
+    seconds: float | None
+    """A byo-yomi period's length, a Canadian block's, or the Fischer increment."""
+    stones: int | None
+    """The moves of a Canadian block."""
+
+
+def read_overtime(format_text: str, conditions: str) -> Overtime:
+    """The overtime, whatever the conditions leave out (an unknown format: OvertimeError)."""
+    stones = _STONES.search(conditions)
+    return Overtime(
+        _overtime_kind(format_text, conditions),
+        _seconds(conditions),
+        int(stones.group(1)) if stones else None,
+    )
+
+
 def overtime_element(format_text: str, conditions: str) -> tuple[str, dict[str, str]]:
     """The OvertimeFormat child (tag, attributes) for the TD's two free-text settings."""
     kind = _overtime_kind(format_text, conditions)

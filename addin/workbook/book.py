@@ -360,6 +360,8 @@ def player_from_row(row: Row, rounds: int) -> Player | None:
         state=row.text("state"),
         city=row.text("city"),
         country=row.text("country"),
+        egd_pin=row.whole("egd_pin"),
+        gor=row.whole("gor"),
         family_group=row.text("family_group"),
         band=row.whole("band"),
         band_override=row.whole("band_override"),
@@ -394,6 +396,8 @@ def player_values(p: Player, rounds: int) -> dict[str, object]:
         "state": p.state or None,
         "city": p.city or None,
         "country": p.country or None,
+        "egd_pin": p.egd_pin,
+        "gor": p.gor,
         "family_group": p.family_group or None,
         "above_bar": True if p.above_bar else None,
         "band": p.band,
@@ -738,6 +742,7 @@ CONTACT_COLUMNS = frozenset(
         "phone",
         "address",
         "citizenship",
+        "egd_pin",
         "birth_date",
         "aga_fee",
         "notes",
@@ -752,6 +757,10 @@ SCORING_COLUMNS = frozenset(
 
 FEE_COLUMNS = frozenset({"aga_fee"})
 """The Players column the AGA export reads beyond the players it names."""
+
+EGD_COLUMNS = SCORING_COLUMNS | {"rank", "rating", "chapter", "country", "egd_pin"}
+"""The Players columns the EGD's table reads: the standings', and each line's grade, club,
+country and PIN."""
 
 _EVERY_COLUMN = frozenset(c.key for c in players_table(30).columns)
 PAIRING_COLUMNS = _EVERY_COLUMN - CONTACT_COLUMNS

@@ -13,6 +13,7 @@ Owners
 ``pair``      written by ``pair`` (the TD may type over it; the next action respects it).
 ``standings`` written by ``standings``.
 ``log``       appended by every action.
+``import-tdlista``, ``import-egd-list``  the membership and rating lists, replaced whole.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import functools
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
+from addin.core.egd import PINS
 from addin.core.european import (
     AvoidanceScope,
     BarTable,
@@ -86,6 +88,7 @@ class Owner(enum.Enum):
     STANDINGS = "standings"
     LOG = "log"
     IMPORT = "import-tdlista"
+    IMPORT_EGD = "import-egd-list"
 
 
 YES_NO = ("Yes", "No")
@@ -522,6 +525,30 @@ TDLISTA = Table(
     bulk=True,
 )
 
+_egd = Owner.IMPORT_EGD
+EGD_LIST = Table(
+    sheet="EGD list",
+    name="EGDList",
+    columns=(
+        Column("pin", "PIN", Kind.INT, _egd, width=10, required=True, bounds=PINS),
+        Column("family_name", "Family name", owner=_egd, width=20, required=True),
+        Column("given_name", "Given name", owner=_egd, width=16),
+        Column("country", "Country", owner=_egd, width=8),
+        Column("club", "Club", owner=_egd, width=7),
+        Column("grade", "Grade", owner=_egd, width=7),
+        Column("gor", "GoR", Kind.INT, _egd, width=7, help="The EGF rating: 2100 is 1d"),
+        Column("promotion", "P&D", owner=_egd, width=6, help="Suggested promotion or demotion"),
+        Column("tournaments", "Tournaments", Kind.INT, _egd, width=11),
+        Column("last_tournament", "Last tournament", owner=_egd, width=14),
+    ),
+    unique="pin",
+    bulk=True,
+)
+"""The European Go Database's list of players (``import-egd-list``), keyed by PIN."""
+
+BULK_SHEETS = (TDLISTA.sheet, EGD_LIST.sheet)
+"""The sheets too large for openpyxl's pace (``Table.bulk``)."""
+
 # --- Players --------------------------------------------------------------------------
 
 BYE_REQUEST_CHOICES = ("Bye", "Volunteer")
@@ -580,6 +607,23 @@ def players_table(rounds: int) -> Table:
             Column("state", "State", owner=reg, width=6),
             Column("city", "City", width=12),
             Column("country", "Country", width=8),
+            Column(
+                "egd_pin",
+                "EGD PIN",
+                Kind.INT,
+                reg,
+                width=10,
+                bounds=PINS,
+                help="The player's PIN in the European Go Database (register --pin)",
+            ),
+            Column(
+                "gor",
+                "GoR",
+                Kind.INT,
+                reg,
+                width=7,
+                help="The EGF rating from the EGD list at registration (2100 is 1d)",
+            ),
             Column("family_group", "Family group", width=10),
             Column("email", "Email", width=22),
             Column("phone", "Phone", width=14),
@@ -793,6 +837,7 @@ SHEET_ORDER = (
     "Standings",
     "Cross Table",
     "TDListA",
+    "EGD list",
     "Log",
 )
 """Fixed sheets, in tab order; ``Round N`` sheets go after Requests."""
@@ -807,6 +852,7 @@ def fixed_tables(rounds: int, tiebreaks: Sequence[str]) -> tuple[Table, ...]:
         standings_table(tiebreaks),
         cross_table(rounds, tiebreaks),
         TDLISTA,
+        EGD_LIST,
         LOG,
     )
 
@@ -831,6 +877,7 @@ class Section(enum.Enum):
     ROUNDS = "Round sheets"
     STANDINGS = "Standings and Cross Table"
     MEMBERS = "TDListA"
+    EGD_LIST = "EGD list"
     LOG = "Log"
     REPORT_SHEETS = "report sheets"
 
@@ -843,6 +890,7 @@ _SECTION_OF_TABLE = {
     "Standings": Section.STANDINGS,
     "CrossTable": Section.STANDINGS,
     TDLISTA.name: Section.MEMBERS,
+    EGD_LIST.name: Section.EGD_LIST,
     LOG.name: Section.LOG,
 }
 REPORT_TABLE_PREFIX = "Report"
@@ -866,7 +914,7 @@ def section_of_sheet(sheet: str) -> Section | None:
     not declare."""
     if round_number_of(sheet) is not None:
         return Section.ROUNDS
-    for table in (SETTINGS_TABLE, BANDS, REQUESTS, TDLISTA, LOG):
+    for table in (SETTINGS_TABLE, BANDS, REQUESTS, TDLISTA, EGD_LIST, LOG):
         if table.sheet == sheet:
             return _SECTION_OF_TABLE[table.name]
     named = {
@@ -888,6 +936,7 @@ def section_sheets(sections: Collection[Section]) -> list[str] | None:
         Section.BANDS: BANDS.sheet,
         Section.REQUESTS: REQUESTS.sheet,
         Section.MEMBERS: TDLISTA.sheet,
+        Section.EGD_LIST: EGD_LIST.sheet,
         Section.LOG: LOG.sheet,
     }
     if not sections or any(s not in fixed for s in sections):

@@ -19,29 +19,12 @@
 set -euo pipefail
 
 out=${1:?usage: run.sh OUT_DIR}
-git_dir=${OPENGOTHA_GIT:?set OPENGOTHA_GIT to a clone of https://github.com/lucvannier/opengotha}
-commit=${OPENGOTHA_COMMIT:-624c271}
-build=${OPENGOTHA_BUILD:-/tmp/og-side-build}
 club=${OPENGOTHA_CLUB:-file}
 first=${OPENGOTHA_FIRST:-2}
 repeat=${OPENGOTHA_REPEAT:-0}
 here=$(cd "$(dirname "$0")" && pwd)
 data=$(cd "$here/../../tests/data/opengotha" && pwd)
-
-if [ -d "$git_dir/.git" ]; then git_dir=$git_dir/.git; fi
-full=$(git --git-dir="$git_dir" rev-parse --verify "$commit^{commit}")
-tree=$build/$full
-
-if [ ! -f "$tree/classes.done" ]; then
-    echo "building OpenGotha $full in $tree" >&2
-    rm -rf "$tree"
-    mkdir -p "$tree/classes"
-    git --git-dir="$git_dir" archive "$full" src lib | tar -x -C "$tree"
-    find "$tree/src" -name '*.java' >"$tree/sources.txt"
-    # GUI classes are compiled too (the model refers to them) but never instantiated.
-    javac -nowarn -encoding UTF-8 -cp "$tree/lib/jhall.jar" -d "$tree/classes" @"$tree/sources.txt"
-    touch "$tree/classes.done"
-fi
+tree=$("$here/build.sh")
 
 mkdir -p "$tree/side"
 javac -encoding UTF-8 -cp "$tree/classes" -d "$tree/side" "$here/OpenGothaSide.java"
