@@ -166,24 +166,6 @@ def test_pure_parts_import_no_spreadsheet_library(path: Path) -> None:
     assert not bad, f"{path.relative_to(PACKAGE)} imports {bad}"
 
 
-LEFT_FOR_THE_ACTION_LAYER = frozenset(
-    {
-        "addin.actions.director",
-        "addin.actions.director.attendance",
-        "addin.actions.director.desk",
-        "addin.actions.director.pair_requests",
-        "addin.actions.director.paired_round",
-        "addin.actions.director.rating_and_band",
-        "addin.actions.director.rebanding",
-        "addin.actions.director.writing",
-        "addin.actions.standings",
-    }
-)
-"""The one circle the action layer's rewrite (issue 39) removes: ``standings`` imports the
-``director`` package, whose actions' ``desk`` imports ``standings`` inside a function. Any
-other circle, or this one grown or changed, fails the test."""
-
-
 def import_graph() -> dict[str, set[str]]:
     """Each module of ``addin`` and the modules of ``addin`` it imports, wherever the import
     stands: an import inside a function is a cycle deferred to the first call, and one under
@@ -204,7 +186,7 @@ def import_graph() -> dict[str, set[str]]:
 
 def test_no_module_imports_itself_round_a_cycle() -> None:
     graph = import_graph()
-    circles = [c for c in _cycles(graph) if set(c) != LEFT_FOR_THE_ACTION_LAYER]
+    circles = _cycles(graph)
     assert not circles, "; ".join(_said(graph, c) for c in circles)
 
 
