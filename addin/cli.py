@@ -19,10 +19,11 @@ import contextlib
 import gc
 import os
 import sys
+import time
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from addin import __version__
 from addin.actions.registry import ACTIONS, Action, ParamKind, is_follow_up, load_all, load_one
@@ -68,6 +69,7 @@ class Terminal:
 
     def __init__(self, *, yes: bool = False) -> None:
         self.yes = yes
+        self._line: ProgressLine | None = None
 
     def confirm(self, question: str) -> bool:
         return self.yes
@@ -79,10 +81,55 @@ class Terminal:
         return False
 
     def progress(self, fraction: float, text: str) -> None:
-        """A long action's progress, on one line of the terminal (stderr)."""
-        if sys.stderr.isatty():
-            bar = "#" * int(30 * fraction)
-            print(f"\r[{bar:<30}] {fraction:4.0%} {text:<40}", end="", file=sys.stderr, flush=True)
+        """A long step's progress (a download), on one line of the terminal (stderr); not
+        drawn where standard error is no terminal (a pipe, a file)."""
+        if self._line is None:
+            isatty = getattr(sys.stderr, "isatty", None)
+            self._line = ProgressLine(sys.stderr if isatty and isatty() else None)
+        self._line(fraction, text)
+
+
+class ProgressLine:
+    """One line on a terminal while a long step runs, redrawn in place.
+
+    Nothing is drawn before ``after`` seconds (a fast link shows nothing); the line is
+    redrawn at most every ``every`` seconds, and ended with a newline when the step is
+    (fraction 1). No stream (standard error is no terminal): nothing is drawn."""
+
+    def __init__(
+        self,
+        stream: TextIO | None,
+        *,
+        after: float = 1.0,
+        every: float = 0.2,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.stream = stream
+        self.after, self.every, self.clock = after, every, clock
+        self.started: float | None = None
+        self.drawn: float | None = None
+        self.width = 0
+
+    def __call__(self, fraction: float, text: str) -> None:
+        if self.stream is None:
+            return
+        now = self.clock()
+        if self.started is None:
+            self.started = now
+        finished = fraction >= 1.0
+        if self.drawn is None:
+            due = now - self.started >= self.after
+        else:
+            due = finished or now - self.drawn >= self.every
+        if due:
+            self.stream.write(f"\r{text:<{self.width}}")
+            self.width, self.drawn = len(text), now
+            if finished:
+                self.stream.write("\n")
+            self.stream.flush()
+        if finished:  # the next step starts afresh
+            self.started = self.drawn = None
+            self.width = 0
 
 
 def run_file(
@@ -242,12 +289,15 @@ def _add_registered(sub: argparse._SubParsersAction, spec: Action) -> None:
         if param.choices:
             kwargs["choices"] = param.choices
             kwargs["type"] = _choice(param.choices)
+        if param.bare is not None:
+            kwargs.update(nargs="?", const=param.bare)
+        required = param.required and param.alternative is None
         if param.positional:
-            p.add_argument(param.name, **kwargs)
+            p.add_argument(param.name, **kwargs, **({} if required else {"nargs": "?"}))
         else:
-            p.add_argument(option, dest=param.name, required=param.required, **kwargs)
-    if not spec.changes:
-        return
+            p.add_argument(option, dest=param.name, required=required, **kwargs)
+    if spec.journal and not spec.changes:
+        return  # history: nothing to accept, nothing to write
     p.add_argument("--yes", action="store_true", help=_YES[spec.journal])
     p.add_argument("--force", action="store_true", help=_FORCE[spec.creates, spec.journal])
 

@@ -244,13 +244,15 @@ class Demo:
         if self.rules != "aga":
             self.summary.european = self.european_lines(t)
         # The tournament is saved before the reports: a report that fails cannot take the
-        # rounds played with it. The second save adds the reports' Log lines (no backup).
+        # rounds played with it. The second save adds the reports' Log lines: a journal
+        # entry of its own.
         self.progress("saving", 0.9)
-        store.save_new(self.book.storage, self.out, "demo", self.arguments())
+        store.save_held(self.book.storage, self.out, "demo", self.arguments(), door="demo")
         self.progress("writing reports", 0.92)
         self.write_outputs()
         self.progress("saving", 0.98)
-        store.save_again(self.book.storage, self.out)
+        outputs = {"outputs": ", ".join(f.name for f in self.summary.files)}
+        store.save_held(self.book.storage, self.out, "demo", outputs, door="demo")
         self.progress("done", 1.0)
         return self.summary
 

@@ -13,7 +13,8 @@ workbook is loaded: a window reads the TD's selection), where the tournament is 
    sheet edits for a file, xlwings for Excel, UNO for Calc;
 3. runs the action, a function of the snapshot and its parameters to a
    :class:`~addin.actions.change.Change`; asks the TD to accept the change's warnings
-   (declined: nothing is written) and the action's own questions;
+   (declined: nothing is written) and the action's own questions, and downloads what it
+   needs from the web (a rating list);
 4. commits the change: checks that the file is as it was loaded, writes the outputs, the
    tables and the Log, records the journal entry and saves, atomically;
 5. returns an :class:`Outcome` for the door to render: done, cancelled, error, failed or
@@ -37,6 +38,7 @@ from addin.actions.change import (
     Cancelled,
     Change,
     Draft,
+    Fetch,
     OpenFile,
     ParamError,
     Queued,
@@ -91,7 +93,8 @@ class Conversation(Protocol):
         ...
 
     def progress(self, fraction: float, text: str) -> None:
-        """How far a long action is (0 to 1), and what it does now."""
+        """How far a long step is (0 to 1), and what it does now, said whole in ``text``
+        (a terminal draws it as is, on one line); 1 ends the step."""
         ...
 
 
@@ -325,8 +328,15 @@ class TournamentStore:
         terminal = self.conversation.terminal
         if spec.creates or spec.journal:
             window = self.workbook.window() if spec.journal else None
+            if window is not None and spec.changes and window.file() and window.modified():
+                window.save()  # what the TD typed is seen, and asked about, by undo and redo
             return Snapshot(
-                _NoSheets(self.workbook.name), spec.id, (), window=window, terminal=terminal
+                _NoSheets(self.workbook.name),
+                spec.id,
+                (),
+                window=window,
+                terminal=terminal,
+                force=self.workbook.force,
             )
         if self.storage is None:
             self.storage = self.workbook.open(section_sheets(spec.reads), writes=spec.changes)
@@ -367,13 +377,31 @@ class TournamentStore:
                     raise Cancelled(asked.cancelled, quiet=not asked.cancelled) from None
                 params = _replaced(params, values)
                 continue
+            except Fetch as wanted:
+                params = _replaced(params, {wanted.into: self.fetch(wanted.url)})
+                continue
             self._accept(change)
             if self.signed is not None and change.changes_tournament:
                 _sign(change, self.signed)
             return change
         raise ActionError(f"{self.spec.id} asked more than {MAX_QUESTIONS} questions")
 
+    def fetch(self, url: str) -> object:
+        """The file at ``url``, downloaded for the action, its progress told to the door;
+        ``ActionError`` saying in one line why it could not be had."""
+        from addin.download import DownloadError, Told, fetch
+
+        progress = Told(url, self.conversation.progress)
+        try:
+            return fetch(url, progress=progress)
+        except DownloadError as err:
+            raise ActionError(str(err)) from None
+        finally:
+            progress.end()
+
     def _accept(self, change: Change) -> None:
+        if change.warnings and self.warnings_accepted:  # said too, not only logged
+            change.messages += [f"warning (accepted): {w}" for w in change.warnings]
         if not change.warnings or self.warnings_accepted:
             return
         text = "\n".join(f"- {w}" for w in change.warnings)
@@ -613,7 +641,7 @@ def _create(change: Change, args: Mapping[str, object], door: str) -> None:
         raise ActionError(f"{made.path} already exists; choose another name or pass --force")
     storage = new_workbook(made.path, made.values)
     storage.append_log(change.log)
-    save_new(storage, made.path, change.action, args, door=door)
+    save_held(storage, made.path, change.action, args, door=door)
 
 
 def new_workbook(path: Path, values: Mapping[str, object]) -> Any:
@@ -628,20 +656,14 @@ def new_workbook(path: Path, values: Mapping[str, object]) -> Any:
     return OpenpyxlGateway(wb, path)
 
 
-def save_new(
+def save_held(
     storage: Any, path: Path, action: str, args: Mapping[str, object], *, door: str = "CLI"
 ) -> None:
-    """Save a workbook made in memory (``new``, the demo) to ``path``: its journal's first
-    entry."""
+    """Save a workbook a program holds in memory (``new``, the demo) to ``path``, as one
+    journal entry for what it did since its last save (the first: the entry that made it)."""
     from addin.journal.store import record
 
     record(path, action, args, storage.save, door=door)
-
-
-def save_again(storage: Any, path: Path) -> None:
-    """Save a workbook made in memory again, after actions that changed no tournament data
-    (the demo's reports add their Log lines): no journal entry, no backup."""
-    storage.save(path, keep=0)
 
 
 def note_error(storage: Storage, action: str, message: str) -> None:
@@ -756,7 +778,7 @@ class FileWindow:
 class HeldBook:
     """A workbook a program holds open (the demo's, in memory; a test's storage): the store
     reads it and commits each change to it, like a window not saved yet (no journal: its
-    holder saves it, ``save_new``)."""
+    holder saves it, ``save_held``)."""
 
     in_window = True
 

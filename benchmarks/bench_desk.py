@@ -220,6 +220,7 @@ def main() -> None:
                     "1",
                     "--result",
                     str(choice["result"]),
+                    "--yes",
                 ],
                 zip_floor,
                 "zip copy",

@@ -4,10 +4,13 @@ A 300-player demo tournament (round 3 paired again, with its result codes) is pu
 served by the real ``python -m addin serve --bind 127.0.0.1``. For ``--seconds`` (a minute),
 each of ``--phones`` phones opens the pairings and its player's page (two tabs; each with
 the style sheet and the script), then asks for each page's own stamp file
-(``index.stamp.js``, ``p12345.stamp.js``) every ``--poll`` seconds as the site's script
-does, and loads a page again when its stamp changes. ``--reports`` reports (both players of half as
-many boards) are posted at random moments, each from an address of its own (127.0.x.y:
-Linux answers the whole of 127/8), a tenth of them sent twice. Meanwhile the TD runs
+(``index.stamp.js``, ``p12345.stamp.js``) and the server's ``report-state.js`` every
+``--poll`` seconds as the site's script does, and loads a page again when its stamp changes.
+``--reports`` reports (both players of half as many boards) are posted at random moments,
+each from an address of its own (127.0.x.y: Linux answers the whole of 127/8), a tenth of
+them sent twice: as the site's script sends them (JSON), or with ``--form`` as a phone
+without JavaScript does (a plain form POST, answered with a page). ``--one-address`` sends
+everything from 127.0.0.1, as a hall behind one NAT address would. Meanwhile the TD runs
 ``publish``, ``result`` and ``standings`` on the command line.
 
 It prints the requests, the p50/p95/max response times (whole answer read), the reports kept
@@ -34,6 +37,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
@@ -58,16 +62,17 @@ def addin(*args: object, timeout: float = 600) -> tuple[int, float, str]:
     return done.returncode, time.monotonic() - started, done.stderr.strip()
 
 
-def source(n: int) -> str:
-    """The n-th phone's own loopback address."""
-    return f"127.0.{1 + n // 250}.{1 + n % 250}"
+def source(n: int, one_address: bool = False) -> str:
+    """The n-th phone's own loopback address (127.0.0.1 for all, behind one NAT address)."""
+    return "127.0.0.1" if one_address else f"127.0.{1 + n // 250}.{1 + n % 250}"
 
 
 class Hall:
     """The phones' requests, scheduled on a heap and sent by a pool of workers."""
 
-    def __init__(self, port: int, seconds: float, workers: int) -> None:
+    def __init__(self, port: int, seconds: float, workers: int, one_address: bool) -> None:
         self.port = port
+        self.one_address = one_address
         self.deadline = time.monotonic() + seconds
         self.heap: list[tuple[float, int, Callable[[], None]]] = []
         self.order = 0
@@ -84,13 +89,19 @@ class Hall:
             heapq.heappush(self.heap, (when, self.order, job))
 
     def request(
-        self, kind: str, phone: int, method: str, path: str, body: bytes | None = None
+        self,
+        kind: str,
+        phone: int,
+        method: str,
+        path: str,
+        body: bytes | None = None,
+        content_type: str = "application/json",
     ) -> tuple[int, bytes]:
-        headers = {"Content-Type": "application/json"} if body is not None else {}
+        headers = {"Content-Type": content_type} if body is not None else {}
         headers["Accept-Encoding"] = "gzip"  # as every phone's browser asks
         started = time.monotonic()
         connection = http.client.HTTPConnection(
-            "127.0.0.1", self.port, timeout=10, source_address=(source(phone), 0)
+            "127.0.0.1", self.port, timeout=10, source_address=(source(phone, self.one_address), 0)
         )
         try:
             connection.request(method, path, body, headers)
@@ -144,6 +155,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=48)
     parser.add_argument("--p95-ms", type=float, default=200.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--form", action="store_true", help="send reports as a plain form, as without JavaScript"
+    )
+    parser.add_argument(
+        "--one-address", action="store_true", help="every phone from one address (a NAT hall)"
+    )
     args = parser.parse_args(argv)
     if args.seconds > 600 or args.phones > 5000:
         parser.error("at most 600 seconds and 5,000 phones: it is a benchmark, not a siege")
@@ -197,7 +214,7 @@ def _load(
     players: list[int],
     server: subprocess.Popen[str],
 ) -> int:
-    hall = Hall(port, args.seconds, args.workers)
+    hall = Hall(port, args.seconds, args.workers, args.one_address)
     start = time.monotonic()
     stamps: dict[tuple[int, str], str] = {}
     reloads: list[str] = []
@@ -222,6 +239,7 @@ def _load(
                         with hall.lock:
                             reloads.append(page)
                     stamps[(phone, page)] = stamp
+                hall.request("states", phone, "GET", f"/report-state.js?t={time.time()}")
             hall.at(time.monotonic() + args.poll, phone_job(phone))
 
         return job
@@ -245,14 +263,21 @@ def _load(
     answers: list[tuple[int, str]] = []
 
     def report_job(n: int, board: dict, side: str, result: str) -> Callable[[], None]:
-        body = json.dumps(
-            {"round": "3", "board": str(board["board"]), "code": board["code"]}
-            | {"side": side, "result": result}
-        ).encode()
+        fields = {"round": "3", "board": str(board["board"]), "code": board["code"]}
+        fields |= {"side": side, "result": result}
+        if args.form:  # a phone without JavaScript: the form as the browser sends it
+            body = urllib.parse.urlencode(fields).encode()
+            kind = "application/x-www-form-urlencoded"
+        else:
+            body, kind = json.dumps(fields).encode(), "application/json"
 
         def job() -> None:
-            status, data = hall.request("report", 1000 + n, "POST", "/report", body)
-            state = json.loads(data).get("state", "") if data else ""
+            status, data = hall.request("report", 1000 + n, "POST", "/report", body, kind)
+            if args.form:
+                found = re.search(rb'data-state="(\w+)"', data)
+                state = found.group(1).decode() if found else ""
+            else:
+                state = json.loads(data).get("state", "") if data else ""
             with hall.lock:
                 answers.append((status, state))
 
@@ -292,9 +317,14 @@ def _load(
     accept_code, _, accept_err = addin("accept-results", book, "--yes")
 
     everything = [t for ts in hall.times.values() for t in ts]
-    print(f"{args.phones} phones, {len(plan)} reports, {args.seconds:g} s, poll {args.poll:g} s")
+    how = "plain form POSTs (no JavaScript)" if args.form else "JSON (the site's script)"
+    where = "all from one address" if args.one_address else "each phone from its own address"
+    print(
+        f"{args.phones} phones, {len(plan)} reports as {how}, {where}, {args.seconds:g} s, "
+        f"poll {args.poll:g} s"
+    )
     print(f"{'requests':<10}{'count':>7}{'p50 ms':>9}{'p95 ms':>9}{'max ms':>9}")
-    for kind in ("page", "poll", "report", "all"):
+    for kind in ("page", "poll", "states", "report", "all"):
         ts = everything if kind == "all" else hall.times.get(kind, [])
         if ts:
             print(
@@ -317,8 +347,13 @@ def _load(
     print(f"accept-results afterwards: exit {accept_code}")
     print(f"failed requests: {len(hall.failures)}", *hall.failures[:5], sep="\n  ")
     p95 = percentile(everything, 95) * 1000 if everything else float("inf")
+    answered = all(status == 200 for status, _ in answers) and len(answers) == len(plan) + len(
+        range(0, len(plan), 10)
+    )
+    print(f"every report answered 200: {answered}")
     sound = (
         exactly_once
+        and answered
         and not hall.failures
         and check_code == 0
         and accept_code == 0

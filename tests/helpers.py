@@ -62,6 +62,17 @@ def sheet_rows(path: Path, sheet: str) -> list[dict[str, object]]:
     return [dict(zip(header, r, strict=False)) for r in rows if any(v is not None for v in r)]
 
 
+def set_cell(path: Path, sheet: str, header: str, row: int, value: object) -> str:
+    """Type ``value`` into the cell of column ``header``, row ``row``, as a TD would; its
+    reference (``B7``)."""
+    wb = openpyxl.load_workbook(path)
+    ws = wb[sheet]
+    column = [c.value for c in ws[1]].index(header) + 1
+    cell = ws.cell(row=row, column=column, value=value)
+    wb.save(path)
+    return str(cell.coordinate)
+
+
 SOFFICE = shutil.which("soffice") or shutil.which("libreoffice")
 """LibreOffice, the real spreadsheet application the workbooks must open in."""
 

@@ -111,7 +111,7 @@ def serving(book: Path, *, writer: bool = True) -> Iterator[Served]:
     """``serve`` on the loopback, in this process, with its writer (a process of its own)."""
     desk = StationDesk(book)
     site = book.with_name(f"{book.stem}-site")
-    server, _ = open_server(site, 0, "127.0.0.1", book.with_name(f"{book.stem}.phones"), desk)
+    server = open_server(site, 0, "127.0.0.1", book.with_name(f"{book.stem}.phones"), desk)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     if writer:

@@ -286,3 +286,28 @@ def test_a_long_log_message_wraps_in_calc_and_its_row_grows(office: Office, tmp_
     assert log.getCellByPosition(3, longest).IsTextWrapped
     tall, one_line = (log.Rows.getByIndex(i).Height for i in (longest, shortest))
     assert tall >= 2.5 * one_line, (tall, one_line)
+
+
+def test_the_download_button_and_egd_rows_registered_in_calc_as_on_the_command_line(
+    office: Office, tmp_path: Path
+) -> None:
+    """An EGF event: **Download rating list** fetches the EGD list from a real web server
+    (127.0.0.1) into the live document; EGD list rows selected, then **Register player**:
+    the same as ``download-list`` and ``register --pin`` on the command line."""
+    from addin.formats.egd_list import parse_egd_list
+    from tests.list_server import serving
+
+    egd = DATA / "egd" / "allworld_lp-2018-12-27-excerpt.html"
+    pins = [p.pin for p in parse_egd_list(egd.read_bytes()).players]
+    start = simple_tournament(0, 0, seed=22)
+    both = Both(office, write_workbook(tmp_path / "euro.xlsx", start, 3), tmp_path)
+    both.run("rules", preset="EGF")
+    with serving() as server:
+        server.files = {"allworld_lp.html": egd.read_bytes()}
+        both.run("download-list", url=server.url("allworld_lp.html"))
+    for pin in (pins[1], pins[2], pins[8]):  # rows 3, 4 and 10 of the sheet
+        assert cli(both.file, "register", {"pin": pin}) == 0
+    select(both.doc, "EGD list", ["A3:B4", "C10"])
+    outcome = dispatch("register", both.doc, office.ctx, dialogs=AcceptAll(), yes=True)
+    assert outcome.status == "done", outcome
+    both.assert_same()

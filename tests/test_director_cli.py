@@ -462,10 +462,16 @@ def test_names_swapped_by_hand_are_noticed_checked_warned_and_respected(tmp_path
     assert "round 2, board 2: Family103, Pat (103) and Family104, Pat (104) already" in stderr
     assert "round 3, board 1: Family102, Pat (102) takes black 3 rounds running" in stderr
     assert "results of round 2 changed after a later round was paired" in stderr
-    assert len(warned(book)) == 4
+    assert (
+        "round 3, board 1: Family107, Pat (107) (White) - Family102, Pat (102) (Black) "
+        "already has a result, White wins; it is replaced by Black wins" in stderr
+    )
+    assert len(warned(book)) == 5
     assert pairs(book, 2)[:2] == [(1, 101, 102), (2, 104, 103)], "the TD's edit stays"
 
-    assert run("result", book, "--board", 1, "--result", "W").returncode == 0, "asked once"
+    again = confirm(book, "result", book, "--board", 1, "--result", "W")
+    assert again.count("warning:") == 1, "the hand edits are asked about once"
+    assert "already has a result, Black wins; it is replaced by White wins" in again
 
 
 @pytest.mark.parametrize(
@@ -569,7 +575,11 @@ def test_a_forfeit_recorded_after_the_next_round_was_paired_is_warned(tmp_path: 
     book = all_jigo(tmp_path)
     args = ("result", book, "--round", 2, "--board", 2, "--result", "BF")
     stderr = confirm(book, *args)
-    assert stderr.count("warning:") == 2
+    assert stderr.count("warning:") == 3
+    assert (
+        "round 2, board 2: Family102, Pat (102) (White) - Family103, Pat (103) (Black) "
+        "already has a result, Jigo; it is replaced by Black wins by forfeit" in stderr
+    )
     assert "round 2 is not the latest round" in stderr
     assert "round 3, board 1: Family102, Pat (102) lost round 2 by forfeit and is paired" in stderr
 

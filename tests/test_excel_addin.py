@@ -350,56 +350,11 @@ def vba_project_text(path: Path) -> str:
 # --- the VBA project, read back as MS-OVBA describes it -------------------------------------
 
 
-def test_the_project_is_written_from_source_as_ms_ovba_asks(xlam: Path) -> None:
-    """2.3.4.1: _VBA_PROJECT is Reserved1 0x61CC, Version 0xFFFF and no PerformanceCache;
-    2.3.4.3: every module stream is its compressed source (MODULEOFFSET 0, no p-code)."""
-    with (
-        zipfile.ZipFile(xlam) as z,
-        olefile.OleFileIO(io.BytesIO(z.read(build.VBA_PROJECT))) as ole,
-    ):
-        assert ole.openstream("VBA/_VBA_PROJECT").read() == b"\xcc\x61\xff\xff\x00\x00\x00"
-        offsets = vba.module_offsets(ole.openstream("VBA/dir").read())
-        assert offsets and set(offsets.values()) == {0}
-        for module in offsets:
-            stream = ole.openstream(f"VBA/{module}").read()
-            assert stream[0] == 1 and vba.decompress(stream).startswith(b"Attribute VB_Name")
-        assert not [s for s in ole.listdir() if s[-1].startswith("__SRP_")]
-
-
-def test_olevba_finds_no_vba_stomping(xlam: Path, tmp_path: Path) -> None:
-    """olevba compares the p-code (through pcodedmp) with the source; the template's
-    module streams carry p-code, so the check is alive, and ours carry none."""
-    with zipfile.ZipFile(xlam) as z:
-        (tmp_path / "vbaProject.bin").write_bytes(z.read(build.VBA_PROJECT))
-    for path in (xlam, tmp_path / "vbaProject.bin"):
-        parser = VBA_Parser(str(path))
-        try:
-            assert parser.detect_vba_macros()
-            assert parser.detect_vba_stomping() is False, path
-            assert "Line #" not in parser.extract_pcode()
-        finally:
-            parser.close()
-    template = VBA_Parser(str(build.template_path()))
-    try:
-        assert "Line #" in template.extract_pcode()
-    finally:
-        template.close()
-
-
-def test_pcodedmp_shows_no_p_code(xlam: Path) -> None:
-    import subprocess
-
-    out = subprocess.run(
-        [sys.executable, "-m", "pcodedmp.pcodedmp", str(xlam)],
-        capture_output=True, text=True, check=False, timeout=120,
-    )  # fmt: skip
-    assert "dir stream parsed" in out.stdout  # it read the project
-    assert "Line #" not in out.stdout and "FuncDefn" not in out.stdout
-
-
 def test_libreoffice_reads_the_vba_project_back(xlam: Path, tmp_path: Path) -> None:
-    """Another implementation of MS-OVBA, LibreOffice, loads the project written from
-    source (the dir stream, each module stream) and writes it out again whole."""
+    """Another implementation of MS-OVBA, LibreOffice, loads the project (the dir stream,
+    our modules written from source, the template's carried over with their compiled code)
+    and writes it out again as it does xlwings' template itself (it writes no class
+    module, so Dictionary is left out of both)."""
     import os
 
     from tests.helpers import SOFFICE, libreoffice_convert
@@ -408,11 +363,16 @@ def test_libreoffice_reads_the_vba_project_back(xlam: Path, tmp_path: Path) -> N
         if os.environ.get("AGA_REQUIRE_LIBREOFFICE"):
             pytest.fail("LibreOffice (soffice) is not installed (AGA_REQUIRE_LIBREOFFICE is set)")
         pytest.skip("LibreOffice is not installed")
-    workbook = tmp_path / "addin.xlsm"
-    workbook.write_bytes(as_xlsm(xlam).getvalue())
-    out = libreoffice_convert(workbook, "xlsm:Calc MS Excel 2007 VBA XML", tmp_path / "out")
-    modules = vba_modules(out)
-    assert {"AgaRibbon", "xlwings"} <= set(modules)
+    written = {}
+    for name, path in (("ours", xlam), ("template", build.template_path())):
+        workbook = tmp_path / f"{name}.xlsm"
+        workbook.write_bytes(as_xlsm(path).getvalue())
+        out = libreoffice_convert(workbook, "xlsm:Calc MS Excel 2007 VBA XML", tmp_path / name)
+        written[name] = vba_modules(out)
+    modules = written["ours"]
+    renamed = {build.TEMPLATE_MODULE: build.MODULE}
+    assert set(modules) == {renamed.get(m, m) for m in written["template"]}
+    assert {"AgaRibbon", "xlwings", "ThisWorkbook", "Sheet2"} <= set(modules)
     assert set(public_subs(modules["AgaRibbon"])) >= {"AgaButton", "AgaHelp", "AgaAbout"}
     assert 'PROJECT_NAME As String = "aga_mcmahon"' in modules["xlwings"]
 
@@ -580,6 +540,8 @@ def test_the_project_writer_refuses_a_module_set_that_does_not_match() -> None:
         vba.write_project(project, "X", {**sources, "Extra": 'Attribute VB_Name = "Extra"'})
     with pytest.raises(vba.VBAError, match="VB_Name"):
         vba.write_project(project, "X", {**sources, "xlwings": "Sub A()\r\nEnd Sub\r\n"})
+    with pytest.raises(vba.VBAError, match="renamed module needs its source"):
+        vba.write_project(project, "X", {}, {"Dictionary": "Lookup"})
 
 
 def test_the_dir_stream_records_round_trip() -> None:

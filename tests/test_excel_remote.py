@@ -37,6 +37,7 @@ from addin.workbook.layout import LOG, TDLISTA, games_table
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
 from addin.workbook.xlwings_gateway import XlwingsGateway
 from tests.helpers import DATA, licensed_remote_engine
+from tests.list_server import closed_port, serving
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -177,6 +178,7 @@ SAMPLE_INPUTS = {
     "import-aga-xml": DATA / "aga-xml" / "2013-12.xml",
     "import-aga-text": DATA / "aga-text" / "eggplant-sample-report.txt",
     "import-opengotha": DATA / "opengotha" / "simplemm.xml",
+    "import-egd-list": DATA / "egd" / "allworld_lp-2018-12-27-excerpt.html",
 }
 
 
@@ -197,6 +199,8 @@ def sample_params(action: str, tmp_path: Path, t: Tournament) -> dict[str, objec
         "undo": {},
         "redo": {},
         "serve": {"poster_only": True, "wifi": "Club Wi-Fi"},
+        # nobody listens there: no network (the download itself: test_the_download_button...)
+        "download-list": {"url": f"http://127.0.0.1:{closed_port()}/tdlista.txt"},
     }
     if action in known:
         return known[action]
@@ -277,6 +281,32 @@ def test_import_tdlista_writes_the_list_as_one_block(tmp_path: Path) -> None:
         "info",
     )
     assert outcome.messages[0].startswith(f"Imported {members} members")
+
+
+def test_the_download_button_imports_a_served_list_as_one_block(tmp_path: Path) -> None:
+    """**Download rating list** in Excel, from a real web server on 127.0.0.1."""
+    path = tournament_file(tmp_path, 40)
+    listing = tdlista_file(tmp_path, simple_tournament(40, 2, seed=40)).read_bytes()
+    with serving() as server:
+        server.files = {"tdlista.txt": listing}
+        remote = open_remote(path)
+        outcome = dispatch("download-list", remote, {"url": server.url("tdlista.txt")})
+    assert outcome.status == "done", outcome
+    blocks = [a for a in actions(remote, "setValues") if sheet_of(remote, a) == "TDListA"]
+    members = listing.count(b"\n")
+    assert len(blocks) == 1 and blocks[0]["row_count"] == members + 1
+    assert f"Imported {members} members" in alerts(remote)[-1][0]
+
+
+def test_no_network_is_one_message_and_nothing_written(tmp_path: Path) -> None:
+    path = prepared_file(tmp_path, 20)
+    remote = open_remote(path)
+    url = f"http://127.0.0.1:{closed_port()}/tdlista.txt"
+    outcome = dispatch("download-list", remote, {"url": url})
+    assert outcome.status == "error" and not writes(remote)
+    ((prompt, _, buttons_, mode, _),) = alerts(remote)
+    assert prompt.startswith("no network: cannot reach 127.0.0.1") and "is unchanged" in prompt
+    assert (buttons_, mode) == ("ok", "critical")
 
 
 def test_register_adds_the_player_in_one_players_block_and_logs_it(tmp_path: Path) -> None:

@@ -213,12 +213,14 @@ def test_a_reports_menu_item_writes_its_sheet_and_pdf_and_no_log(tmp_path: Path)
 
     from addin.door.buttons import report_items
     from addin.door.report_menu import report_file
+    from addin.excel.window import ExcelWindow
 
     path = prepared_file(tmp_path, 20)
     wall = report_items()[0]
     assert wall.preset == ("pairings", "alphabetical")
     remote = xw.Book(json=book_json(path))
-    pdf = report_file(remote, "pairings", "alphabetical")
+    folder = ExcelWindow(remote, WatchedTD([])).report_folder()
+    pdf = report_file(folder, str(remote.name), "pairings", "alphabetical")
     pdf.unlink(missing_ok=True)
     td = WatchedTD([])
     outcome = dispatch(wall.control_id, remote, dialogs=td)
@@ -281,5 +283,6 @@ def test_the_buttons_that_are_not_selection_driven_ask_only_files_or_typed_value
         and b.action != "report"  # a menu: its items ask nothing
         and any(p.kind in typed_kinds and p.asked for p in b.params)
     }
-    # a name to search for; a new tournament's name; the Wi-Fi name on the poster (no cell has it)
-    assert asks_text == {"lookup", "new", "serve"}
+    # a name to search for; a new tournament's name; the Wi-Fi name on the poster, the event's
+    # country and EGF class for the EGD (no cell has them)
+    assert asks_text == {"lookup", "new", "serve", "check-egd", "export-egd"}

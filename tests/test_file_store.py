@@ -129,7 +129,7 @@ def test_a_result_through_the_command_line_leaves_every_other_part_as_stored(
     book = tmp_path / "event.xlsx"
     shutil.copyfile(event, book)
     board, turned = _board_one(book)
-    done = run("result", book, "--round", ROUNDS, "--board", board, "--result", turned)
+    done = run("result", book, "--round", ROUNDS, "--board", board, "--result", turned, "--yes")
     assert done.returncode == 0, done.stderr
     with zipfile.ZipFile(event) as before, zipfile.ZipFile(book) as after:
         assert after.testzip() is None
@@ -166,7 +166,7 @@ def test_merged_cells_in_a_written_table_are_named_and_nothing_is_written(
     wb.save(book)
     before = digest(book)
     board, turned = _board_one(book)
-    done = run("result", book, "--round", ROUNDS, "--board", board, "--result", turned)
+    done = run("result", book, "--round", ROUNDS, "--board", board, "--result", turned, "--yes")
     assert done.returncode == 1
     assert "F3:F4" in done.stderr and "merged" in done.stderr
     assert digest(book) == before
@@ -180,7 +180,7 @@ def test_a_workbook_libreoffice_saved_takes_a_result(event: Path, tmp_path: Path
     shutil.copyfile(saved, book)
     board, turned = _board_one(book)
     before = _cells(book)
-    done = run("result", book, "--round", ROUNDS, "--board", board, "--result", turned)
+    done = run("result", book, "--round", ROUNDS, "--board", board, "--result", turned, "--yes")
     assert done.returncode == 0, done.stderr
     after = _cells(book)
     changed = {k for k in set(before) | set(after) if before.get(k) != after.get(k)}
@@ -215,7 +215,7 @@ def test_a_formula_excel_shares_between_cells_of_a_written_table_stays_whole(
 
     _with_part(event, book, part, share)
     board, turned = _board_one(book)
-    done = run("result", book, "--round", ROUNDS, "--board", board, "--result", turned)
+    done = run("result", book, "--round", ROUNDS, "--board", board, "--result", turned, "--yes")
     assert done.returncode == 0, done.stderr
     ws = openpyxl.load_workbook(book)[f"Round {ROUNDS}"]
     assert (ws["K2"].value, ws["L2"].value) == ("=A2*2", "=B2*2")

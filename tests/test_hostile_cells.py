@@ -261,7 +261,7 @@ def test_number_of_rounds_outside_1_to_30_is_refused_0_included(book: Path, roun
     for command in ("pair", "standings"):
         refused = run(command, book, "--yes")
         assert refused.returncode == 1
-        assert f"Number of rounds {rounds} is not between 1 and 30" in clean(refused)
+        assert f"(Number of rounds): {rounds} is not a number from 1 to 30" in clean(refused)
     assert digest(book) == before
 
 

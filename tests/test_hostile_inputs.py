@@ -9,6 +9,7 @@ printed (``--debug`` is the only way to see one, tested last).
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -282,6 +283,34 @@ TDLISTA_CASES = [
     case("tdlista-folder", "import-tdlista {book} {tmp}", "cannot read"),
 ]
 
+# --- the EGD list, and lists from the web ------------------------------------------------------
+
+EGD_CASES = [
+    case(f"egd-{name}", "import-egd-list {book} {file}", message, file=content)
+    for name, content, message in [
+        ("empty", b"", "the file is empty"),
+        ("blank-lines", b"\r\n\r\n \t \r\n", "the file is empty"),
+        ("binary", b"\x00\x01\x02binary\x00", "NUL byte"),
+        ("tdlista", b"\r\n".join(TDLISTA), "not an EGD rating list: no line holds a player"),
+        ("utf16-no-bom", b" 14986906  Aahs Robert  SE".decode().encode("utf-16-le"), "UTF-16"),
+        ("web-page", b"<html><title>Sign in</title></html>", "not an EGD rating list"),
+    ]
+] + [
+    case("egd-missing", "import-egd-list {book} {tmp}/none.txt", "cannot read"),
+    case("egd-folder", "import-egd-list {book} {tmp}", "cannot read"),
+    case("egd-neither", "import-egd-list {book}", "needs the EGD rating list file", 2),
+    case("egd-both", "import-egd-list {book} {file} --download", "not both", 2, b"x"),
+    case("egd-download-ftp", "import-egd-list {book} --download ftp://x/l", "is not a web address"),
+    case("tdlista-download-file", "import-tdlista {book} --download file:///etc/x", "not a web"),
+    case("tdlista-download-no-host", "import-tdlista {book} --download http://", "not a web"),
+    case("download-list-ftp", "download-list {book} --url ftp://x/l", "is not a web address"),
+    case("register-pin-zero", "register {book} --pin 0", "0 is not between 1 and 99999999", 2),
+    case("register-pin-text", "register {book} --pin abc", "'abc' is not a whole number", 2),
+    case("register-pin-huge", "register {book} --pin 123456789012", "is not between 1 and", 2),
+    case("register-pin-unknown", "register {book} --pin 12345678", "is not in the EGD list sheet"),
+    case("register-pin-and-aga", "register {book} --pin 12345678 --aga 5", "not both", 2),
+]  # fmt: skip
+
 # --- pre-registration CSV files -----------------------------------------------------------
 
 
@@ -430,6 +459,16 @@ OPENGOTHA_CASES = [
     case("export-opengotha-is-folder", "export-opengotha {book} {tmp}", "it is a folder"),
 ]
 
+EGD_REPORT_CASES = [
+    case("check-egd-missing-book", "check-egd {tmp}/missing.xlsx", "missing.xlsx"),
+    case(
+        "export-egd-no-out", "export-egd {book}", "the following arguments are required: --out", 2
+    ),
+    case("export-egd-class-z", "export-egd {book} --out {tmp}/a.h9 --class Z", "invalid choice", 2),
+    case("check-egd-huge-country", "check-egd {book} --country " + "D" * 40_000, "2-letter code"),
+    case("export-egd-is-folder", "export-egd {book} --out {tmp} --force --yes", "it is a folder"),
+]
+
 RULES_CASES = [
     case("rules-unknown-preset", "rules {book} --preset WGC", "invalid choice: 'WGC'", 2),
     case("rules-control-char", "rules {book} --preset EGF\x01", "invalid choice", 2),
@@ -455,10 +494,12 @@ ALL_CASES = [
     *OUTPUT_CASES,
     *BOOK_CASES,
     *TDLISTA_CASES,
+    *EGD_CASES,
     *CSV_CASES,
     *TEXT_CASES,
     *XML_CASES,
     *OPENGOTHA_CASES,
+    *EGD_REPORT_CASES,
 ]
 
 MAX_MESSAGE_LINE = 600
@@ -557,6 +598,7 @@ HAND_EDITED: dict[str, tuple[Callable[[Path], None], str]] = {
     "pair": (lambda p: set_setting(p, "Komi (even games)", 7.3), "not in half points"),
     "export-aga": (lambda p: set_cell(p, "Round 1", "Komi", -7.25), "not in half points"),
     "check-aga": (lambda p: set_cell(p, "Players", "AGA fee", -5), "is not an amount in dollars"),
+    "check-egd": (lambda p: set_cell(p, "Players", "EGD PIN", "1e7x"), "EGD PIN"),
 }
 
 
@@ -591,7 +633,7 @@ def test_debug_shows_the_traceback_of_an_unexpected_failure(book: Path, tmp_path
     from addin.actions.registry import ACTIONS
 
     spec = ACTIONS["standings"]
-    ACTIONS["standings"] = type(spec)(spec.id, spec.label, spec.help, broken, spec.params)
+    ACTIONS["standings"] = dataclasses.replace(spec, run=broken)
     try:
         plain = run("standings", book)
         assert plain.returncode == 1

@@ -133,3 +133,16 @@ def test_the_desk_s_writes_leave_the_kept_index_under_its_first_key(imported: Pa
     assert kept() == entries
     assert run_process("lookup", imported, "cornell").returncode == 0
     assert kept() == entries, "found under the key the look-up tries first"
+
+
+def test_the_egd_list_is_indexed_when_it_arrives_as_the_tdlista_is(tmp_path: Path) -> None:
+    book = tmp_path / "euro.xlsx"
+    assert run_process("new", book).returncode == 0
+    egd = DATA / "egd" / "allworld_lp-2018-12-27-excerpt.html"
+    done = run_process("import-egd-list", book, egd)
+    assert done.returncode == 0, done.stderr
+    entries = kept()
+    assert entries, "the import keeps the new list's index"
+    first = run_process("lookup", book, "bexfield")
+    assert first.returncode == 0 and "EGD 10201081 Bexfield, Alison" in first.stdout
+    assert kept() == entries, "the look-up wrote nothing: it found the index, not built one"

@@ -7,7 +7,7 @@ import itertools
 
 import pytest
 
-from addin.core.model import Game, Player, Round, Settings
+from addin.core.model import Game, HandicapPolicy, Player, Round, Settings
 from addin.core.pairing import PairingInput, pair_round
 from addin.core.pairing.engine import COMPLETE_UP_TO
 from addin.core.pairing.simulate import simulate
@@ -67,3 +67,27 @@ def test_unknown_graph_mode_is_refused() -> None:
     t = simulate(4, 0, seed=1)
     with pytest.raises(ValueError, match="unknown graph mode"):
         pair_round(t.input_for(1), graph="dense")  # type: ignore[arg-type]
+
+
+def test_sparse_graph_joins_players_who_balance_each_others_colours() -> None:
+    """One score group of 120, all even games: the top half's first 40 and the bottom
+    half's first 40 had White in round 1, the others Black. Around every player's
+    split-and-shift partner sit players of his own colour; the best pairing crosses the
+    halves rank for rank (White with Black), and only the 40 Whites left over meet each
+    other. The sparse graph finds the complete graph's pairing in every tier down to the
+    switches (without its colour partners: 36 off balance instead of 20, and 12 switches);
+    in the last, the distance from split-and-shift, the complete graph reaches further."""
+    players = tuple(Player(k, f"P{k}", rating=round(6.0 - 0.01 * k, 2)) for k in range(1, 121))
+    white = {k for k in range(1, 121) if (k - 1) % 60 < 40}
+    first = Round(
+        1, tuple(Game(k, 1000 + k) if k in white else Game(1000 + k, k) for k in range(1, 121))
+    )
+    settings = Settings(rounds=6, handicap_policy=HandicapPolicy.NONE)
+    inp = PairingInput(2, 6, players, {k: 0.0 for k in range(1, 121)}, (first,), settings=settings)
+    sparse = pair_round(inp, graph="sparse")
+    complete = pair_round(inp, graph="complete")
+    assert sparse.stats.graph == "sparse"
+    assert sparse.stats.tier_totals[:-1] == complete.stats.tier_totals[:-1]
+    assert dict(sparse.stats.tier_totals)["handicap_and_colour"] == 20
+    off = sum(g.white in white and g.black in white for g in sparse.games)
+    assert off == 20, "40 Whites meet each other, one of each pair off balance"

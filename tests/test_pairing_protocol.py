@@ -436,6 +436,33 @@ def test_avoidance_never_moves_a_player_to_another_score_group() -> None:
     assert "Same club kept" in result.games[0].notes
 
 
+def test_egf_style_avoidance_may_cost_up_to_its_points_and_wins_the_tie() -> None:
+    """EGF style, "Avoidance may cost (points)" 1: 1 and 2, alone at score 1, share a club.
+    Pairing each against a player of score 0 costs two games a point apart: a score
+    difference of 2 (points squared), exactly the game's price (one point squared, plus
+    one unit). At that tie avoidance wins, as OpenGotha trades (bosp2024 round 2); the
+    lower tiers (here the choice of floaters) used to keep the same-club game."""
+    field = roster(4, chapter=["NYGC", "NYGC", "", ""])
+    egf = Settings(handicap_policy=HandicapPolicy.NONE, avoid_same_club=True, avoidance_points=1)
+    tie = pairing(field, {1: 1.0, 2: 1.0, 3: 0.0, 4: 0.0}, settings=egf)
+    assert (1, 2) not in pairs(tie) and tie.stats.mms_squared_difference == 2
+    dearer = pairing(field, {1: 2.0, 2: 2.0, 3: 1.0, 4: 0.0}, settings=egf)
+    assert (1, 2) in pairs(dearer), "1 + 4 more than the 1 of 3-4: over the price of 2"
+
+
+def test_egf_style_points_beyond_the_score_span_price_the_whole_span() -> None:
+    """ "Avoidance may cost (points)" 100 prices the same-club game as if its players were
+    the whole score span apart (OpenGotha caps its factor at the score range): two games
+    across a span of 1 (a score difference of 2, the price) are preferred to it; two
+    across a span of 2 (8, over the price of 5) are not."""
+    field = roster(4, chapter=["NYGC", "NYGC", "", ""])
+    egf = Settings(handicap_policy=HandicapPolicy.NONE, avoid_same_club=True, avoidance_points=100)
+    near = pairing(field, {1: 1.0, 2: 1.0, 3: 0.0, 4: 0.0}, settings=egf)
+    assert (1, 2) not in pairs(near)
+    far = pairing(field, {1: 2.0, 2: 2.0, 3: 0.0, 4: 0.0}, settings=egf)
+    assert pairs(far) == {(1, 2), (3, 4)}
+
+
 def test_avoid_handicap_games_in_the_first_half() -> None:
     """Within one score group the ideal 1-3, 2-4 are handicap games; avoiding handicap
     games switches to the even games 1-2, 3-4 - in the first half only."""

@@ -110,8 +110,7 @@ def test_a_ceiling_outside_0_to_9_is_refused_and_nothing_changes(tmp_path: Path)
     before = digest(path)
     result = run("pair", path)
     assert result.returncode == 1
-    assert "Handicap ceiling 12 is not between 0 and 9" in result.stderr
-    assert "Tournament" in result.stderr
+    assert "Tournament!B36 (Handicap ceiling): 12 is not a number from 0 to 9" in result.stderr
     assert digest(path) == before
 
 

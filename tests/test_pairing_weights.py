@@ -10,13 +10,14 @@ from dataclasses import replace
 
 import pytest
 
+from addin.core.model import Settings
 from addin.core.pairing import bye, weights
 from addin.core.pairing.colors import ColorBook
 from addin.core.pairing.engine import PairingInput
 from addin.core.pairing.field import prepare
 from addin.core.pairing.graph import Density, candidate_pairs
 from addin.core.pairing.problem import build_problem
-from addin.core.pairing.simulate import simulate
+from addin.core.pairing.simulate import SimTournament, make_players, random_rounds, simulate
 from addin.core.pairing.solve import solve
 from addin.core.pairing.structure import ideal
 from addin.core.pairing.weights import TIER_NAMES, TIERS, Candidate, Context
@@ -27,36 +28,52 @@ MAX_SPAN_POINTS = 40
 """Largest McMahon score span covered by the fast solver's integer range: 30 one-point
 bands (9d down to 20k) plus 10 rounds. Wider spans still pair exactly: the engine then
 hands the weights to networkx, which computes with unbounded integers."""
+MAX_EGF_SPAN_POINTS = 35
+"""The same with EGF-style avoidance ("Avoidance may cost (points)" above 0, any N: its
+penalty is capped at the span), whose penalty widens the score tier."""
 
 
-def max_lower_total(scales: tuple[int, ...], tier: int, players: int, span: int) -> int:
+def max_lower_total(
+    scales: tuple[int, ...], tier: int, players: int, span: int, egf: bool = False
+) -> int:
     """The most all tiers below ``tier`` can add up to over one perfect matching: each of
     the ``players / 2`` games (and the bye) at the cap of every lower tier."""
     games = (players + 1) // 2
+    caps = weights.worst_case_caps(players, span, egf)
     total = 0
     for lower in range(tier + 1, len(TIERS)):
-        t = TIERS[lower]
-        edges = 1 if t.bye_only else games
-        total += edges * t.cap(players, span) * scales[lower]
+        edges = 1 if TIERS[lower].bye_only else games
+        total += edges * caps[lower] * scales[lower]
     return total
 
 
-@pytest.mark.parametrize("players", [2, 3, 10, 101, 700, MAX_PLAYERS])
+@pytest.mark.parametrize("players", [2, 3, 10, 101, 300, 700, MAX_PLAYERS])
 @pytest.mark.parametrize("unit", [1, 2])
-def test_one_step_of_a_tier_outweighs_every_lower_tier(players: int, unit: int) -> None:
+@pytest.mark.parametrize("egf", [False, True])
+def test_one_step_of_a_tier_outweighs_every_lower_tier(players: int, unit: int, egf: bool) -> None:
     span = MAX_SPAN_POINTS * unit
-    scales = weights.worst_case_scales(players, span)
+    scales = weights.worst_case_scales(players, span, egf)
     for tier, name in enumerate(TIER_NAMES):
-        assert scales[tier] > max_lower_total(scales, tier, players, span), name
+        assert scales[tier] > max_lower_total(scales, tier, players, span, egf), name
 
 
-def test_worst_case_weights_fit_rustworkx_integers() -> None:
+@pytest.mark.parametrize(("egf", "points"), [(False, MAX_SPAN_POINTS), (True, MAX_EGF_SPAN_POINTS)])
+def test_worst_case_weights_fit_rustworkx_integers(egf: bool, points: int) -> None:
     """At 2,000 players, 10 rounds and half points, the heaviest edge stays below the
     bound the engine hands to rustworkx (which computes in 128-bit integers)."""
-    span = MAX_SPAN_POINTS * 2
-    scales = weights.worst_case_scales(MAX_PLAYERS, span)
-    heaviest = sum(t.cap(MAX_PLAYERS, span) * s for t, s in zip(TIERS, scales, strict=True))
+    span = points * 2
+    scales = weights.worst_case_scales(MAX_PLAYERS, span, egf)
+    caps = weights.worst_case_caps(MAX_PLAYERS, span, egf)
+    heaviest = sum(c * s for c, s in zip(caps, scales, strict=True))
     assert heaviest < weights.SAFE_WEIGHT < 2**127
+
+
+def test_the_egf_penalty_is_capped_at_the_score_span() -> None:
+    """ "Avoidance may cost (points)" beyond the field's score span prices a game as if its
+    players were the whole span apart (OpenGotha caps its factor at the score range), so
+    the score tier's cap holds for any N the workbook takes (up to 100)."""
+    assert weights.egf_penalty(3 * 2, 80) == 6 * 6 + 2
+    assert weights.egf_penalty(100 * 2, 80) == weights.egf_penalty(80, 80) == 80 * 80 + 2
 
 
 def test_tier_order_follows_the_protocol() -> None:
@@ -82,20 +99,38 @@ def _field(seed: int, n: int, played: int, **settings: object) -> PairingInput:
     return t.input_for(played + 1)
 
 
-@pytest.mark.parametrize("seed", range(6))
+def _lopsided(seed: int, n: int, played: int, **settings: object) -> PairingInput:
+    """A field after random pairings: colour balances up to +-``played``, rematches spread
+    across score groups (histories no McMahon pairing makes, to stress the tiers)."""
+    rng = random.Random(seed)
+    players = make_players(n, rng)
+    t = SimTournament(players, replace(Settings(rounds=8, seed=seed), **settings))
+    t.rounds = random_rounds(players, played, rng)
+    return t.input_for(played + 1)
+
+
+@pytest.mark.parametrize("seed", range(10))
 def test_no_criterion_exceeds_its_cap(seed: int) -> None:
-    """The caps the proof uses hold for every candidate game of real fields."""
-    inp = _field(seed, 40, seed % 5, avoid_same_club=True, avoid_handicap_games=True)
-    inp = replace(inp, round=1 + seed % 3)  # first half: avoidance and handicap tiers on
+    """The caps the proof uses hold for every candidate game of real fields, EGF style
+    (avoidance that may cost up to N points, N beyond the span too) and colour balances
+    far off included."""
+    points = (0, 3, 100)[seed % 3]
+    switches = {"avoid_same_club": True, "avoid_handicap_games": True, "avoidance_points": points}
+    if seed % 2:
+        inp = _field(seed, 40, seed % 5, **switches)
+        inp = replace(inp, round=1 + seed % 3)  # first half: avoidance and handicap tiers on
+    else:
+        inp = replace(_lopsided(seed, 40, 4, **switches), round=4)  # 4 of 8: first half
     field = prepare(inp)
     ctx = Context(field, ColorBook(field))
     n = len(field.pool)
     span = (field.pool[0].units - field.pool[-1].units) if field.pool else 0
+    caps = weights.worst_case_caps(n, span, egf=points > 0)
     for i, j in itertools.combinations(range(n), 2):
         c = Candidate(field.pool[i], field.pool[j])
         costs = weights.game_costs(c, ctx)
-        for tier, cost in zip(weights.GAME_TIERS, costs, strict=True):
-            assert 0 <= cost <= tier.cap(n, span), tier.name
+        for tier, cost, cap in zip(weights.GAME_TIERS, costs, caps[: len(costs)], strict=True):
+            assert 0 <= cost <= cap, tier.name
 
 
 def _perfect_matchings(nodes: list[int], allowed: set[tuple[int, int]]):
@@ -115,7 +150,10 @@ def test_maximum_weight_is_the_lexicographic_optimum(seed: int) -> None:
     vector (compared tier by tier, most important first) of all perfect matchings."""
     rng = random.Random(seed)
     n = rng.randint(5, 10)
-    inp = _field(seed, n, rng.randint(0, 2))
+    if seed % 4 == 3:  # colour balances far off, EGF-style avoidance in the first half
+        inp = _lopsided(seed, n, 3, avoid_same_club=True, avoidance_points=1 + seed % 3)
+    else:
+        inp = _field(seed, n, rng.randint(0, 2))
     field = prepare(inp)
     ctx = Context(field, ColorBook(field))
     odd = len(field.pool) % 2 == 1

@@ -241,7 +241,8 @@ def test_the_log_prints_its_long_messages_wrapped_at_a_readable_size(
     alike; before, it ran on to the right and the page shrank to 3 pt to fit it."""
     book = tmp_path / "event.xlsx"
     shutil.copyfile(demo, book)
-    assert run("result", book, "--round", 2, "--board", 1, "--result", "").returncode == 0
+    cleared = run("result", book, "--round", 2, "--board", 1, "--result", "", "--yes")
+    assert cleared.returncode == 0
     long = max((str(r[3]) for r in _log_rows(book)), key=len)
     assert len(long) > 300
     pdf = print_sheet(

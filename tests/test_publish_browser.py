@@ -387,3 +387,195 @@ def test_a_page_that_left_the_site_goes_to_the_pairings_once_and_none_loops(
         assert stuck.evaluate("window.__kept") is True, "one reload per stamp, not a loop"
         for page in (gone, gone_file):
             assert page.evaluate("window.__kept") is True, "the pairings stay put"
+
+
+# --- issue 40: every page at a glance, with JavaScript on and off, light and dark ----------
+
+
+def test_a_find_stays_on_its_page_and_a_find_that_matches_nothing_says_so(
+    book: Path, tmp_path: Path, phone: Any
+) -> None:
+    """Issue 40 (3): a board number typed in the pairings' find box carried over to the
+    standings and the cross table, which then looked empty with no "no match" line."""
+    folder = tmp_path / "site"
+    published(book, folder)
+    page = phone.new_page()
+    page.goto((folder / "index.html").as_uri())
+    page.fill("#find", "3")  # board 3
+    assert page.locator("#board-3").is_visible() and not page.locator("#board-1").is_visible()
+    assert not page.locator("#no-match").is_visible()
+    for name in ("standings.html", "crosstable.html"):
+        page.goto((folder / name).as_uri())
+        assert page.input_value("#find") == "", f"{name}: the pairings' find stays there"
+        rows = page.locator("tbody tr")
+        assert all(rows.nth(i).is_visible() for i in range(rows.count())), name
+        page.fill("#find", "3")
+        assert page.locator("tbody tr:visible").count() == 0
+        nothing = page.locator("#no-match")
+        assert nothing.is_visible() and "Nothing on this page matches" in nothing.inner_text()
+        page.click("#no-match button")
+        assert page.locator("tbody tr:visible").count() == rows.count()
+        assert not nothing.is_visible()
+    page.goto((folder / "index.html").as_uri())
+    assert page.input_value("#find") == "3", "each page keeps its own find"
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_board_and_colour_come_first_and_large_on_a_players_page(
+    book: Path, tmp_path: Path, browser: Any, scheme: str
+) -> None:
+    """Issue 40 (6): the board and colour, the first thing a player looks for, were small
+    grey text below a nine-row profile."""
+    folder = tmp_path / "site"
+    published(book, folder)
+    game = sheet_rows(book, "Round 3")[0]
+    context = browser.new_context(
+        viewport=PHONE, is_mobile=True, has_touch=True, color_scheme=scheme
+    )
+    try:
+        page = context.new_page()
+        page.goto((folder / f"p{game['Black AGA #']}.html").as_uri())
+        seat = page.locator("section.now .seat")
+        assert seat.inner_text() == f"Board {game['Board']} · Black"
+        box = seat.bounding_box()
+        assert box is not None and box["y"] + box["height"] < PHONE["height"] / 2, "at the top"
+        style = seat.evaluate("e => [getComputedStyle(e).fontSize, getComputedStyle(e).fontWeight]")
+        assert float(style[0].removesuffix("px")) >= 22 and int(style[1]) >= 700
+        body = page.evaluate("getComputedStyle(document.body).fontSize")
+        assert float(style[0].removesuffix("px")) >= 1.3 * float(body.removesuffix("px"))
+        facts = page.locator("dl.facts").bounding_box()
+        assert facts is not None and facts["y"] > box["y"], "above the profile"
+        page.goto((folder / "index.html").as_uri())
+        mine = page.locator(f"ul.names > li:has(a[href='p{game['Black AGA #']}.html'])").first
+        assert mine.locator(".seat").inner_text() == f"Board {game['Board']} · Black"
+        colour = mine.locator(".seat").evaluate("e => getComputedStyle(e).color")
+        ink = page.evaluate("getComputedStyle(document.body).color")
+        assert colour == ink, "in the ink of the page, not grey"
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_without_javascript_every_page_reads_and_every_form_still_works(
+    book: Path, tmp_path: Path, browser: Any, scheme: str
+) -> None:
+    """Progressive enhancement: with JavaScript off every page shows everything it says,
+    no control that needs the script is shown (the find box), and every form is a plain
+    POST the server answers."""
+    folder = tmp_path / "site"
+    published(book, folder)
+    context = browser.new_context(
+        viewport=PHONE, is_mobile=True, java_script_enabled=False, color_scheme=scheme
+    )
+    try:
+        page = context.new_page()
+        for file in sorted(p.name for p in folder.glob("*.html")):
+            page.goto((folder / file).as_uri())
+            assert page.locator("h1").inner_text(), file
+            assert not page.locator("#find").is_visible(), f"{file}: no find box that does nothing"
+            for n in range(page.locator("form").count()):
+                form = page.locator("form").nth(n)
+                assert (form.get_attribute("method"), form.get_attribute("action")) == (
+                    "post",
+                    "report",
+                ), file
+            assert scroll_width(page) <= PHONE["width"], file
+        page.goto((folder / "index.html").as_uri())
+        active = [p for p in sheet_rows(book, "Players") if p["Status"] == "Active"]
+        assert page.locator("ul.names > li:visible").count() == len(active), "everyone shown"
+    finally:
+        context.close()
+
+
+# --- the hall screen: a projector or a TV, no keyboard -------------------------------------
+
+SCREEN = {"width": 1920, "height": 1080}
+
+
+@pytest.fixture(scope="module")
+def hall_book(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Forty players, round 2 paired again and in play: twenty boards, more than a screen."""
+    book = tmp_path_factory.mktemp("hall") / "hall.xlsx"
+    assert run("demo", book, "--players", 40, "--rounds", 2, "--seed", 4).returncode == 0
+    assert run("unpair", book, "--yes").returncode == 0
+    assert run("pair", book, "--yes").returncode == 0
+    return book
+
+
+def first_row_top(page: Any) -> float:
+    return float(page.evaluate("document.querySelector('.hall-row').getBoundingClientRect().top"))
+
+
+@pytest.mark.parametrize("js", [True, False], ids=["javascript", "no-javascript"])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_hall_screen_shows_the_pairings_large_and_scrolls_through_them_by_itself(
+    hall_book: Path, tmp_path: Path, browser: Any, scheme: str, js: bool
+) -> None:
+    folder = tmp_path / "site"
+    published(hall_book, folder)
+    games = sheet_rows(hall_book, "Round 2")
+    context = browser.new_context(viewport=SCREEN, color_scheme=scheme, java_script_enabled=js)
+    try:
+        page = context.new_page()
+        page.goto((folder / "hall.html").as_uri())
+        assert page.inner_text("h1") == "Pairings, round 2"
+        rows = page.locator(".hall-list:not(.copy) .hall-row")
+        by_board = sorted(games, key=lambda g: int(g["Board"]))  # type: ignore[call-overload]
+        for n, game in enumerate(by_board):
+            text = rows.nth(n).inner_text()
+            assert str(game["White"]) in text and str(game["Black"]) in text, (n, text)
+        rest = [rows.nth(n).inner_text() for n in range(len(games), rows.count())]
+        assert all("bye" in text for text in rest), rest
+        size = float(rows.first.evaluate("e => getComputedStyle(e).fontSize").removesuffix("px"))
+        assert size >= 30, f"large: {size}px"
+        assert page.evaluate("document.documentElement.scrollWidth") <= SCREEN["width"]
+        assert page.locator("nav, input, button").count() == 0, "nothing to press"
+        top = first_row_top(page)
+        page.wait_for_timeout(3000)
+        assert first_row_top(page) < top - 20, "it scrolls by itself"
+        hidden = page.locator(".hall-list.copy")
+        assert hidden.count() == 1 and hidden.get_attribute("aria-hidden") == "true"
+        if not js:
+            wait = page.locator("noscript meta[http-equiv=refresh]").get_attribute("content")
+            assert wait is not None and int(wait) >= 60, "reloads itself once a pass"
+    finally:
+        context.close()
+
+
+def test_between_rounds_the_hall_screen_shows_the_standings_and_before_round_1_who_is_in(
+    hall_book: Path, tmp_path: Path, browser: Any
+) -> None:
+    book = tmp_path / "between.xlsx"
+    shutil.copy(hall_book, book)
+    for game in sheet_rows(book, "Round 2"):
+        assert run("result", book, "--board", game["Board"], "--result", "B").returncode == 0
+    folder = tmp_path / "site"
+    published(book, folder)
+    (tmp_path / "few").mkdir()
+    few = played_book(tmp_path / "few")
+    folder_few = tmp_path / "few-site"
+    published(few, folder_few)
+    before = tmp_path / "before.xlsx"
+    assert run("new", before, "--name", "Club night", "--rounds", 3).returncode == 0
+    assert run("register", before, "--name", "Lee, Ann", "--rank", "3k", "--yes").returncode == 0
+    published(before, tmp_path / "before-site")
+    context = browser.new_context(viewport=SCREEN)
+    try:
+        page = context.new_page()
+        page.goto((folder / "hall.html").as_uri())
+        assert page.inner_text("h1") == "Final standings"
+        rows = page.locator(".hall-list:not(.copy) .hall-row")
+        listed = (folder / "standings.html").read_text(encoding="utf-8").count("<tr data-find")
+        assert rows.count() == listed > 0, "everyone in the standings"
+        assert rows.first.locator("span").first.inner_text() == "1"
+        page.goto((folder_few / "hall.html").as_uri())
+        assert page.inner_text("h1") == "Pairings, round 3"
+        assert page.locator(".hall-list.copy").count() == 0, "a round that fits stays still"
+        top = first_row_top(page)
+        page.wait_for_timeout(1500)
+        assert first_row_top(page) == top
+        page.goto((tmp_path / "before-site" / "hall.html").as_uri())
+        assert page.inner_text("h1") == "Registered players"
+        assert "Lee, Ann" in page.inner_text(".hall-list")
+    finally:
+        context.close()

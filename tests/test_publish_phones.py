@@ -70,7 +70,10 @@ def test_a_pending_game_shows_no_score_change_and_the_round_in_play_comes_first(
     card = re.search(r'<li id="r3">.*?</li>', mine, re.S)
     assert card is not None
     assert "Not played yet" in card.group(0) and "McMahon score" not in card.group(0)
-    assert "Report this result" in card.group(0) and "(now)" in card.group(0)
+    assert "(now)" in card.group(0)
+    now = re.search(r'<section class="now".*?</section>', mine, re.S)
+    assert now is not None and mine.index("<section") < mine.index("<h2>Player</h2>"), "on top"
+    assert "Report a result" in now.group(0) and 'method="post" action="report"' in now.group(0)
     played = re.search(r'<li id="r2">.*?</li>', mine, re.S)
     assert played is not None and "McMahon score" in played.group(0)
 

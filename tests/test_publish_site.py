@@ -57,6 +57,7 @@ def test_publish_reads_the_workbook_only_and_writes_every_page(book: Path, tmp_p
     players = [int(p["AGA #"]) for p in sheet_rows(book, "Players")]  # type: ignore[call-overload]
     expected = {"index.html", "standings.html", "crosstable.html", "event.html"}
     expected |= {"report.html", "site.css", "site.js", "stamp.js", "round1.html", "round2.html"}
+    expected |= {"hall.html"}
     expected |= {f"p{pid}.html" for pid in players}
     expected |= {n.replace(".html", ".stamp.js") for n in expected if n.endswith(".html")}
     assert set(site) == expected
@@ -187,6 +188,7 @@ def test_a_new_result_changes_the_stamps_of_the_pages_it_changes_and_no_other(
     assert {"index.html", "standings.html", "crosstable.html"} <= changed
     assert {f"p{board['White AGA #']}.html", f"p{board['Black AGA #']}.html"} <= changed
     assert not {"round1.html", "round2.html", "report.html"} & changed, "earlier rounds stay"
+    assert "hall.html" in changed, "the hall screen shows the result"
     players = [n for n in new if n.startswith("p")]
     assert 0 < len(set(players) - changed) < len(players), "some players' pages stay, not all"
     board = re.search(r'<li id="board-1".*?</li>', after["index.html"])
@@ -286,3 +288,82 @@ def test_a_folder_of_pages_with_a_file_of_the_tds_is_still_refused(
     (foreign / "index.html").write_text("<p>a page someone else wrote</p>")
     done = run("publish", book, "--to", foreign)
     assert done.returncode == 1, "our file names, but not our pages"
+
+
+def test_a_european_event_names_its_preset_supergroup_and_ghost_and_marks_the_ghost(
+    tmp_path: Path,
+) -> None:
+    """Issue 40 (10): the EGF event page said "Rules: AGA" and never named the preset, the
+    supergroup or the ghost player; the ghost was not marked in pairings or standings."""
+    book = tmp_path / "egf.xlsx"
+    done = run("demo", book, "--players", 21, "--rounds", 3, "--rules", "egf")
+    assert done.returncode == 0, done.stderr
+    played = re.search(r"the ghost player played in rounds ([\d, ]+)", done.stdout)
+    assert played is not None, done.stdout
+    settings = {r["Setting"]: r["Value"] for r in sheet_rows(book, "Tournament")}
+    ghost = int(settings["Ghost player (AGA #)"])  # type: ignore[call-overload]
+    name = next(p for p in sheet_rows(book, "Players") if p["AGA #"] == ghost)
+    ghost_name = f"{name['Family name']}, {name['Given name']}"
+    site = published(book, tmp_path / "site")
+    event = text_of(site["event.html"])
+    assert "Rules of play AGA" in event, "the rules of play, named as such"
+    assert "McMahon rules EGF preset" in event
+    assert "Supergroup EGF:" in event
+    assert f"Byes none: the ghost player {ghost_name} ghost player (AGA #{ghost}) plays" in event
+    tag = '<span class="tag">ghost player</span>'
+    for number in (int(n) for n in played.group(1).split(",")):
+        page = site["index.html" if number == 3 else f"round{number}.html"]
+        board = next(
+            b for b in re.findall(r'<li id="board-\d+".*?</li>', page) if f"p{ghost}.html" in b
+        )
+        assert tag in board, number
+    row = next(r for r in re.findall(r"<tr .*?</tr>", site["standings.html"]) if f"p{ghost}." in r)
+    assert tag in row
+    assert f"{ghost_name} (ghost)" in text_of(site["hall.html"])
+    aga = published(played_book(tmp_path), tmp_path / "aga-site")
+    assert "McMahon rules AGA (the AGA Swiss McMahon protocol)" in text_of(aga["event.html"])
+    assert "ghost" not in text_of(aga["event.html"])
+
+
+@pytest.mark.parametrize("at", [1, 2, 12, 40])
+def test_a_publish_killed_at_any_moment_is_taken_up_by_the_next(
+    book: Path, tmp_path: Path, at: int
+) -> None:
+    """Issue 40 (18): ``publish`` killed (kill -9) in its first instant left the new folder
+    holding only a temporary file, and every later ``publish`` refused it. Here the real
+    command line is killed the moment it is about to put its ``at``-th file in place."""
+    import signal
+    import subprocess
+    import sys
+
+    folder = tmp_path / "site"
+    killed = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import os, signal, sys\n"
+            "from addin.cli import main\n"
+            "put, count = os.replace, [0]\n"
+            "def replace(a, b):\n"
+            "    count[0] += 1\n"
+            f"    if count[0] == {at}:\n"
+            "        os.kill(os.getpid(), signal.SIGKILL)\n"
+            "    put(a, b)\n"
+            "os.replace = replace\n"
+            "sys.exit(main(sys.argv[1:]))\n",
+            "publish",
+            str(book),
+            "--to",
+            str(folder),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    left = sorted(p.name for p in folder.iterdir())
+    assert left and "stamp.js" not in left, left
+    if at == 1:
+        assert all(n.startswith(".") for n in left), f"only the file being written: {left}"
+    site = published(book, folder)
+    assert "stamp.js" in site and "index.html" in site
+    assert not [n for n in site if n.startswith(".")], "the killed run's temporary files go"

@@ -129,9 +129,9 @@ def test_excel_stops_reading_a_long_used_range_where_the_data_ends(
 
     from addin.excel.entry import dispatch
     from addin.excel.remote_json import book_json
-    from addin.workbook import xlwings_gateway
+    from addin.workbook import window_storage
 
-    monkeypatch.setattr(xlwings_gateway, "CELLS_PER_READ", 1000)  # blocks of 1000 rows
+    monkeypatch.setattr(window_storage, "CELLS_PER_READ", 1000)  # blocks of 1000 rows
     edit(book, "Players", "AD3000", "stray")
     remote = xw.Book(json=book_json(book))
     outcome = dispatch("check", remote, {}, yes=True)

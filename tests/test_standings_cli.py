@@ -8,7 +8,7 @@ import openpyxl
 import pytest
 
 from addin.core.model import Bye, ByeKind, Game, Player, Result, Round, Tournament
-from tests.helpers import digest, log_messages, run, sheet_rows
+from tests.helpers import digest, log_messages, run, set_cell, sheet_rows
 from tests.workbook_fixtures import write_workbook
 
 
@@ -42,15 +42,6 @@ def four_player_book(tmp_path: Path) -> Path:
         ),
     ]
     return write_workbook(tmp_path / "t.xlsx", t, rounds=2)
-
-
-def set_cell(path: Path, sheet: str, header: str, row: int, value: object) -> str:
-    wb = openpyxl.load_workbook(path)
-    ws = wb[sheet]
-    column = [c.value for c in ws[1]].index(header) + 1
-    cell = ws.cell(row=row, column=column, value=value)
-    wb.save(path)
-    return cell.coordinate
 
 
 def test_standings_follow_mcmahon_score_then_the_configured_tiebreaks(tmp_path: Path) -> None:

@@ -319,10 +319,15 @@ def test_a_hostile_station_name_is_cut_short_and_stays_text(book: Path) -> None:
         desk = Station(served.url, hostile)
         desk.sign_in(key_of(book))
         assert desk.settled(desk.send("checkin", player=member.aga_id))["state"] == "written"
-        assert "<script" not in desk.get("/station/")[1]
-    signed = [a for _, a, _ in log_messages(book) if a.startswith("checkin (")]
-    assert len(signed) == 1
-    assert signed[0].startswith('checkin (=HYPERLINK("http://evil.example"')
+        plain = Station(served.url, "Desk 1")
+        plain.sign_in(key_of(book))
+        page, usual = desk.get("/station/")[1], plain.get("/station/")[1]
+        assert page.count("<script") == usual.count("<script"), "the name adds no script"
+        assert "\x07" not in page and 'evil.example","x")' not in page, "kept as text"
+    logged = [(a, m) for _, a, m in log_messages(book) if a.startswith("checkin (")]
+    signed = [a for a, m in logged if m.startswith("Checked in")]
+    assert len(signed) == 1 and len(logged) == 2, "the check-in, and its entry's id"
+    assert signed[0].startswith('checkin (=HYPERLINK("http://evil.')
     assert "\x07" not in signed[0] and len(signed[0]) < 60
     door = Journal.load(book).entries[-1].door
     assert door.startswith("=HYPERLINK") and len(door) <= 31

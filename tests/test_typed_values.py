@@ -14,10 +14,9 @@ from addin.core.model import Result
 from addin.workbook import template
 from addin.workbook.book import settings_from_values
 from addin.workbook.cells import Formula
-from addin.workbook.gateway import Row
+from addin.workbook.gateway import Row, WrongType
 from addin.workbook.layout import games_table, players_table
 from addin.workbook.openpyxl_gateway import OpenpyxlGateway
-from addin.workbook.typed_values import WrongType
 
 
 def _typed_as_text(path: Path) -> Path:
@@ -117,6 +116,10 @@ def test_a_value_of_another_type_is_a_bug_named_by_its_key(
 
 
 def test_the_settings_are_read_by_the_same_accessors() -> None:
-    with pytest.raises(WrongType, match="'rounds' holds str '5', not a whole number"):
+    with pytest.raises(WrongType, match="'name' holds int 5, not text"):
+        settings_from_values({"name": 5})
+    # A number setting's value is checked against its bounds first, naming the setting
+    # (an import or ``new`` may bring one): text there is no number.
+    with pytest.raises(ValueError, match="Number of rounds: '5' is not a number from 1 to 30"):
         settings_from_values({"rounds": "5"})
     assert settings_from_values({"rounds": 4, "komi": 6}).komi == 6.0

@@ -23,11 +23,13 @@ from addin.actions.registry import Action, ParamKind, load_all
 from addin.core.model import Tournament
 from addin.journal.store import folder_of
 from tests.helpers import DATA, digest, run
+from tests.list_server import closed_port
 
 SAMPLE_INPUTS = {
     "import-aga-xml": DATA / "aga-xml" / "2013-12.xml",
     "import-aga-text": DATA / "aga-text" / "eggplant-sample-report.txt",
     "import-opengotha": DATA / "opengotha" / "simplemm.xml",
+    "import-egd-list": DATA / "egd" / "allworld_lp-2018-12-27-excerpt.html",
 }
 
 
@@ -86,6 +88,8 @@ def sample_params(spec: Action, tmp: Path, t: Tournament) -> dict[str, object]:
         "set-game": {"round": 2, "board": 1, "swap_colours": True},
         "break-pair": {"round": 2, "board": 1},
         "serve": {"poster_only": True},  # serving runs until stopped; the poster alone ends
+        # nobody listens there: refused, no journal entry (import-tdlista's entry is undone)
+        "download-list": {"url": f"http://127.0.0.1:{closed_port()}/tdlista.txt"},
     }
     if spec.id in known:
         return known[spec.id]

@@ -3,14 +3,16 @@
 A board is ready when both its players reported the same result (``addin.publish.
 board_reports``). The ready boards of the round in play whose result is still blank are
 written as ``result`` writes one (Round sheet, Log line, journal: ``undo`` takes them back).
-A result the TD typed is never replaced; where the reports disagree with each other or with
-it, the TD is warned, naming the board.
+A result the TD typed is never replaced. Every run says, board by board and with the
+players' names, what is not taken in: boards waiting for their second report, disputed
+boards, reports that differ from the Round sheet or belong to another pairing
+(``addin.publish.reported``). With nothing to take in it writes nothing (no Log line, no
+journal entry): the next ``undo`` takes back what the TD last did.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 
 from addin.actions.change import ActionError, Change, Draft, Snapshot
 from addin.actions.director.desk import check_warnings, finish, open_desk, with_round, write_round
@@ -19,9 +21,10 @@ from addin.actions.registry import NoParams, action
 from addin.actions.sections import ROUNDS, SETTLED
 from addin.actions.serve import phones_folder
 from addin.core.codes import boards
-from addin.core.model import Game, Result, Round
+from addin.core.model import Game, Round
 from addin.core.scoring import last_round
-from addin.publish.board_reports import RESULTS, SIDES, Report, agreed, by_board, read_reports
+from addin.publish.board_reports import read_reports
+from addin.publish.reported import sort_reports, status_lines
 from addin.workbook.round_sheets import read_codes
 
 
@@ -35,11 +38,10 @@ from addin.workbook.round_sheets import read_codes
 )
 def accept_results(snapshot: Snapshot, _params: NoParams) -> Change:
     draft = Draft(snapshot)
-    path = getattr(draft, "path", None)
-    if path is None:
+    if snapshot.path is None:
         raise ActionError("save the workbook first: reported results are kept beside it")
     try:
-        reports = read_reports(phones_folder(Path(path)))
+        reports = read_reports(phones_folder(snapshot.path))
     except ValueError as err:
         raise ActionError(str(err)) from err
     desk = open_desk(draft)
@@ -48,86 +50,46 @@ def accept_results(snapshot: Snapshot, _params: NoParams) -> Change:
         raise ActionError("no round is paired yet: there is nothing to report")
     rnd = t.round(last_round(t))
     assert rnd is not None
-    reported = by_board(reports, rnd.number)
+    found = sort_reports(t, rnd, reports, read_codes(draft, rnd.number))
     names = {p: t.players[p].name if p in t.players else f"#{p}" for p in t.players}
-    codes = read_codes(draft, rnd.number)
-
-    def this_game(r: Report, board: int, white: int, black: int) -> bool:
-        """The report is for this game: the same players, or (a number replaced since) the
-        board's code it was made with and each other player's number gone from the event."""
-        if (r.white, r.black) == (white, black):
-            return True
-        if not r.code or r.code != codes.get(board):
-            return False
-        return all(
-            was == now or (was not in t.players and now in t.players)
-            for was, now in ((r.white, white), (r.black, black))
-        )
-
-    ready: dict[int, Result] = {}
-    warnings: list[str] = []
-    for board, game in boards(rnd):
-        sides = reported.get(board)
-        if not sides:
-            continue
-        other = [r for r in sides.values() if not this_game(r, board, game.white, game.black)]
-        if other:
-            warnings.append(
-                f"round {rnd.number}, board {board}: reported for another pairing "
-                f"({names.get(other[0].white, other[0].white)} - "
-                f"{names.get(other[0].black, other[0].black)}), not for this game: not taken"
-            )
-            continue
-        result = agreed(sides)
-        if result is None and len(sides) == 2:
-            said = ", ".join(f"{s} says {RESULTS[sides[s].result]}" for s in SIDES)
-            warnings.append(
-                f"round {rnd.number}, board {board}: the players disagree ({said}); "
-                "see them and type the result"
-            )
-            continue
-        if result is None:
-            continue
-        wanted = Result(RESULTS[result])
-        if game.result is None:
-            ready[board] = wanted
-            warnings += impossible_jigo(rnd, game, wanted)
-        elif game.result != wanted:
-            warnings.append(
-                f"round {rnd.number}, board {board}: both players reported {wanted.value}, "
-                f"the Round sheet has {game.result.value} (kept)"
-            )
-    present = {b for b, _ in boards(rnd)}
-    warnings += [
-        f"round {rnd.number}, board {b}: reported, but the round has no board {b} now "
-        "(paired again?): not taken"
-        for b in sorted(set(reported) - present)
-    ]
-    if not ready and not warnings:
+    players = {
+        b: f"{names.get(g.white, g.white)} - {names.get(g.black, g.black)}" for b, g in boards(rnd)
+    }
+    status = status_lines(found, rnd.number, players, names)
+    if not found.ready:
         draft.say(f"No reported result of round {rnd.number} is ready to take in.")
+        for line in status:
+            draft.say(line)
         return draft.change
     games = tuple(
-        replace(g, result=ready[b]) if b in ready else g for b, g in _in_order(rnd, boards(rnd))
+        replace(g, result=found.ready[b]) if b in found.ready else g
+        for b, g in _in_order(rnd, boards(rnd))
     )
     new_round = replace(rnd, games=games)
     after = with_round(t, new_round)
-    draft.warn(warnings + check_warnings(desk, after, RESULT_RULES))
-    if not ready:
-        draft.done(f"No reported result of round {rnd.number} taken in")
-        return draft.change
+    warnings = [
+        w
+        for b, g in boards(rnd)
+        if b in found.ready
+        for w in impossible_jigo(rnd, g, found.ready[b])
+    ]
+    warnings += check_warnings(desk, after, RESULT_RULES)
+    draft.warn(warnings)
     write_round(draft, desk, new_round)
     taken = "; ".join(
-        f"board {b}: {names.get(g.white, g.white)} - {names.get(g.black, g.black)}: "
-        f"{ready[b].value}"
-        for b, g in boards(rnd)
-        if b in ready
+        f"board {b}: {players[b]}: {found.ready[b].value}"
+        for b, _ in boards(rnd)
+        if b in found.ready
     )
     finish(
         draft,
         desk,
         after,
-        f"Round {rnd.number}: {len(ready)} result(s) reported by both players taken in: {taken}",
+        f"Round {rnd.number}: {len(found.ready)} result(s) reported by both players taken in: "
+        f"{taken}",
     )
+    for line in status:
+        draft.say(line)
     return draft.change
 
 

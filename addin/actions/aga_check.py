@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import date
 
-from addin.actions import intake
+from addin.actions import intake, rating_check
 from addin.actions.change import ActionError, Change, Draft, Snapshot
 from addin.actions.intake import with_paired_round_problems
 from addin.actions.member_list import read_members
+from addin.actions.rating_check import RatingBody
 from addin.actions.registry import NoParams, action
 from addin.actions.sections import SETTLED
 from addin.core import membership_updates
@@ -28,7 +29,6 @@ from addin.core.submission import (
 from addin.formats.aga_xml import OvertimeError, overtime_element
 from addin.workbook import book
 from addin.workbook.book import FEE_COLUMNS
-from addin.workbook.gateway import LogEntry
 from addin.workbook.submission_cells import player_rows, result_cells, setting_cell, setting_fields
 
 EXPORT_NEEDS = intake.Needs(players=intake.EVERY, player_columns=FEE_COLUMNS, unknown_players=True)
@@ -104,51 +104,12 @@ def update_lines(b: book.Book, found: Mapping[PlayerId, Sequence[object]]) -> li
     ]
 
 
-def lines(problems: Sequence[SubmissionProblem]) -> list[str]:
-    return [f"  {p.severity.value}: {p}" for p in problems]
-
-
-def split(
-    problems: Sequence[SubmissionProblem],
-) -> tuple[list[SubmissionProblem], list[SubmissionProblem], list[SubmissionProblem]]:
-    """(invalid, errors, warnings)."""
-    invalid, errors, warnings = (
-        [p for p in problems if p.severity is severity] for severity in Severity
-    )
-    return invalid, errors, warnings
+AGA = RatingBody("the AGA", "report", "export-aga", "AGA check")
 
 
 def screen_for_export(draft: Draft, b: book.Book, listing: Listing) -> list[str]:
-    """Stop on invalid values, and on errors unless ``--force``; the warnings to ask about.
-
-    Errors passed with ``--force`` are told and go to the Log with the export.
-    """
-    invalid, errors, warnings = split(submission_problems(draft, b, listing))
-    source = draft.source
-    if invalid:
-        raise ActionError(
-            "\n".join(
-                [
-                    f"{source}: the AGA report cannot carry these values; nothing was exported:",
-                    *lines(invalid),
-                ]
-            )
-        )
-    if errors and not draft.snapshot.force:
-        raise ActionError(
-            "\n".join(
-                [
-                    f"{source}: the AGA would reject this report; nothing was exported "
-                    "(fix these, or export anyway from the command line with --force):",
-                    *lines(errors),
-                ]
-            )
-        )
-    for error in errors:
-        message = f"exported with --force although: {error}"
-        draft.say(message)
-        draft.change.log.append(LogEntry("Error", draft.action, message))
-    return [str(w) for w in warnings]
+    """Stop on invalid values, and on errors unless ``--force``; the warnings to ask about."""
+    return rating_check.screen_for_export(draft, submission_problems(draft, b, listing), AGA)
 
 
 @action(
@@ -160,35 +121,12 @@ def screen_for_export(draft: Draft, b: book.Book, listing: Listing) -> list[str]
 def check_aga(snapshot: Snapshot, _params: NoParams) -> Change:
     draft = Draft(snapshot)
     b = with_paired_round_problems(book.read_book(draft), draft)
-    unreadable = [
-        SubmissionProblem(Severity.INVALID, str(p)) for p in b.problems if EXPORT_NEEDS.stops(p)
-    ]
-    around = [
-        SubmissionProblem(Severity.WARNING, f"{p} (export-aga prints around it)")
-        for p in b.problems
-        if not EXPORT_NEEDS.stops(p)
-    ]
     listing = listed_members(draft, b)
     problems = submission_problems(draft, b, listing)
-    invalid, errors, warnings = split([*unreadable, *problems, *xml_problems(b), *around])
+    reading = rating_check.reading_problems(b, EXPORT_NEEDS, AGA)
+    unreadable = [p for p in reading if p.severity is Severity.INVALID]
+    around = [p for p in reading if p.severity is not Severity.INVALID]
     notes = [f"note: {line}" for line in update_lines(b, desk_updates(b, listing))]
-    if invalid or errors:
-        raise ActionError(
-            "\n".join(
-                [
-                    f"{draft.source}: the AGA would reject this report "
-                    f"({len(invalid) + len(errors)} errors, {len(warnings)} warnings):",
-                    *lines([*invalid, *errors, *warnings]),
-                    *(f"  {note}" for note in notes),
-                ]
-            )
-        )
-    for line in lines(warnings):
-        draft.say(line.strip())
-    for note in notes:
-        draft.say(note)
-    players = len(b.tournament.players)
-    games = sum(len(r.games) for r in b.tournament.rounds)
-    verdict = f"{len(warnings)} warnings to look at" if warnings else "nothing to fix"
-    draft.say(f"AGA check of {players} players and {games} games: {verdict}")
+    checked = [*unreadable, *problems, *xml_problems(b), *around]
+    rating_check.report(draft, b.tournament, checked, AGA, notes)
     return draft.change

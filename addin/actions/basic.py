@@ -63,7 +63,8 @@ def new(snapshot: Snapshot, p: NewParams) -> Change:
         raise ParamError(f"--end {p.end_date} is before --start {p.start_date}")
     if not path.parent.is_dir():
         raise ActionError(f"there is no folder {path.parent}")
-    if path.exists() and not p.force and not snapshot.terminal:
+    replace = p.force or snapshot.force
+    if path.exists() and not replace and not snapshot.terminal:
         raise Ask(f"{path.name} exists. Replace it?", {"force": True})
     values = {k: getattr(p, k) for k in SETTINGS if getattr(p, k) is not None}
     settings = book.settings_from_values({**book.default_values(), **values})
@@ -72,7 +73,7 @@ def new(snapshot: Snapshot, p: NewParams) -> Change:
     )
     draft.say(f"Created {path}")
     draft.request(OpenFile(path))
-    draft.change.creates = NewWorkbook(path, values, replace=p.force)
+    draft.change.creates = NewWorkbook(path, values, replace=replace)
     return draft.change
 
 

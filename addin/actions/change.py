@@ -74,6 +74,18 @@ class Ask(Exception):
         """What a "no" that cancels says was not done (empty: the question said it)."""
 
 
+class Fetch(Exception):
+    """The action needs a file from the web (a rating list): the store downloads ``url``
+    before anything is written, showing the door its progress, and runs the action again
+    with the download (``addin.download.Downloaded``) as the parameter ``into``. A download
+    that fails refuses the action in one line: the workbook stays as it was. An action
+    never opens a socket itself, as it never opens a file (``registry.InputFile``)."""
+
+    def __init__(self, url: str, into: str) -> None:
+        super().__init__(url)
+        self.url, self.into = url, into
+
+
 class UndeclaredAccess(AssertionError):
     """An action read or wrote a section it did not declare: a bug in its declaration."""
 
@@ -334,8 +346,9 @@ class Change:
 
     @property
     def changes_tournament(self) -> bool:
-        """Whether committing it changes the tournament (a Log line is a change too)."""
-        return bool(self.edits or self.log)
+        """Whether committing it changes the tournament: a table or sheet of the tournament
+        written or removed, or a Log line (a report's sheet alone is a printout)."""
+        return bool(self.log) or any(_section(e) is not Section.REPORT_SHEETS for e in self.edits)
 
 
 class Draft:
@@ -432,5 +445,7 @@ class Draft:
             raise ActionError(f"{self.source}: {what}", problems)
 
 
-MAX_INPUT_BYTES = 100 * 1024 * 1024
-"""The largest file an action reads (the whole AGA membership list is 1.4 MB)."""
+def _section(edit: Edit) -> Section | None:
+    if isinstance(edit, WriteTable):
+        return section_of(edit.table)
+    return section_of_sheet(edit.sheet)

@@ -21,7 +21,9 @@ from addin.core.bands import (
     bands_from_scores,
     build_bands,
     propose_bar,
+    why_no_bands,
 )
+from addin.core.limits import number_said
 from addin.core.model import Band, Player, PlayerId, Settings, Status, Tournament
 from addin.core.ratings import RatingError, entry_rating, rank_of
 
@@ -67,10 +69,11 @@ def imported_bands(t: Tournament) -> ImportedBands:
 def _from_scores(t: Tournament, field_: list[Player]) -> ImportedBands:
     derived = bands_from_scores(field_, t.settings)
     if derived is None:
+        why = why_no_bands(float(p.initial_score) for p in field_ if p.initial_score is not None)
         return ImportedBands(
             dict(t.players),
-            note="The file's initial McMahon scores are not whole numbers apart: they are kept "
-            "as they are, without Bands rows (pair uses them; bands would replace them)",
+            note=f"The file's initial McMahon scores make no Bands rows ({why}): they are "
+            "kept as they are (pair uses them; bands would replace them)",
         )
     banding, settings = derived
     unscored = [p for p in field_ if p.initial_score is None]
@@ -88,7 +91,9 @@ def _from_scores(t: Tournament, field_: list[Player]) -> ImportedBands:
     ):
         origin = settings.score_origin
         offset = (
-            f", lowest band {settings.bottom_score_offset:g}" if origin.name == "BOTTOM" else ""
+            f", lowest band {number_said(settings.bottom_score_offset)}"
+            if origin.name == "BOTTOM"
+            else ""
         )
         note += f"; Initial scores set to '{origin.value}'{offset} to match"
     if unscored:
@@ -119,8 +124,8 @@ def _scores(bands: list[Band] | tuple[Band, ...]) -> str:
     """The bands' initial scores, top first: all of them, or the range when there are many."""
     scores = sorted({b.initial_score for b in bands if b.initial_score is not None})
     if len(scores) <= SHOWN:
-        return ", ".join(f"{s:g}" for s in reversed(scores))
-    return f"{scores[-1]:g} down to {scores[0]:g}"
+        return ", ".join(number_said(s) for s in reversed(scores))
+    return f"{number_said(scores[-1])} down to {number_said(scores[0])}"
 
 
 def _from_ranks(t: Tournament, field_: list[Player]) -> ImportedBands:

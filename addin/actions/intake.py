@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 
 from addin.actions.change import ActionError, Draft
-from addin.actions.member_list import read_members
+from addin.actions.member_list import read_egd, read_members
 from addin.core.bands import band_for_rating
 from addin.core.lookup import MemberIndex, fold
 from addin.core.model import Player, PlayerId, Round, Settings, Status, Tournament
@@ -209,7 +209,7 @@ def with_paired_round_problems(
     misread = {  # games a cell of which names no player: named there already
         n for p in b.problems if (n := names_a_round_player(p)) is not None
     }
-    found = paired_round_problems(b.tournament.rounds, draft.sheet_names(), log, reference, misread)
+    found = paired_round_problems(b.tournament, draft.sheet_names(), log, reference, misread)
     return replace(b, problems=[*b.problems, *found]) if found else b
 
 
@@ -291,10 +291,11 @@ READS = frozenset(
         Section.ROUNDS,
         Section.LOG,
         Section.MEMBERS,
+        Section.EGD_LIST,
     }
 )
 """What settling the workbook reads: the whole tournament and its Log; the TDListA only
-when Players rows were typed since the last action."""
+when Players rows were typed since the last action, the EGD list when one holds a PIN."""
 WRITES = frozenset({Section.PLAYERS})
 """What it may write: Players rows completed from the TDListA or placed in the bands."""
 
@@ -360,7 +361,13 @@ def examine(
     else:
         index = index if index is not None else read_members(tables)
         intake = Examiner(
-            data, index if len(index) else None, start, accepted_in(log), settings.end_date
+            data,
+            index if len(index) else None,
+            start,
+            accepted_in(log),
+            settings.end_date,
+            egd=lambda: read_egd(tables),
+            scale=settings.options.grade_scale,
         ).examine()
     intake.digest = registration_digest(intake.rows, settings)
     return intake

@@ -1,11 +1,14 @@
-"""The TDListA sheet as a member index: what registration and typed rows are checked against."""
+"""The TDListA and EGD list sheets as indexes: what registration and typed rows are checked
+against."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from addin.actions.change import ActionError
+from addin.core.egd import EgdIndex
 from addin.core.lookup import MemberIndex
+from addin.workbook.egd_sheet import read_egd_index
 from addin.workbook.gateway import TableSource
 from addin.workbook.member_sheet import read_member_index
 
@@ -18,20 +21,34 @@ def read_members(tables: TableSource) -> MemberIndex:
     return index
 
 
-def keep_index(path: Path) -> int:
-    """Index the TDListA saved in ``path`` and keep it, as ``lookup`` reads and keys it: a
-    new list is indexed when it arrives, not at the desk's first look-up. What is kept is
-    what reading the saved file makes, under keys of its saved bytes, so a list changed
-    later misses it. Run once the workbook is saved (``Draft.afterwards``); anything in
-    the way (another command's turn, a list with problems) leaves nothing kept and is no
-    error: the next look-up indexes the list. Returns the exit code, 0."""
+def read_egd(tables: TableSource) -> EgdIndex:
+    """The EGD list sheet indexed (``addin.workbook.egd_sheet``); its problems stop the
+    action. A workbook without the sheet has an empty list."""
+    index, problems = read_egd_index(tables)
+    if problems:
+        raise ActionError(f"{tables.source}: the EGD list sheet has problems", problems)
+    return index
+
+
+def keep_index(path: Path, egd: bool = False) -> int:
+    """Index the TDListA (``egd``: the EGD list) saved in ``path`` and keep it, as ``lookup``
+    reads and keys it: a new list is indexed when it arrives, not at the desk's first
+    look-up. What is kept is what reading the saved file makes, under keys of its saved
+    bytes, so a list changed later misses it. Run once the workbook is saved
+    (``Change.afterwards``); anything in the way (another command's turn, a list with
+    problems) leaves nothing kept and is no error: the next look-up indexes the list.
+    Returns the exit code, 0."""
     from addin.workbook.calamine_reader import CalamineReader
+    from addin.workbook.egd_sheet import EGD_SHEETS
     from addin.workbook.member_sheet import MEMBER_SHEETS
     from addin.workbook.saving import one_at_a_time, target_of
 
     try:
         with one_at_a_time(target_of(path), timeout=KEEP_WAIT):
-            read_members(CalamineReader.open(path, MEMBER_SHEETS))
+            if egd:
+                read_egd(CalamineReader.open(path, EGD_SHEETS))
+            else:
+                read_members(CalamineReader.open(path, MEMBER_SHEETS))
     except Exception:  # the import is done and reported; keeping its index is a bonus
         pass
     return 0

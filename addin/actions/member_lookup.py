@@ -1,7 +1,7 @@
-"""The ``lookup`` action: search the TDListA sheet, at the registration desk's pace.
+"""The ``lookup`` action: search the TDListA and EGD list sheets, at the registration desk's pace.
 
-It reads the TDListA and nothing else, and writes nothing: it declares so, and the command
-line reads just that sheet (python-calamine), importing neither openpyxl nor the other
+It reads those lists and nothing else, and writes nothing: it declares so, and the command
+line reads just those sheets (python-calamine), importing neither openpyxl nor the other
 actions.
 """
 
@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from addin.actions.change import ActionError, Change, Draft, Snapshot
-from addin.actions.member_list import read_members
+from addin.actions.member_list import read_egd, read_members
 from addin.actions.registry import action, param
+from addin.core.egd import describe as describe_egd
 from addin.core.registration import describe
 from addin.workbook.layout import Section
 
@@ -19,25 +20,32 @@ from addin.workbook.layout import Section
 @dataclass(frozen=True, kw_only=True)
 class LookupParams:
     query: str = param(
-        "a family name prefix, 'Family, Given', or an AGA number", required=True, positional=True
+        "a family name prefix, 'Family, Given', an AGA number or an EGD PIN",
+        required=True,
+        positional=True,
     )
 
 
 @action(
     "lookup",
     "Look up player",
-    "search the TDListA sheet by family name (prefix, any case or accent) or AGA number",
+    "search the TDListA sheet by family name (prefix, any case or accent) or AGA number, and "
+    "the EGD list sheet by name or PIN",
     LookupParams,
-    reads={Section.MEMBERS},
+    reads={Section.MEMBERS, Section.EGD_LIST},
     changes=False,
 )
 def lookup(snapshot: Snapshot, params: LookupParams) -> Change:
     draft = Draft(snapshot)
-    index = read_members(draft)
-    if not len(index):
-        raise ActionError(f"{draft.source}: the TDListA sheet is empty; import a TDListA first")
-    matches = index.search(params.query)
-    for m in matches:
-        draft.say(describe(m))
+    index, egd = read_members(draft), read_egd(draft)
+    if not len(index) and not len(egd):
+        raise ActionError(
+            f"{draft.source}: the TDListA sheet is empty; import a TDListA first (or "
+            "the EGD's list: import-egd-list)"
+        )
+    matches = [describe(m) for m in index.search(params.query)]
+    matches += [describe_egd(p) for p in egd.search(params.query)]
+    for line in matches:
+        draft.say(line)
     draft.say(f"{len(matches)} match(es) for {params.query!r}")
     return draft.change

@@ -2,9 +2,10 @@
 
 It only reads the workbook (no save, no Log line: like a report) and writes the site's
 folder (``addin.publish``): pairings by name and by board, standings, the cross table, a
-page per player and one for the event, each refreshing itself when a newer publication
-appears. Beside it, ``BOOK.phones/desk.json`` tells ``serve`` the round in play and its
-result codes (``addin.publish.board_reports``).
+page per player, one for the event and the hall screen, each refreshing itself when a newer
+publication appears. Beside it, ``BOOK.phones/desk.json`` tells ``serve`` the round in play
+and its result codes (``addin.publish.board_reports``); the reports kept there so far give
+each board of the round in play its report state on the pages.
 """
 
 from __future__ import annotations
@@ -21,9 +22,17 @@ from addin.actions.sections import SETTLED
 from addin.actions.serve import phones_folder
 from addin.core.codes import boards
 from addin.core.model import Tournament
-from addin.publish.board_reports import DESK_FILE, Board, Desk, write_atomically
+from addin.publish.board_reports import (
+    DESK_FILE,
+    Board,
+    Desk,
+    desk_states,
+    read_reports,
+    write_atomically,
+)
 from addin.publish.folder import default_site_folder
 from addin.publish.site import Site, build_site
+from addin.publish.text import clean
 from addin.publish.writing import FolderRefused, write_site
 from addin.reports.common import paired_rounds
 from addin.reports.model import ReportError
@@ -59,15 +68,20 @@ def publish(snapshot: Snapshot, params: PublishParams) -> Change:
     draft = Draft(snapshot)
     folder = site_folder(draft, params.to)
     book = read_for(draft, NOTHING)
-    try:
-        site = build_site(book.tournament, datetime.now().astimezone(), log_lines(draft))
-    except ReportError as err:
-        raise ActionError(f"cannot publish: {err}") from err
     phones = phones_folder(draft.path) if draft.path is not None else None
     desk = None
+    states: dict[int, str] = {}
     if phones is not None:  # refused before the site is written, not after
         desk = report_desk(draft, book.tournament)
         _check_desk_place(phones)
+        try:
+            states = desk_states(desk, read_reports(phones))
+        except ValueError as err:
+            draft.say(f"note: the pages show no report state: {err}")
+    try:
+        site = build_site(book.tournament, datetime.now().astimezone(), log_lines(draft), states)
+    except ReportError as err:
+        raise ActionError(f"cannot publish: {err}") from err
     draft.change.effects.append(Publication(folder, site, phones, desk))
     where = f"round {site.round}" if site.round else "before round 1"
     draft.say(
@@ -126,13 +140,17 @@ def report_desk(tables: TableSource, t: Tournament) -> Desk:
     ("" for a board without one: it takes no reports), its players, and the result typed."""
     done = paired_rounds(t)
     rnd = t.round(done[-1]) if done else None
+    event = clean(t.settings.name or "Tournament")
     if rnd is None:
-        return Desk(0, {})
+        return Desk(0, {}, event)
     codes = read_codes(tables, rnd.number)
 
     def name(pid: int) -> str:
+        """As the pages show it: cut at 120 characters (the desk's texts are short, so a
+        30,000-character name cannot make the server refuse the desk), no control
+        characters."""
         p = t.players.get(pid)
-        return p.name if p is not None else f"AGA #{pid}"
+        return clean(p.name) if p is not None else f"AGA #{pid}"
 
     return Desk(
         rnd.number,
@@ -148,4 +166,5 @@ def report_desk(tables: TableSource, t: Tournament) -> Desk:
             )
             for board, g in boards(rnd)
         },
+        event,
     )

@@ -5,25 +5,36 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import date
 
-from addin.actions import intake, player_refresh
-from addin.actions.change import ActionError, Change, Draft, Snapshot
+from addin.actions import egd_list, intake, player_refresh
+from addin.actions.change import ActionError, Change, Draft, ParamError, Snapshot
 from addin.actions.intake import place_late_arrivals
+from addin.actions.list_source import (
+    ListKind,
+    download_from,
+    list_file,
+    read_list,
+    say_skipped,
+    update_flag,
+)
 from addin.actions.member_list import keep_index, read_members
-from addin.actions.registry import InputFile, ParamKind, action, param
+from addin.actions.registry import InputFile, action, param
 from addin.actions.sections import PLAYERS, SETTLED
+from addin.core.egd import EGD_RANK_MISMATCH, PINS
 from addin.core.limits import shown
 from addin.core.member import split_name
 from addin.core.model import Player, PlayerId, Status
 from addin.core.ratings import RatingError, parse_rating
 from addin.core.registration import (
     PreRegistrationError,
+    RegistrationWarning,
     check_registration,
     member_to_player,
     next_temporary_id,
     parse_preregistration_csv,
     register_preregistration,
 )
-from addin.formats.tdlista import TDListAError, parse_tdlista
+from addin.download import TDLISTA_URL, Downloaded
+from addin.formats.tdlista import ParseReport, parse_tdlista
 from addin.workbook import book, players_intake, players_sheet
 from addin.workbook.gateway import LogEntry
 from addin.workbook.layout import Section
@@ -32,42 +43,51 @@ from addin.workbook.member_sheet import previous_members, write_members
 # --- actions ----------------------------------------------------------------------------
 
 
+TDLISTA_LIST = ListKind("the AGA TDListA", "tdlista")
+
+
 @dataclass(frozen=True, kw_only=True)
 class ImportTdlistaParams:
-    tdlista: InputFile = param("the TDListA file (tab-separated)", required=True, positional=True)
-    update_players: bool = param(
-        "when a round is paired already, update the registered players' AGA data anyway",
-        ParamKind.FLAG,
-    )
+    tdlista: InputFile | None = list_file("the TDListA file (tab-separated)")
+    download: str | None = download_from(f"the AGA's, {TDLISTA_URL}")
+    update_players: bool = update_flag("AGA data")
+    downloaded: Downloaded | None = None
+    """The list the store downloaded from ``download``."""
 
 
 @action(
     "import-tdlista",
     "Import TDListA",
-    "fill the TDListA sheet from an AGA membership list file; registered players' AGA data "
-    "follow a newer list until round 1 is paired",
+    "fill the TDListA sheet from an AGA membership list file (or --download it); registered "
+    "players' AGA data follow a newer list until round 1 is paired",
     ImportTdlistaParams,
     reads=SETTLED,
     writes=PLAYERS | {Section.MEMBERS},
 )
 def import_tdlista(snapshot: Snapshot, params: ImportTdlistaParams) -> Change:
     draft = Draft(snapshot)
-    path, data = params.tdlista.path, params.tdlista.data
-    try:
-        report = parse_tdlista(data, source=path.name)
-    except TDListAError as err:
-        raise ActionError(str(err)) from err
+    found = read_list(
+        draft, params.tdlista, params.download, params.downloaded, TDLISTA_LIST, parse_tdlista
+    )
+    import_members(draft, found.report, found.name, params.update_players)
+    return draft.change
+
+
+def import_members(draft: Draft, report: ParseReport, name: str, update: bool) -> None:
+    """Fill the TDListA sheet from ``report`` (the list read from ``name``); the registered
+    players follow it (``player_refresh``)."""
     summary = (
-        f"Imported {len(report.members)} members from {path.name} "
+        f"Imported {len(report.members)} members from {name} "
         f"({report.line_count} lines read, {len(report.skipped)} skipped, {report.encoding})"
     )
     draft.done(summary)
     b = book.read_book(draft)
-    previous = previous_members(draft, b.tournament.players)
-    player_refresh.update_players(draft, b, report.members, bool(params.update_players), previous)
+    previous = player_refresh.as_listed(draft, b, previous_members(draft, b.tournament.players))
+    found = players_sheet.refreshes(b, report.members, previous)
+    player_refresh.update_players(draft, b, found, update)
     write_members(draft, report.members)
-    saved_in = snapshot.path
-    if snapshot.terminal and saved_in is not None:
+    saved_in = draft.path
+    if draft.snapshot.terminal and saved_in is not None:
         draft.change.afterwards = lambda: keep_index(saved_in)
     if report.cleaned:
         lines = ", ".join(map(str, report.cleaned[:10])) + (
@@ -75,13 +95,9 @@ def import_tdlista(snapshot: Snapshot, params: ImportTdlistaParams) -> Change:
         )
         draft.done(
             f"Removed control characters (no Excel cell may hold them) from "
-            f"{len(report.cleaned)} line(s) of {path.name}: {lines}"
+            f"{len(report.cleaned)} line(s) of {name}: {lines}"
         )
-    for skipped in report.skipped[:20]:
-        draft.say(f"  skipped line {skipped.line}: {skipped.reason}")
-    if len(report.skipped) > 20:
-        draft.say(f"  ... and {len(report.skipped) - 20} more skipped lines")
-    return draft.change
+    say_skipped(draft, report.skipped)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -89,21 +105,30 @@ class RegisterParams:
     aga: int | None = param("AGA number of a member in the TDListA")
     name: str | None = param('"Family, Given" for a player not in the list (gets a 9xxxx number)')
     rank: str | None = param("requested rank or rating (3k, 4d, -3.45); default: the AGA rating")
+    pin: int | None = param(
+        "EGD PIN of a player in the EGD list (gets a 9xxxx number)", asked=False, bounds=PINS
+    )
 
 
 @action(
     "register",
     "Register player",
-    "add a player to the Players sheet, from the TDListA (--aga) or as a new member (--name)",
+    "add a player to the Players sheet, from the TDListA (--aga), from the EGD list (--pin) "
+    "or as a new member (--name)",
     RegisterParams,
     reads=SETTLED,
     writes=PLAYERS,
 )
 def register(snapshot: Snapshot, params: RegisterParams) -> Change:
     draft = Draft(snapshot)
-    aga, name, rank = params.aga, params.name, params.rank
-    if aga is None and not name:
-        raise ActionError('register needs --aga N (a member) or --name "Family, Given" --rank R')
+    aga, name, rank, pin = params.aga, params.name, params.rank, params.pin
+    if aga is None and pin is None and not name:
+        raise ActionError(
+            'register needs --aga N (a member), --pin P (the EGD list) or --name "Family, Given" '
+            "--rank R"
+        )
+    if aga is not None and pin is not None:
+        raise ParamError("give --aga (the TDListA) or --pin (the EGD list), not both")
     index = read_members(draft)
     b = intake.settled_book(draft, intake.every_player(), writes_players=True, index=index)
     start = b.tournament.settings.start_date or date.today()
@@ -116,7 +141,11 @@ def register(snapshot: Snapshot, params: RegisterParams) -> Change:
             raise ActionError(str(err)) from err
 
     players = b.tournament.players
-    if aga is not None:
+    warnings: list[RegistrationWarning] = []
+    if pin is not None:
+        player, said = egd_list.pin_player(draft, b, pin, str(name or ""), requested)
+        warnings = [RegistrationWarning(EGD_RANK_MISMATCH, w) for w in said]
+    elif aga is not None:
         aga_id = aga
         if aga_id in players:
             raise ActionError(
@@ -142,10 +171,14 @@ def register(snapshot: Snapshot, params: RegisterParams) -> Change:
         aga_id = next_temporary_id(set(players))
         warnings = check_registration(index, start, name=str(name), requested=requested)
         player = _new_player(aga_id, str(name), requested)
+    listed = "GoR or grade" if pin is not None else "AGA rating"
     if player.rating is None:
-        raise ActionError(f"{player.name} (AGA # {player.aga_id}) has no AGA rating; give --rank")
+        raise ActionError(f"{player.name} (AGA # {player.aga_id}) has no {listed}; give --rank")
     _add_players(draft, b, [player], [w.message for w in warnings])
-    draft.done(f"Registered {player.name}, AGA # {player.aga_id}, entry rating {player.rating}")
+    egd = f", EGD PIN {player.egd_pin}" if player.egd_pin is not None else ""
+    draft.done(
+        f"Registered {player.name}, AGA # {player.aga_id}{egd}, entry rating {player.rating}"
+    )
     return draft.change
 
 

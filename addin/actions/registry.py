@@ -53,6 +53,13 @@ class Param:
     """The command line's option when it is not the name's (``--start`` for ``start_date``)."""
     metavar: str | None = None
     """How the command line's help shows the value (default: the option's name)."""
+    bare: str | None = None
+    """The value of the option given without one (``--download`` alone: the AGA's
+    address); on the command line the option's value is then optional."""
+    alternative: str | None = None
+    """Another parameter that may be given instead of this required one (``--download``
+    for the TDListA file): the command line takes either, the action says when neither
+    came; a button asks for this one."""
 
 
 @dataclass(frozen=True)
@@ -97,10 +104,14 @@ def param(
     bounds: tuple[int, int] | None = None,
     option: str | None = None,
     metavar: str | None = None,
+    bare: str | None = None,
+    alternative: str | None = None,
 ) -> Any:
     """A field of an action's parameter class: how a door asks for it and checks it. Its
     kind, where not given, follows the field's type (``int``: a whole number, ``bool``: a
-    flag, ``date``, ``InputFile``: a file to read, ``Path``: a file to write, else text)."""
+    flag, ``date``, ``InputFile``: a file to read, ``Path``: a file to write, else text).
+    ``required`` with an ``alternative``: one of the two is needed, and the action says so
+    when neither came (the field is None then)."""
     spec = {
         "help": help,
         "kind": kind,
@@ -111,8 +122,10 @@ def param(
         "bounds": bounds,
         "option": option,
         "metavar": metavar,
+        "bare": bare,
+        "alternative": alternative,
     }
-    if required:
+    if required and alternative is None:
         return field(metadata={"param": spec})
     return field(default=False if kind is ParamKind.FLAG else default, metadata={"param": spec})
 
@@ -160,6 +173,8 @@ def params_of(parameters: type) -> tuple[Param, ...]:
                 spec["bounds"],
                 spec["option"],
                 spec["metavar"],
+                spec["bare"],
+                spec["alternative"],
             )
         )
     return tuple(found)
@@ -256,7 +271,7 @@ def parse(spec: Action, given: Mapping[str, object]) -> Any:
         except (TypeError, ValueError) as err:
             raise ParamError(f"{p.help}: {shown(raw)} {err}") from None
         if value is None:
-            if p.required:
+            if p.required and p.alternative is None:
                 raise ParamError(f"{spec.id} needs {p.help}")
             continue
         values[p.name] = value
@@ -310,19 +325,20 @@ def _number(text: str) -> float:
 
 
 def read_input(path: Path) -> InputFile:
-    """The file the TD named, read; ``ParamError`` saying why not (too big, missing)."""
-    from addin.actions.change import ParamError
+    """The file the TD named, read; ``ActionError`` saying why not (too big, missing): the
+    command is right, the file is not (exit 1, not a usage error)."""
+    from addin.actions.change import ActionError
 
     try:
         size = path.stat().st_size
         if size > MAX_INPUT_BYTES:
-            raise ParamError(
+            raise ActionError(
                 f"{path}: {size:,} bytes is more than the {MAX_INPUT_BYTES // 2**20} MB "
                 "this reads; is it the right file?"
             )
         return InputFile(path, path.read_bytes())
     except OSError as err:
-        raise ParamError(f"cannot read {path}: {err.strerror}") from err
+        raise ActionError(f"cannot read {path}: {err.strerror}") from err
 
 
 def arguments(params: object) -> dict[str, object]:
@@ -344,6 +360,8 @@ MODULES: dict[str, str] = {
     "undo": "addin.actions.history",
     "redo": "addin.actions.history",
     "import-tdlista": "addin.actions.registration",
+    "import-egd-list": "addin.actions.egd_list",
+    "download-list": "addin.actions.download_list",
     "lookup": "addin.actions.member_lookup",
     "register": "addin.actions.registration",
     "preregister": "addin.actions.registration",
@@ -360,6 +378,8 @@ MODULES: dict[str, str] = {
     "export-opengotha": "addin.actions.opengotha",
     "rules": "addin.actions.rules",
     "check-aga": "addin.actions.aga_check",
+    "check-egd": "addin.actions.egd",
+    "export-egd": "addin.actions.egd",
     "break-pair": "addin.actions.director.paired_round",
     "make-pair": "addin.actions.director.paired_round",
     "set-game": "addin.actions.director.paired_round",
@@ -406,9 +426,9 @@ def load_one(action_id: str) -> Action | None:
 
 
 DAY_ORDER = (
-    "new", "import-tdlista", "lookup", "register", "preregister", "bands", "pair", "unpair",
-    "standings", "report", "publish", "export-aga", "import-aga-xml", "import-aga-text",
-    "import-opengotha",
+    "new", "download-list", "import-tdlista", "import-egd-list", "lookup", "register",
+    "preregister", "bands", "pair", "unpair", "standings", "report", "publish", "export-aga",
+    "import-aga-xml", "import-aga-text", "import-opengotha",
 )  # fmt: skip
 """The order of a TD's day, for help texts and the ribbon; other actions follow."""
 

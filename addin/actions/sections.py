@@ -16,9 +16,9 @@ TOURNAMENT = frozenset(
 )
 """The tournament as ``addin.workbook.book`` reads it, with its Log (the stamps)."""
 
-SETTLED = TOURNAMENT | {Section.MEMBERS}
+SETTLED = TOURNAMENT | {Section.MEMBERS, Section.EGD_LIST}
 """The tournament with every Players row settled (``addin.actions.intake``): the TDListA
-is read when rows were typed since the last action."""
+is read when rows were typed since the last action, the EGD list when one holds a PIN."""
 
 EVERYTHING = frozenset(Section) - {Section.REPORT_SHEETS}
 """Every section of the tournament (report sheets are printouts, not tournament data)."""

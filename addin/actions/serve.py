@@ -61,8 +61,8 @@ class ServeParams:
         ParamKind.FOLDER,
     )
     port: int | None = param(
-        f"the port to serve on (default {DEFAULT_PORT}, another free one if it is taken; "
-        "0: any free port)"
+        f"the port to serve on (default {DEFAULT_PORT}; one in use is refused, as the "
+        "poster's address names it; 0: any free port, which the poster then names)"
     )
     poster: Path | None = param(
         "where to write the poster PDF (default: BOOK-poster.pdf beside the workbook)"
@@ -132,17 +132,17 @@ def _serve_here(
 ) -> None:
     """Open the port now (a failure is the action's error); serve once the workbook is free."""
     stations = StationDesk(book_of(draft))
-    server, note = open_server(folder, port, _bind(params), phones_folder(book_of(draft)), stations)
+    server = open_server(folder, port, _bind(params), phones_folder(book_of(draft)), stations)
     url = site_url(shown_host(_bind(params)), server.port)
+    if server.box is not None:
+        server.box.store.note(url)
     try:
         _poster_while_serving(draft, poster, url, params)
     except ActionError:
         server.server_close()
         raise
-    if note:
-        draft.say(f"note: {note}")
     draft.say(
-        f"Players report results at {url}report.html with their board's code; "
+        f"Players report results at {url}report.html with their board's result code; "
         "take them in with accept-results"
     )
     draft.say(_stations_line(url, stations.key))
@@ -154,7 +154,6 @@ def _serve_in_background(
     draft: Draft, folder: Path, port: int | None, poster: Path, params: ServeParams
 ) -> None:
     found = background.running(folder)
-    note = None
     if found is not None and not params.keep_serving:
         raise Ask(
             f"{folder.name} is being served at {found.url}.\n\n"
@@ -164,13 +163,11 @@ def _serve_in_background(
         )
     book = book_of(draft)
     if found is None:
-        found, note = background.start(folder, port, _bind(params), phones_folder(book), book)
+        found = background.start(folder, port, _bind(params), phones_folder(book), book)
         said = f"Serving {folder.name} at {found.url}"
     else:
         said = f"Already serving {folder.name} at {found.url}"
     _poster_while_serving(draft, poster, found.url, params)
-    if note:
-        draft.say(f"Note: {note}.")
     draft.say(
         f"{said}\n\nPhones on the same Wi-Fi open that address (or scan the poster's code). "
         "It keeps serving after Excel is closed; to stop it, click this button again.\n\n"
@@ -189,7 +186,7 @@ def _poster_only(
         draft.say(f"note: there is no site folder {folder} yet: run publish before serve")
     draft.say(
         f"note: the poster is right while this computer serves on this network at {url} "
-        "(serve says so when that port is taken)"
+        "(serve refuses to start when that port is in use)"
     )
 
 

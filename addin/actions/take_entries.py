@@ -15,6 +15,7 @@ from __future__ import annotations
 from addin.actions.change import ActionError, Change, Draft, Queued, Snapshot
 from addin.actions.registry import NoParams, action
 from addin.publish.station_queue import STATION_ACTIONS, EntryQueue, stations_folder
+from addin.workbook.layout import Section
 
 
 @action(
@@ -22,6 +23,8 @@ from addin.publish.station_queue import STATION_ACTIONS, EntryQueue, stations_fo
     "Take station entries",
     "take in the entries the stations sent while the workbook was open here (each through "
     "its own action, as its station answered; one refused is said and left out)",
+    reads=(Section.LOG,),  # the entries the workbook holds already; each entry's action
+    # reads what it declares when the store runs it
 )
 def take_entries(snapshot: Snapshot, _params: NoParams) -> Change:
     draft = Draft(snapshot)

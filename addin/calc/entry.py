@@ -8,10 +8,6 @@ rules, the parameters asked and the messages are the same code as Excel's.
 
 from __future__ import annotations
 
-import contextlib
-import os
-import subprocess
-import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -24,7 +20,7 @@ from addin.door.dialogs import Dialogs
 from addin.door.dispatch import Outcome
 from addin.door.dispatch import dispatch as shared_dispatch
 from addin.door.journal_file import JOURNALED, NO_FILE, beside
-from addin.door.report_menu import report_folder
+from addin.door.report_menu import report_folder, show_file
 from addin.workbook.gateway import Selection
 
 
@@ -146,15 +142,7 @@ class CalcWindow:
         return True
 
     def show_file(self, path: Path) -> None:
-        if not path.exists():
-            return
-        with contextlib.suppress(Exception):  # a viewer that will not start must not fail
-            if sys.platform.startswith("win"):
-                os.startfile(path)  # type: ignore[attr-defined]
-            elif sys.platform == "darwin":
-                subprocess.Popen(["open", str(path)])
-            else:
-                subprocess.Popen(["xdg-open", str(path)])
+        show_file(path)
 
     def report_folder(self) -> Path:
         return report_folder(beside(self.full_name) if self.doc.hasLocation() else None)

@@ -376,6 +376,19 @@ def build_bands(players: Iterable[Player], settings: Settings) -> Banding:
     return replace(rebuild_bands(rows, fresh, settings), cleared_overrides=cleared)
 
 
+def why_no_bands(scores: Iterable[float]) -> str | None:
+    """Why initial scores cannot be Bands rows (each band below the top separated from the
+    one above by a whole number of points, at most the most a separation may be), or None
+    when they can."""
+    ordered = sorted(set(scores), reverse=True)
+    gaps = [upper - lower for upper, lower in pairwise(ordered)]
+    if any(not gap.is_integer() for gap in gaps):
+        return "they are not whole numbers apart"
+    if any(gap > MAX_SCORE for gap in gaps):
+        return f"two of them are more than {number_said(MAX_SCORE)} points apart"
+    return None
+
+
 def bands_from_scores(
     players: Iterable[Player], settings: Settings
 ) -> tuple[Banding, Settings] | None:
@@ -389,8 +402,8 @@ def bands_from_scores(
     next) gives back the very same scores. The settings returned carry the score origin
     that reproduces them: "0 at top" when the top score is 0, else "0 at bottom" with the
     lowest score as its offset. Players without an initial score are placed by rating.
-    None when no player has a score or two scores are not a whole number apart (the
-    separation column holds whole numbers): the players keep their scores without rows.
+    None when no player has a score or the scores cannot be separations
+    (:func:`why_no_bands`): the players keep their scores without rows.
     """
     field_ = sorted(players, key=lambda player: player.aga_id)
     scored = [p for p in field_ if p.initial_score is not None]
@@ -398,7 +411,7 @@ def bands_from_scores(
         return None
     scores = sorted({float(s) for p in scored if (s := p.initial_score) is not None}, reverse=True)
     gaps = [upper - lower for upper, lower in pairwise(scores)]
-    if any(not gap.is_integer() for gap in gaps):
+    if why_no_bands(scores) is not None:
         return None
     if scores[0] == 0:
         settings = replace(settings, score_origin=ScoreOrigin.TOP)

@@ -34,7 +34,7 @@ import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from addin.core.model import Color, Game, PlayerId, Round, Tournament
+from addin.core.model import Bye, Color, Game, PlayerId, Round, Tournament
 from addin.core.scoring import score_history
 
 __all__ = [
@@ -233,9 +233,22 @@ def findings(t: Tournament) -> list[Finding]:
 
 def pairing_digest(rnd: Round) -> str:
     """Eight hex digits that change whenever a game, a colour, a handicap or a bye changes."""
-    games = sorted(f"{g.white}-{g.black}-{g.handicap}" for g in rnd.games)
-    byes = sorted(f"{b.player}:{b.kind.value}" for b in rnd.byes)
-    return hashlib.sha256(";".join(games + byes).encode()).hexdigest()[:8]
+    return digest_of([game_key(g) for g in rnd.games], [bye_key(b) for b in rnd.byes])
+
+
+def game_key(game: Game) -> str:
+    """What a game gives its round's pairing digest: the players, in colour, and handicap."""
+    return f"{game.white}-{game.black}-{game.handicap}"
+
+
+def bye_key(bye: Bye) -> str:
+    """What a bye gives its round's pairing digest: the player and the kind of bye."""
+    return f"{bye.player}:{bye.kind.value}"
+
+
+def digest_of(games: Iterable[str], byes: Iterable[str]) -> str:
+    """The pairing digest of a round whose games and byes have these keys."""
+    return hashlib.sha256(";".join(sorted(games) + sorted(byes)).encode()).hexdigest()[:8]
 
 
 def stamp(rounds: Iterable[Round]) -> str:

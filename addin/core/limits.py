@@ -16,6 +16,18 @@ MAX_ROUNDS = 30
 MAX_KOMI = 50.0
 """Komi lies within -50..50, in half points."""
 
+MAX_BASIC_TIME = 1_440
+"""Main time per player, in minutes: at most a day (title matches play eight hours)."""
+
+BAND_D = (0.01, 100.0)
+"""The band parameter D: above 0; past 100 every separation is already its most, R/3."""
+
+MAX_AVOIDANCE_POINTS = 100
+"""The McMahon points an avoidance (same club, family...) may cost at most."""
+
+MAX_SEED = 999_999_999_999
+"""The Random seed: any whole number a cell holds exactly (Excel keeps 15 digits)."""
+
 MAX_SCORE = 1_000_000.0
 """A McMahon score (and so an initial one) lies within a million points either way. Far
 beyond any band plan: AGA band separations grow with the field and shrink with the rounds

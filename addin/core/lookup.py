@@ -47,6 +47,12 @@ def is_number_query(query: str) -> bool:
     return text.isascii() and text.isdigit()
 
 
+def prefix_range(keys: list[str], prefix: str) -> tuple[int, int]:
+    """Where the sorted ``keys`` that start with ``prefix`` are: ``keys[start:stop]``."""
+    start = bisect.bisect_left(keys, prefix)
+    return start, bisect.bisect_left(keys, prefix + _AFTER_EVERYTHING, lo=start)
+
+
 class MemberIndex:
     """The list indexed once, for repeated look-ups during registration.
 
@@ -106,8 +112,7 @@ class MemberIndex:
         prefix = query_key(query)
         if not prefix:
             return []
-        start = bisect.bisect_left(self._keys, prefix)
-        stop = bisect.bisect_left(self._keys, prefix + _AFTER_EVERYTHING, lo=start)
+        start, stop = prefix_range(self._keys, prefix)
         return self._members(self._ids[start:stop])
 
     def by_name(self, name: str) -> list[Member]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 from datetime import date
+from functools import cached_property
 
 from addin.core.european import McMahonRules, Options, Resolved, resolve
 
@@ -182,9 +183,10 @@ class Settings:
     ghost_player: int | None = None
     """AGA # of the ghost player (spec 7.1), who plays only when the field is odd."""
 
-    @property
+    @cached_property
     def options(self) -> Resolved:
-        """The European options in force: typed, else from the McMahon rules preset."""
+        """The European options in force: typed, else from the McMahon rules preset (worked
+        out once: the pairing asks for them per player)."""
         return resolve(self.mcmahon_rules, self.typed_options)
 
 
@@ -205,6 +207,10 @@ class Player:
     state: str = ""
     city: str = ""
     country: str = ""
+    egd_pin: int | None = None
+    """The player's PIN in the European Go Database (``register --pin``)."""
+    gor: int | None = None
+    """The EGF rating (GoR) the EGD list gave at registration."""
     family_group: str = ""
     band: int | None = None
     """Band number (1 = top) as computed; ``band_override`` wins when set."""

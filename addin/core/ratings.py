@@ -117,6 +117,11 @@ def parse_rating(value: object) -> float:
     raise RatingError(value)
 
 
+def is_rating_text(text: str) -> bool:
+    """Whether ``text`` is written as a rating (a number such as -3.45), not as a rank."""
+    return bool(_NUMBER.fullmatch(text.strip()))
+
+
 def rank_of(rating: float) -> str:
     """The rank label of a rating: "3k" for -3.5, "4d" for 4.2, "1k" for -1.0 to -1.99..."""
     rating = _check(float(rating), rating)

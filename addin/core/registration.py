@@ -22,7 +22,7 @@ from addin.core.limits import MAX_AGA_ID, MAX_ROUNDS, cut, shown
 from addin.core.lookup import MemberIndex, fold
 from addin.core.member import Member, split_name
 from addin.core.model import Player
-from addin.core.ratings import RatingError, parse_rating, rank_of
+from addin.core.ratings import RatingError, is_rating_text, parse_rating, rank_of
 
 TEMPORARY_IDS = range(90000, 100000)
 """AGA numbers a tournament hands to players who join at the event."""
@@ -286,7 +286,7 @@ def rating_warnings(member: Member, requested: str | None) -> list[RegistrationW
     except RatingError as error:
         return [RegistrationWarning(BAD_RANK, f"AGA {member.aga_id} {member.name}: {error}")]
     published = _rating_text(member.rating)
-    if _is_number(text):
+    if is_rating_text(text):
         decimals = len(text.partition(".")[2])
         differs = abs(value - member.rating) > 0.5 * 10.0**-decimals + 1e-9
     else:
@@ -298,14 +298,6 @@ def rating_warnings(member: Member, requested: str | None) -> list[RegistrationW
         f"the published AGA rating is {published}"
     )
     return [RegistrationWarning(RATING_MISMATCH, message)]
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
 
 
 # --- pre-registration ---------------------------------------------------------------

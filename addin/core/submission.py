@@ -347,18 +347,23 @@ def _without_games(s: Submission) -> list[SubmissionProblem]:
     played: Collection[PlayerId] = {
         pid for rnd in s.tournament.rounds for g in rnd.games for pid in g.players
     }
+    return [
+        SubmissionProblem(
+            Severity.WARNING,
+            f"{_who(row.player)} has no game in any round; the report lists the player anyway",
+            row.id_cell,
+        )
+        for row in rows_without(s.rows, played)
+    ]
+
+
+def rows_without(rows: Sequence[PlayerRow], played: Collection[PlayerId]) -> list[PlayerRow]:
+    """The first row of each player not in ``played`` (a player on two rows is one player)."""
     found = []
     seen: set[PlayerId] = set()
-    for row in s.rows:
-        p = row.player
-        if p.aga_id in played or p.aga_id in seen:
-            continue
-        seen.add(p.aga_id)
-        found.append(
-            SubmissionProblem(
-                Severity.WARNING,
-                f"{_who(p)} has no game in any round; the report lists the player anyway",
-                row.id_cell,
-            )
-        )
+    for row in rows:
+        pid = row.player.aga_id
+        if pid not in played and pid not in seen:
+            seen.add(pid)
+            found.append(row)
     return found

@@ -34,7 +34,9 @@ PLACES: dict[str, tuple[str, str, str]] = {
     # imageMso is in each of Microsoft's Excel control lists (tests/data/office): a name
     # from another application's list draws no icon in Excel.
     "new": ("before", LARGE, "FileNew"),
+    "download-list": ("before", LARGE, "GetExternalDataFromWeb"),
     "import-tdlista": ("before", LARGE, "GetExternalDataFromText"),
+    "import-egd-list": ("before", SMALL, "GetExternalDataFromOtherSources"),
     "preregister": ("before", SMALL, "GetExternalDataImportClassic"),
     "import-aga-xml": ("before", SMALL, "XmlImport"),
     "import-aga-text": ("before", SMALL, "FileOpen"),
@@ -66,6 +68,8 @@ PLACES: dict[str, tuple[str, str, str]] = {
     "check-aga": ("after", SMALL, "ErrorChecking"),
     "publish": ("after", LARGE, "WebPagePreview"),
     "export-aga": ("after", LARGE, "XmlExport"),
+    "check-egd": ("after", SMALL, "FileCompatibilityChecker"),
+    "export-egd": ("after", SMALL, "TableExportMenu"),
     "check": ("after", LARGE, "TraceError"),
     "serve": ("after", SMALL, "FileSendAsAttachment"),
     "history": ("after", SMALL, "ReviewTrackChangesMenu"),
@@ -77,7 +81,11 @@ DEFAULT_PLACE = ("more", SMALL, "MacroRecord")
 
 TIPS: dict[str, str] = {
     "new": "Start a new tournament workbook from the template and open it.",
+    "download-list": "Download the newest rating list and import it: the AGA's TDListA, or "
+    "for a BGA or EGF event the EGD's list of players. A copy is kept beside the workbook.",
     "import-tdlista": "Fill the TDListA sheet from the AGA membership list you downloaded.",
+    "import-egd-list": "Fill the EGD list sheet from the European Go Database's list of "
+    "players (allworld_lp) you downloaded; then register players by PIN.",
     "preregister": "Add the players of a pre-registration CSV file to the Players sheet.",
     "import-aga-xml": "Fill this workbook from an AGA XML tournament report.",
     "import-aga-text": "Fill this workbook from an AGA text tournament report.",
@@ -86,9 +94,11 @@ TIPS: dict[str, str] = {
     "rules": "Choose McMahon rules (AGA, BGA, EGF) on the Tournament sheet, then click: the "
     "preset's handicap and avoidance rows are set, and its European options follow it.",
     "bands": "Propose McMahon bands and initial scores; your edits in the Bands sheet are kept.",
-    "lookup": "Find members in the TDListA sheet by family name or AGA number.",
-    "register": "Select members' rows in the TDListA sheet (filter it to find them), then click "
-    "to add them to Players. With nothing selected there, type a new player.",
+    "lookup": "Find members in the TDListA sheet by family name or AGA number, and players "
+    "in the EGD list sheet by name or PIN.",
+    "register": "Select members' rows in the TDListA sheet, or players' rows in the EGD list "
+    "sheet (filter it to find them), then click to add them to Players. With nothing selected "
+    "there, type a new player.",
     "checkin": "Select pre-registered players' rows (Status Not arrived) on the Players sheet, "
     "then click: they have arrived and are paired from the next round.",
     "drop": "Select player rows on the Players sheet, then click: they are not paired again.",
@@ -120,6 +130,11 @@ TIPS: dict[str, str] = {
     "players' phones, in a folder beside the workbook; open pages refresh themselves.",
     "export-aga": "Check the tournament, then write the AGA results report (text and XML) "
     "to send to the AGA.",
+    "check-egd": "List what the European Go Database would reject or question in the EGF "
+    "tournament table: missing results, time limits below class C, names, countries, PINs; "
+    "changes nothing.",
+    "export-egd": "Check the tournament, then write the EGF tournament table (.h9) to send to "
+    "the European Go Database.",
     "check": "Read every sheet and list each problem with its cell; changes nothing.",
     "serve": "Let players open the published site on their phones over the hall's Wi-Fi, "
     "and write a poster with its QR code. Click again to stop serving.",

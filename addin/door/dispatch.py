@@ -138,7 +138,9 @@ class WindowConversation:
         return self.open_window.select(request)
 
     def progress(self, fraction: float, text: str) -> None:
-        """A window shows its own busy cursor."""
+        """Not shown: a window has no line to draw it on while the action runs (Excel and
+        Calc wait for the button's macro to return), so a slow download shows nothing until
+        its dialog says what came of it."""
 
 
 def dispatch(
@@ -289,7 +291,9 @@ def collect(
             if raw is None:
                 return None
         values[param.name] = raw
-        if param.required and (raw is None or (isinstance(raw, str) and not raw.strip())):
+        instead = given.get(param.alternative) if given and param.alternative else None
+        blank = raw is None or (isinstance(raw, str) and not raw.strip())
+        if param.required and blank and not instead:
             raise ParamError(f"{label} needs {param.help}")
     return values
 

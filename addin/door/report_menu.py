@@ -7,6 +7,10 @@ paired, and the PDF is named after the workbook and the report, in the workbook'
 
 from __future__ import annotations
 
+import contextlib
+import os
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -33,3 +37,17 @@ def report_preset(preset: tuple[str, str], folder: Path, book_name: str) -> dict
         "out": str(report_file(folder, book_name, kind, sort)),
         "sheet": True,
     }
+
+
+def show_file(path: Path) -> None:
+    """Show a report in the TD's viewer; quietly nothing where there is none (a viewer that
+    will not start must not fail the report)."""
+    if not path.exists():
+        return
+    with contextlib.suppress(Exception):
+        if sys.platform == "win32":  # mypy checks os.startfile only for Windows
+            os.startfile(path)
+        elif sys.platform == "darwin":
+            subprocess.Popen(["open", str(path)])
+        else:
+            subprocess.Popen(["xdg-open", str(path)])

@@ -1,7 +1,7 @@
 """Selection first: what a button acts on comes from the rows the TD selected.
 
-The TD selects player rows (Players or Standings sheet), members' rows (TDListA sheet,
-filtered with Excel's own filter), or board rows (a Round sheet), then clicks. Only a
+The TD selects player rows (Players or Standings sheet), members' rows (TDListA or EGD list
+sheet, filtered with Excel's own filter), or board rows (a Round sheet), then clicks. Only a
 value nothing in the workbook can give (a result, a new rating) is typed, in one dialog
 that proposes the current value. Each function here turns the selection into the
 parameter sets the action runs with, one per selected row; the action itself is the
@@ -114,6 +114,11 @@ def register(ctx: Context) -> list[Params] | None:
         if not ids:
             raise SelectionError("No member is on the selected rows of the TDListA sheet.")
         return [{"aga": i} for i in ids]
+    if sel is not None and selected_rows.on_egd_list(sel):
+        pins = list(dict.fromkeys(selected_rows.egd_pins(ctx.tables, sel)))
+        if not pins:
+            raise SelectionError("No player is on the selected rows of the EGD list sheet.")
+        return [{"pin": pin} for pin in pins]
     answer = _ask(
         ctx,
         "Select members' rows in the TDListA sheet (its filter finds them) and click "
@@ -286,7 +291,7 @@ PLANS: dict[str, Plan] = {
 """Every button that acts on the selection or on nothing; the others ask for files or text."""
 
 ASKS: dict[Plan, str] = {
-    register: "the selected TDListA rows; else one box: a new player's name and rank",
+    register: "the selected TDListA (or EGD list) rows; else one box: a new player's name and rank",
     each_player: "the selected player rows",
     each_player_for_a_round: "the selected player rows; one box: the round (next round proposed)",
     each_player_rating: "the selected player rows; one box each: the rating (current proposed)",

@@ -7,11 +7,12 @@ add-in throughout:
 
 - ``customUI/customUI.xml``: one tab, one button per ``addin.door.buttons.buttons()``,
   every button's ``onAction`` the same VBA sub, plus Help and About, with keytips;
-- the VBA project, written anew from source (``addin.excel.vba``): the quickstart's
-  ``RibbonMyAddin`` module becomes ``AgaRibbon`` (``vba_src/AgaRibbon.bas``: the
-  callback, Help, About, and the error message a TD sees), xlwings' module reads its
-  settings under this add-in's name (``aga_mcmahon.conf``) and no longer puts the
-  workbook's folder on Python's path, and the project is called ``AgaMcMahon``;
+- the VBA project (``addin.excel.vba``), in the shape of the add-ins xlwings ships: the
+  quickstart's ``RibbonMyAddin`` module becomes ``AgaRibbon`` (``vba_src/AgaRibbon.bas``:
+  the callback, Help, About, and the error message a TD sees) and xlwings' module reads
+  its settings under this add-in's name (``aga_mcmahon.conf``) and no longer puts the
+  workbook's folder on Python's path, both written from source; the document modules and
+  ``Dictionary`` are the template's, as they are; the project is called ``AgaMcMahon``;
 - the settings sheet ``aga_mcmahon.conf``: only the settings given (the interpreter,
   PYTHONPATH and the help page ``install-excel`` found), one per row from A1, so that
   xlwings reads every one of them and anything not on it comes from the settings file.
@@ -43,6 +44,7 @@ VBA_PROJECT_NAME = "AgaMcMahon"
 """The VBA project's name (an identifier: no spaces)."""
 TEMPLATE_MODULE = "RibbonMyAddin"
 MODULE = "AgaRibbon"
+XLWINGS_MODULE = "xlwings"
 CALLBACK = "AgaButton"
 ON_ACTION = f"{MODULE}.{CALLBACK}"
 HELP_ACTION = f"{MODULE}.AgaHelp"
@@ -169,18 +171,18 @@ def _menu_item(b: Button) -> str:
 
 
 def vba_sources(template: Mapping[str, str]) -> dict[str, str]:
-    """The add-in's module sources, from the template's (by module name)."""
-    sources = {name: text for name, text in template.items() if name != TEMPLATE_MODULE}
-    if TEMPLATE_MODULE not in template or "xlwings" not in template:
-        raise BuildError(f"the template has no {TEMPLATE_MODULE} or xlwings module")
-    xlwings = template["xlwings"]
+    """The sources of the add-in's own modules, from the template's (by module name): the
+    quickstart's ribbon module replaced by ``AgaRibbon``, and xlwings' module edited. Only
+    these are written from source; the template's others (``ThisWorkbook``, ``Sheet2``,
+    ``Dictionary``) are carried over as they are, streams and offsets."""
+    if TEMPLATE_MODULE not in template or XLWINGS_MODULE not in template:
+        raise BuildError(f"the template has no {TEMPLATE_MODULE} or {XLWINGS_MODULE} module")
+    xlwings = template[XLWINGS_MODULE]
     for old, new in XLWINGS_EDITS:
         if old not in xlwings:
-            raise BuildError(f"the template's xlwings module has no {old!r}")
+            raise BuildError(f"the template's {XLWINGS_MODULE} module has no {old!r}")
         xlwings = xlwings.replace(old, new)
-    sources["xlwings"] = xlwings
-    sources[MODULE] = ribbon_module()
-    return sources
+    return {XLWINGS_MODULE: xlwings, MODULE: ribbon_module()}
 
 
 def ribbon_module() -> str:

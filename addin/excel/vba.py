@@ -8,12 +8,14 @@ cache (p-code) before its compressed source; Office runs that cache instead of t
 source when its VBA version matches, which is how a file whose source was edited but
 whose p-code was not ("VBA stomping") behaves unlike its source.
 
-So the project is written from source only (MS-OVBA 2.3.4.1: ``_VBA_PROJECT`` Version
-0xFFFF, no PerformanceCache; 2.3.4.3: each module stream is its compressed source, the
-``dir`` stream's MODULEOFFSET 0): Office compiles every module from its source on load,
-as it does for the VBA projects LibreOffice writes. The references, document modules
-and settings of xlwings' template project are kept; its module sources are read, edited
-by the caller, and written anew.
+So the add-in's own modules are written from source only (MS-OVBA 2.3.4.3: the module
+stream is its compressed source, the ``dir`` stream's MODULEOFFSET 0), and ``_VBA_PROJECT``
+says that no cache may be used (2.3.4.1: Version 0xFFFF, no PerformanceCache): Office
+compiles every module from its source on load. The template's other modules (the
+document modules, ``Dictionary``) are carried over as they are, stream and MODULEOFFSET:
+their compiled code is the template's own, ignored under Version 0xFFFF, and this is the
+shape of the add-ins xlwings ships. The references and settings of the template's project
+are kept; the caller renames the project and edits its own modules' sources.
 """
 
 from __future__ import annotations
@@ -29,8 +31,11 @@ from addin.excel import cfb
 CHUNK = 4096
 SOURCE_CACHE_NEUTRAL = b"\xff\xff"
 """The ``_VBA_PROJECT`` version that makes Office ignore compiled caches (MS-OVBA 2.3.4.1)."""
-VBA_PROJECT_STREAM = b"\xcc\x61" + SOURCE_CACHE_NEUTRAL + b"\x00\x00\x00"
-"""Reserved1 0x61CC, Version 0xFFFF, Reserved2 0x00, Undefined 0x0000 (MS-OVBA 3.1.1)."""
+VBA_PROJECT_STREAM = b"\xcc\x61" + SOURCE_CACHE_NEUTRAL + b"\x00" + b"\x01\x00"
+"""Reserved1 0x61CC, Version 0xFFFF, Reserved2 0x00, Reserved3 0x0001: MS-OVBA 3.1.1's
+example byte for byte, and what xlwings' shipped add-ins hold. Reserved3 is "undefined",
+but 0x0000 there makes the stream exactly what FireEye's public rule OLE_VBAPurged_2
+("VBA purging", a malware technique) looks for, and an antivirus may quarantine the file."""
 CODEPAGE = "cp1252"
 
 
@@ -213,8 +218,11 @@ def read_sources(vba_project: bytes) -> dict[str, str]:
         }
 
 
-def _renamed_records(records: list[Record], name: str, renames: Mapping[str, str]) -> list[Record]:
-    out = []
+def _renamed_records(records: list[Record], name: str, renames: Mapping[str, str],
+                     from_source: set[str]) -> list[Record]:  # fmt: skip
+    """The ``dir`` records with the project called ``name``, each module renamed by
+    ``renames``, and the modules ``from_source`` (new names) at MODULEOFFSET 0."""
+    out, module = [], ""
     for r in records:
         payload = r.payload
         if r.id == 0x0004:  # PROJECTNAME
@@ -222,10 +230,12 @@ def _renamed_records(records: list[Record], name: str, renames: Mapping[str, str
         elif r.id in (0x0019, 0x001A):  # MODULENAME, MODULESTREAMNAME
             old = payload.decode(CODEPAGE)
             payload = renames.get(old, old).encode(CODEPAGE)
+            if r.id == 0x001A:
+                module = renames.get(old, old)
         elif r.id in (0x0047, 0x0032):  # their Unicode twins
             old = payload.decode("utf-16-le")
             payload = renames.get(old, old).encode("utf-16-le")
-        elif r.id == 0x0031:  # MODULEOFFSET: the source starts the stream, no p-code before
+        elif r.id == 0x0031 and module in from_source:  # MODULEOFFSET: no p-code before
             payload = struct.pack("<I", 0)
         size = r.size if r.id == 0x0009 else len(payload)
         out.append(Record(r.id, size, payload))
@@ -263,31 +273,38 @@ def _name_map(modules: list[str]) -> bytes:
 
 def write_project(template: bytes, name: str, sources: Mapping[str, str],
                   renames: Mapping[str, str] | None = None) -> bytes:  # fmt: skip
-    """A new vbaProject.bin: ``template``'s references and modules, the project called
-    ``name``, each module renamed by ``renames`` (old -> new) and holding
-    ``sources[new name]``, written from source only (no compiled cache anywhere)."""
+    """A new vbaProject.bin from ``template``: the project called ``name``, each module
+    renamed by ``renames`` (old -> new); a module named in ``sources`` (new name) holds
+    that source, written from source only; every other module is the template's, its
+    stream and MODULEOFFSET as they were. A renamed module must be given a source."""
     import olefile
 
     renames = dict(renames or {})
     with olefile.OleFileIO(io.BytesIO(template)) as ole:
         streams = {"/".join(s): ole.openstream(s).read() for s in ole.listdir()}
         root_clsid = bytes.fromhex(ole.root.clsid.replace("-", "")) if ole.root.clsid else None
-    records = _renamed_records(dir_records(decompress(streams["VBA/dir"])), name, renames)
-    modules = [r.payload.decode(CODEPAGE) for r in records if r.id == 0x001A]
-    if set(modules) != set(sources):
+    old_modules = list(module_offsets(streams["VBA/dir"]))
+    modules = [renames.get(m, m) for m in old_modules]
+    if not set(sources) <= set(modules):
         raise VBAError(
             f"the project's modules are {sorted(modules)}, the sources given {sorted(sources)}"
         )
+    if not set(renames.values()) <= set(sources):  # its VB_Name attribute names it
+        raise VBAError(f"a renamed module needs its source: {sorted(renames.values())}")
+    records = dir_records(decompress(streams["VBA/dir"]))
+    records = _renamed_records(records, name, renames, set(sources))
     vba_storage: dict[str, object] = {
         "_VBA_PROJECT": VBA_PROJECT_STREAM,
         "dir": compress(dir_bytes(records)),
     }
-    for module in modules:
-        text = sources[module].replace("\r\n", "\n").replace("\n", "\r\n")
-        if not text.startswith(f'Attribute VB_Name = "{module}"'):
+    written = {m: sources[m].replace("\r\n", "\n").replace("\n", "\r\n") for m in sources}
+    for old, module in zip(old_modules, modules, strict=True):
+        if module not in written:
+            vba_storage[module] = streams[f"VBA/{old}"]
+            continue
+        if not written[module].startswith(f'Attribute VB_Name = "{module}"'):
             raise VBAError(f"the source of {module} must begin with its VB_Name attribute")
-        vba_storage[module] = compress(text.encode(CODEPAGE))
-    old_modules = set(module_offsets(streams["VBA/dir"]))
+        vba_storage[module] = compress(written[module].encode(CODEPAGE))
     for path, data in streams.items():  # any other stream of the VBA storage, as it was
         folder, _, leaf = path.partition("/")
         if folder == "VBA" and leaf not in vba_storage and leaf not in old_modules:
@@ -303,7 +320,7 @@ def write_project(template: bytes, name: str, sources: Mapping[str, str],
     tree["PROJECTwm"] = _name_map(modules)
     tree["VBA"] = vba_storage
     out = cfb.write(tree, root_clsid or bytes(16))
-    if read_sources(out) != {m: sources[m].replace("\r\n", "\n").replace("\n", "\r\n")
-                             for m in modules}:  # fmt: skip
+    read_back = read_sources(out)
+    if {m: read_back[m] for m in written} != written:
         raise VBAError("the written project does not read back as its sources")
     return out

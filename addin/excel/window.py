@@ -4,10 +4,6 @@ of its file, its dialogs and its selection."""
 
 from __future__ import annotations
 
-import contextlib
-import os
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -17,7 +13,7 @@ from openpyxl.utils import get_column_letter
 from addin.actions.change import SelectRows
 from addin.door.dialogs import Dialogs
 from addin.door.journal_file import JOURNALED, NO_FILE, beside
-from addin.door.report_menu import report_folder
+from addin.door.report_menu import report_folder, show_file
 from addin.door.selected import rows_address
 from addin.workbook.gateway import Selection, selected_rows
 from addin.workbook.xlwings_gateway import XlwingsGateway, local_file, visible_address
@@ -125,16 +121,9 @@ class ExcelWindow:
         return True
 
     def show_file(self, path: Path) -> None:
-        """Show the PDF in the TD's viewer; quietly nothing where there is none (remote)."""
-        if self._remote() or not path.exists():
-            return
-        with contextlib.suppress(Exception):  # a viewer that will not start must not fail
-            if sys.platform.startswith("win"):
-                os.startfile(path)  # type: ignore[attr-defined]
-            elif sys.platform == "darwin":
-                subprocess.Popen(["open", str(path)])
-            else:
-                subprocess.Popen(["xdg-open", str(path)])
+        """Show the PDF in the TD's viewer; nothing on the remote engine (no viewer there)."""
+        if not self._remote():
+            show_file(path)
 
     def report_folder(self) -> Path:
         return report_folder(beside(self.full_name))

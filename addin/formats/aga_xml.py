@@ -92,7 +92,14 @@ from importlib import resources
 from lxml import etree
 
 from addin.core.handicap import MAX_HANDICAP, aga_text_komi, komi_from_report
-from addin.core.limits import MAX_ROUNDS, fee_problem, komi_problem, shown
+from addin.core.limits import (
+    MAX_ROUNDS,
+    MAX_SCORE,
+    fee_problem,
+    komi_problem,
+    number_said,
+    shown,
+)
 from addin.core.model import (
     Bye,
     ByeKind,
@@ -224,6 +231,28 @@ def _overtime_kind(format_text: str, conditions: str) -> str:
     if "increment" in conditions.casefold():
         return "Fischer"
     return "ByoYomi" if _PERIODS.search(conditions) else "SuddenDeath"
+
+
+@dataclass(frozen=True)
+class Overtime:
+    """The overtime as far as the TD's two free-text settings say it."""
+
+    kind: str
+    """ByoYomi, Canadian, Fischer or SuddenDeath."""
+    seconds: float | None
+    """A byo-yomi period's length, a Canadian block's, or the Fischer increment."""
+    stones: int | None
+    """The moves of a Canadian block."""
+
+
+def read_overtime(format_text: str, conditions: str) -> Overtime:
+    """The overtime, whatever the conditions leave out (an unknown format: OvertimeError)."""
+    stones = _STONES.search(conditions)
+    return Overtime(
+        _overtime_kind(format_text, conditions),
+        _seconds(conditions),
+        int(stones.group(1)) if stones else None,
+    )
 
 
 def overtime_element(format_text: str, conditions: str) -> tuple[str, dict[str, str]]:
@@ -673,9 +702,10 @@ def _header_int(context: _Context, header: etree._Element | None, tag: str) -> i
     element = header.find(tag) if header is not None else None
     if element is None or not (element.text or "").strip():
         return None
-    if not element.text.strip().isdigit():
-        raise context.error(element, f"{element.text!r} is not a whole number of minutes")
-    return int(element.text)
+    text = element.text.strip()
+    if not (text.isascii() and text.isdigit()):  # "²" is a digit to str.isdigit, not to int
+        raise context.error(element, f"{shown(text)} is not a whole number of minutes")
+    return int(text)
 
 
 def _read_rules(context: _Context, header: etree._Element | None) -> Rules:
@@ -784,7 +814,7 @@ def _read_player(context: _Context, element: etree._Element) -> None:
         given_name=element.get("GivenName", "").strip(),
         rank=rank,
         rating=rating,
-        initial_score=_float(context, element, "InitialTournamentScore") if initial else None,
+        initial_score=_score(context, element, "InitialTournamentScore") if initial else None,
         email=element.get("Email", ""),
         phone=element.get("Phone", ""),
         address=element.get("Address", ""),
@@ -842,6 +872,19 @@ def _float(context: _Context, element: etree._Element, key: str) -> float:
         value = math.nan
     if not math.isfinite(value):
         raise context.error(element, f"{key}={shown(text)} is not a number")
+    return value
+
+
+def _score(context: _Context, element: etree._Element, key: str) -> float:
+    """A McMahon score, within the million points either way that every score keeps to."""
+    value = _float(context, element, key)
+    if not -MAX_SCORE <= value <= MAX_SCORE:
+        text = element.get(key, "").strip()
+        raise context.error(
+            element,
+            f"{key}={shown(text)} is not a McMahon score from {number_said(-MAX_SCORE)} "
+            f"to {number_said(MAX_SCORE)}",
+        )
     return value
 
 

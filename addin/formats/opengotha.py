@@ -144,6 +144,12 @@ def rank_text(value: int) -> str:
     return f"{value + 1}d" if value >= 0 else f"{-value}k"
 
 
+def _pin(text: str) -> int | None:
+    """An EGF PIN (``egfPin``: eight digits) as a number; anything else none."""
+    text = text.strip()
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 8 else None
+
+
 def key_of(text: str) -> str:
     return text.replace(" ", "").replace("_", "").upper()
 
@@ -429,6 +435,7 @@ class _Reader:
                 membership_expiry=_date(el.get("agaExpirationDate", "")),
                 chapter=el.get("club", "").strip(),
                 country=el.get("country", "").strip(),
+                egd_pin=_pin(el.get("egfPin", "")),
                 initial_score=0.0 if self.swiss else float(smms),
                 status=Status.DROPPED if pre else Status.ACTIVE,
             )
@@ -619,7 +626,6 @@ def _unmapped(
     elements = list(reader.root.iterfind("Players/Player"))
     for attribute, what in (
         ("rating", "EGF-style ratings (rating, ratingOrigin)"),
-        ("egfPin", "EGF PINs"),
         ("ffgLicence", "FFG licences"),
     ):
         if any(el.get(attribute, "").strip() for el in elements):

@@ -193,7 +193,7 @@ class _Writer:
                     "firstName": given,
                     "country": country,
                     "club": p.chapter.strip(),
-                    "egfPin": "",
+                    "egfPin": "" if p.egd_pin is None else p.egd_pin,
                     "ffgLicence": "",
                     "ffgLicenceStatus": "",
                     "agaId": pid,

@@ -76,10 +76,12 @@ def start(
     bind: str = "",
     reports: Path | None = None,
     stations: Path | None = None,
-) -> tuple[Running, str | None]:
-    """Start serving ``folder`` in the background; its address, and a note if the port
-    asked for was taken. Raises ``ServeError`` with the server's own reason if it fails."""
-    probe, note = open_server(folder, port, bind, reports)
+) -> Running:
+    """Start serving ``folder`` in the background; its address. Raises ``ServeError`` with
+    the server's own reason if it fails (the port in use, another server keeping the
+    reports: found here first, in this process, so the TD is told at once). ``stations``:
+    the workbook the stations enter into."""
+    probe = open_server(folder, port, bind, reports)
     chosen = probe.port
     probe.server_close()
     command = [_python(), "-m", "addin.publish.serve", str(folder.resolve()), "--port", str(chosen)]
@@ -114,7 +116,7 @@ def start(
     found = Running(process.pid, chosen, site_url(shown_host(bind), chosen), host)
     with contextlib.suppress(OSError):
         state_file(folder).write_text(json.dumps(found.__dict__), encoding="utf-8")
-    return found, note
+    return found
 
 
 def stop(folder: Path) -> Running | None:

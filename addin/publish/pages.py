@@ -1,9 +1,14 @@
 """The site's pages as HTML text, built from :class:`SiteData` (pure: no file, no sheet).
 
-Every page has the same frame: the event's name, the menu, "Updated ..." and the refresh
-script. The stamp and the time are left as placeholders (:data:`STAMP`, :data:`TIME`) that
-:mod:`addin.publish.site` fills in once the page's stamp (a digest of the page as built) is
-known. Each page names its own stamp file (:func:`stamp_file`), the one its script polls.
+Every page has the same frame (:mod:`addin.publish.shell`): the event's name, the menu,
+"Updated ..." and the refresh script. The stamp and the time are left as placeholders
+(:data:`STAMP`, :data:`TIME`) that :mod:`addin.publish.site` fills in once the page's stamp
+(a digest of the page as built) is known. Each page names its own stamp file
+(:func:`stamp_file`), the one its script polls.
+
+Every page reads and every form works without JavaScript (progressive enhancement): the
+script adds the find box, the live report states and sending a report without leaving the
+page, and nothing a page says depends on it.
 """
 
 from __future__ import annotations
@@ -13,41 +18,35 @@ from dataclasses import dataclass, field
 
 from addin.core import supergroup
 from addin.core.codes import boards
+from addin.core.european import McMahonRules, OddPlayer, Supergroup
 from addin.core.handicap import scheme_text
 from addin.core.model import ByeKind, Color, PlayerId, Status, Tournament
 from addin.core.scoring import Outcome, RoundRecord
 from addin.core.tiebreaks import Standing, TiebreakContext
+from addin.publish import shell
+from addin.publish.assets import HALL_SECONDS_PER_ROW
+from addin.publish.board_reports import Board, state_text
 from addin.publish.explain import explain_tiebreak, why_opponent
+from addin.publish.report_form import personal_form, report_form, status_line
+from addin.publish.shell import GENERATOR, MENU, STAMP, TIME, stamp_file
 from addin.publish.text import esc, find_key, name_html
 from addin.reports.builders import GAME_LEGEND, game_cell
 from addin.reports.common import alpha_key, rank_label, rating_of
 from addin.reports.model import handicap_text, show_score
 
-GENERATOR = '<meta name="generator" content="AGA Swiss McMahon add-in">'
-"""In every page's head: how ``publish`` knows a folder it wrote before its stamp was."""
-
-STAMP = "\x00stamp\x00"
-TIME = "\x00time\x00"
-"""Placeholders no page text can hold (control characters are cleaned out of all text)."""
-
-MENU = (
-    ("index.html", "Pairings"),
-    ("standings.html", "Standings"),
-    ("crosstable.html", "Cross table"),
-    ("event.html", "Event"),
-    ("report.html", "Report"),
-)
-
+__all__ = ["GENERATOR", "MENU", "STAMP", "TIME", "stamp_file"]
 
 FIND = (
     '<input type="search" id="find" class="find" placeholder="Find your name or AGA #" '
-    'aria-label="Find your name or AGA number" autocomplete="off">'
+    'aria-label="Find your name or AGA number" autocomplete="off" hidden>'
+    '<p id="no-match" class="empty" role="status" hidden><span></span>'
+    '<button type="button" class="clear">Show everyone</button></p>'
 )
-
-
-def stamp_file(page: str) -> str:
-    """The file holding ``page``'s stamp: ``p12345.html`` -> ``p12345.stamp.js``."""
-    return page.removesuffix(".html") + ".stamp.js"
+"""Shown by the script (without it, the browser's own find is the way to a name); a find
+that leaves nothing on the page says so, with a way back to everyone."""
+HALL_FILE = "hall.html"
+HALL_ROWS = 15
+"""Rows the hall screen shows at once (on a 16:9 screen); more scroll by."""
 
 
 def player_file(pid: PlayerId) -> str:
@@ -66,6 +65,9 @@ class SiteData:
     standings: list[Standing]
     context: TiebreakContext
     bye_reasons: dict[int, str] = field(default_factory=dict)
+    states: dict[int, str] = field(default_factory=dict)
+    """The round in play's report states by board (``board_reports.desk_states``), as the
+    reports stood when it was published; the served site's script keeps them current."""
 
     @property
     def title(self) -> str:
@@ -88,10 +90,16 @@ class SiteData:
         return ", ".join(x for x in (self.rank(pid), where) if x)
 
     def who(self, pid: PlayerId) -> str:
-        """The player's link, marked when they have withdrawn."""
-        if _active(self.tournament, pid):
-            return self.link(pid)
-        return f'{self.link(pid)} <span class="tag">withdrawn</span>'
+        """The player's link, marked when they have withdrawn or are the ghost player."""
+        tags = "" if _active(self.tournament, pid) else ' <span class="tag">withdrawn</span>'
+        if self.is_ghost(pid):
+            tags += ' <span class="tag">ghost player</span>'
+        return self.link(pid) + tags
+
+    def is_ghost(self, pid: PlayerId) -> bool:
+        """The ghost player (BGA 7.1) the settings name, who plays only when the field is odd."""
+        s = self.tournament.settings
+        return s.options.odd_player is OddPlayer.GHOST and s.ghost_player == int(pid)
 
     @property
     def places(self) -> dict[PlayerId, int]:
@@ -100,31 +108,7 @@ class SiteData:
 
 def frame(data: SiteData, file: str, heading: str, body: str, longest: int = 120) -> str:
     """A whole page around ``body``; ``longest``: characters of the heading shown."""
-    current = ' aria-current="page"'
-    menu = "".join(
-        f'<a href="{href}"{current if href == file else ""}>{label}</a>' for href, label in MENU
-    )
-    return f"""<!DOCTYPE html>
-<html lang="en" data-stamp="{STAMP}" data-stamp-file="{stamp_file(file)}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-{GENERATOR}
-<title>{esc(heading)} - {esc(data.title)}</title>
-<link rel="stylesheet" href="site.css">
-</head>
-<body>
-<header class="site"><div class="event">{esc(data.title)}</div>
-<nav>{menu}</nav>
-<div class="updated">Updated <time>{TIME}</time></div></header>
-<main>
-<h1>{esc(heading, longest)}</h1>
-{body}
-</main>
-<script src="site.js"></script>
-</body>
-</html>
-"""
+    return shell.page(data.title, file, heading, body, longest=longest)
 
 
 # --- pairings -----------------------------------------------------------------------------
@@ -199,18 +183,38 @@ def _conditions(handicap: int, komi: float) -> str:
     return f"{handicap_text(handicap)}, komi {show_score(komi) or '0'}"
 
 
-def _game_line(data: SiteData, rec: RoundRecord, board_class: str = "") -> str:
-    """Board, colour, opponent and conditions of a game ("" for a round without one)."""
+def _opponent_line(data: SiteData, rec: RoundRecord) -> str:
+    """``vs Ann Lee (3k, NYGC) · 2 stones, komi 0.5`` ("" for a round without a game)."""
+    if rec.opponent is None:
+        return ""
+    return (
+        f"vs {data.who(rec.opponent)} ({esc(data.rank_club(rec.opponent))}) &middot; "
+        f"{esc(_conditions(rec.handicap, rec.komi))}"
+    )
+
+
+def _seat(data: SiteData, rec: RoundRecord) -> str:
+    """``Board 5 · White``: where the player sits, the first thing they look for."""
     if rec.opponent is None or rec.color is None:
         return ""
     colour = "White" if rec.color is Color.WHITE else "Black"
-    board = f"Board {_board(data, rec)}"
-    if board_class:
-        board = f'<span class="{board_class}">{board}</span>'
+    return f'<span class="board-no">Board {_board(data, rec)}</span> &middot; {colour}'
+
+
+def _state_mark(data: SiteData, number: int, board: str, side: str = "") -> str:
+    """A board's report state in the round in play ("White has reported: waiting for
+    Black"), as published; the served site's script keeps it current. ``side``: the colour
+    of the player whose own page it is."""
+    if number != data.round or not board.isdigit():
+        return ""
+    state = data.states.get(int(board), "")
+    said = state_text(state, side) if state else ""
+    css = f"report-state rs-{state}" if state else "report-state"
     return (
-        f"{board} &middot; {colour} &middot; "
-        f"vs {data.link(rec.opponent)} ({esc(data.rank(rec.opponent))}) &middot; "
-        f"{esc(_conditions(rec.handicap, rec.komi))}"
+        f'<div class="{css}" data-report-round="{number}" data-report-board="{board}"'
+        + (f' data-side="{side}"' if side else "")
+        + ("" if said else " hidden")
+        + f">{esc(said)}</div>"
     )
 
 
@@ -233,14 +237,17 @@ def pairings_page(data: SiteData, number: int | None = None) -> str:
         text, css = _result_text(rec)
         if rec.outcome is Outcome.ABSENT:
             text = "Not paired in this round: please see the tournament director"
-        detail = _game_line(data, rec, board_class="board-no")
         on = _board(data, rec) if rec.opponent is not None else ""
         key = find_key(data.name(pid), pid, *([int(on)] if on.isdigit() else []))
+        seat, opponent = _seat(data, rec), _opponent_line(data, rec)
         by_name.append(
-            f'<li data-find="{key}"><span class="who">'
-            f"{data.link(pid)}</span> ({esc(data.rank_club(pid))})"
-            + (f'<div class="sub">{detail}</div>' if detail else "")
-            + f'<div class="result {css}">{esc(text)}</div></li>'
+            f'<li data-find="{key}"><div class="who">'
+            f"{data.who(pid)} ({esc(data.rank_club(pid))})</div>"
+            + (f'<div class="seat">{seat}</div>' if seat else "")
+            + (f'<div class="opp">{opponent}</div>' if opponent else "")
+            + f'<div class="result {css}">{esc(text)}</div>'
+            + (_state_mark(data, number, on) if on else "")
+            + "</li>"
         )
     by_board: list[str] = []
     for board, g in boards(rnd):
@@ -250,16 +257,18 @@ def pairings_page(data: SiteData, number: int | None = None) -> str:
         by_board.append(
             f'<li id="board-{board}" data-find="{key}">'
             f'<div class="board-no">Board {board}</div><div class="vs">'
-            f"<div>White: {data.link(g.white)} ({esc(data.rank_club(g.white))})</div>"
-            f"<div>Black: {data.link(g.black)} ({esc(data.rank_club(g.black))})</div></div>"
+            f"<div>White: {data.who(g.white)} ({esc(data.rank_club(g.white))})</div>"
+            f"<div>Black: {data.who(g.black)} ({esc(data.rank_club(g.black))})</div></div>"
             f'<div class="sub">{esc(_conditions(g.handicap, g.komi))}</div>'
-            f'<div class="result {css}">{esc(text)}</div></li>'
+            f'<div class="result {css}">{esc(text)}</div>'
+            + _state_mark(data, number, str(board))
+            + "</li>"
         )
     for bye in sorted(rnd.byes, key=lambda b: alpha_key(t, b.player)):
         kind = "Bye (1 point)" if bye.kind is ByeKind.FORCED else "Bye asked for (0 points)"
         by_board.append(
             f'<li data-find="{find_key(data.name(bye.player), bye.player)}">'
-            f"{data.link(bye.player)}: {kind}</li>"
+            f"{data.who(bye.player)}: {kind}</li>"
         )
     body = (
         _round_selector(data, number)
@@ -403,6 +412,40 @@ def _initial_text(t: Tournament, pid: PlayerId, initial: float) -> str:
     return f"{show_score(initial) or '0'} ({note})" if note else show_score(initial) or "0"
 
 
+def _now(data: SiteData, pid: PlayerId) -> str:
+    """The round in play, at the top of a player's page: board and colour large, the
+    opponent, the report state and the form to report the result."""
+    records = data.records.get(pid, [])
+    if not data.round or len(records) < data.round:
+        return ""
+    rec = records[data.round - 1]
+    text, css = _result_text(rec)
+    if rec.outcome is Outcome.ABSENT:
+        if not _active(data.tournament, pid):
+            return ""
+        text = "Not paired in this round: please see the tournament director"
+    pending = rec.outcome is Outcome.PENDING
+    heading = f"Round {data.round}" + (" (now)" if pending else "")
+    seat, opponent = _seat(data, rec), _opponent_line(data, rec)
+    board = _board(data, rec) if rec.opponent is not None else ""
+    side = "" if rec.color is None else ("white" if rec.color is Color.WHITE else "black")
+    form = ""
+    if pending and rec.opponent is not None and board.isdigit() and side:
+        form = f'<h3 id="report-h">Report a result</h3>{status_line()}' + personal_form(
+            data.round, int(board), side, data.name(rec.opponent)
+        )
+    return (
+        '<section class="now" aria-labelledby="now-h">'
+        f'<h2 id="now-h">{heading}</h2>'
+        + (f'<p class="seat">{seat}</p>' if seat else "")
+        + (f'<p class="opp">{opponent}</p>' if opponent else "")
+        + f'<p class="result {css}">{esc(text)}</p>'
+        + (_state_mark(data, data.round, board, side) if board else "")
+        + form
+        + "</section>"
+    )
+
+
 def player_page(data: SiteData, pid: PlayerId) -> str:
     t = data.tournament
     p = t.players.get(pid)
@@ -421,6 +464,7 @@ def player_page(data: SiteData, pid: PlayerId) -> str:
             ("Place", str(standing.place) if standing else ""),
             ("Club / state", esc(data.rank_club(pid).partition(", ")[2])),
             ("Status", esc(_status(p)) if p is not None else ""),
+            ("Plays", "when the field is odd (the ghost player)" if data.is_ghost(pid) else ""),
         ]
     )
     games = []
@@ -432,7 +476,7 @@ def player_page(data: SiteData, pid: PlayerId) -> str:
             else None
         )
         why = why_opponent(t, rec, opponent_rec, data.bye_reasons.get(rec.round, ""))
-        line = _game_line(data, rec)
+        seat, opponent = _seat(data, rec), _opponent_line(data, rec)
         score = (
             f'<div class="sub">McMahon score: {esc(show_score(rec.score_before) or "0")} '
             f"&rarr; {esc(show_score(rec.score_after) or '0')}</div>"
@@ -440,20 +484,13 @@ def player_page(data: SiteData, pid: PlayerId) -> str:
             else ""
         )
         why_text = " ".join(esc(w, 600) for w in why)
-        report = ""
-        if rec.outcome is Outcome.PENDING and rec.round == data.round and rec.color is not None:
-            side = "white" if rec.color is Color.WHITE else "black"
-            report = (
-                f'<div><a class="action" href="report.html#board={_board(data, rec)}'
-                f'&amp;side={side}">Report this result</a></div>'
-            )
         now = " (now)" if rec.round == data.round and rec.outcome is Outcome.PENDING else ""
         games.append(
             f'<li id="r{rec.round}"><div><strong>Round {rec.round}{now}</strong></div>'
-            + (f'<div class="sub">{line}</div>' if line else "")
+            + (f'<div class="seat">{seat}</div>' if seat else "")
+            + (f'<div class="opp">{opponent}</div>' if opponent else "")
             + f'<div class="result {css}">{esc(text)}</div>'
             + score
-            + report
             + (
                 f'<div class="why"><b>Why:</b> {why_text}</div>'
                 if why_text and rec.outcome not in (Outcome.ABSENT, Outcome.VOLUNTARY_BYE)
@@ -475,7 +512,7 @@ def player_page(data: SiteData, pid: PlayerId) -> str:
             for name, v in zip(standing.criteria, standing.tiebreaks, strict=True)
         )
         tiebreaks = f'<h2>Tiebreaks</h2><ul class="cards tiebreaks">{items}</ul>'
-    body = f"{facts}<h2>Games</h2>{games_html}{tiebreaks}"
+    body = f"{_now(data, pid)}<h2>Player</h2>{facts}<h2>Games</h2>{games_html}{tiebreaks}"
     return frame(data, player_file(pid), data.name(pid), body, longest=2000)
 
 
@@ -485,6 +522,49 @@ def _status(p: object) -> str:
 
 
 # --- the event ----------------------------------------------------------------------------
+
+
+def _mcmahon_facts(data: SiteData) -> list[tuple[str, str]]:
+    """The McMahon rules preset, and what a player of a European event should know: the
+    supergroup, the ghost player instead of byes, what a missed round counts."""
+    t = data.tournament
+    s = t.settings
+    o = s.options
+    preset = s.mcmahon_rules
+    facts = [
+        (
+            "McMahon rules",
+            esc(
+                "AGA (the AGA Swiss McMahon protocol)"
+                if preset is McMahonRules.AGA
+                else f"{preset.value} preset (BGA McMahon functional specification)"
+            ),
+        )
+    ]
+    if o.grade_scale.value != "AGA bands":
+        facts.append(("Initial scores", esc(o.grade_scale.value)))
+    if o.supergroup is not Supergroup.NONE:
+        promoted = sum(
+            supergroup.initial_note(t, pid).startswith("supergroup") for pid in t.players
+        )
+        said = (
+            f"{promoted} players start one point above the bar"
+            if promoted
+            else "none this event (not enough players at the bar)"
+        )
+        facts.append(("Supergroup", esc(f"{o.supergroup.value}: {said}")))
+    if o.odd_player is OddPlayer.GHOST:
+        ghost = s.ghost_player
+        named = f"{data.who(PlayerId(ghost))} (AGA #{ghost})" if ghost in t.players else ""
+        ghost_text = f"the ghost player {named}" if named else "a ghost player (none named yet)"
+        facts.append(
+            ("Byes", f"none: {ghost_text} plays whoever a bye would have gone to (BGA 7.1)")
+        )
+    else:
+        facts.append(("Byes", "an odd player out has a bye (1 point), by the protocol's rules"))
+    if o.sleeping.value != "No points (AGA)":
+        facts.append(("Rounds missed", esc(o.sleeping.value)))
+    return facts
 
 
 def event_page(data: SiteData) -> str:
@@ -506,7 +586,8 @@ def event_page(data: SiteData) -> str:
             ("Address", esc(s.venue_address, 300)),
             ("Dates", esc(dates)),
             ("Director", esc(s.director.name)),
-            ("Rules", esc(s.rules.value)),
+            ("Rules of play", esc(s.rules.value)),
+            *_mcmahon_facts(data),
             ("Komi (even games)", esc(show_score(s.komi) or "0")),
             ("Time", esc(time_control, 300)),
             ("Pairing", esc(f"{s.pairing_format}, {s.rounds} rounds")),
@@ -527,6 +608,8 @@ def event_page(data: SiteData) -> str:
     body = (
         f'{facts}<h2>Rounds</h2><ul class="cards rounds">{"".join(rounds)}</ul>'
         f"<p>{players} players active.</p>"
+        f'<p><a href="{HALL_FILE}">Hall screen</a> (for a projector or TV in the hall: the '
+        "pairings, and the standings between rounds, large and scrolling by themselves)</p>"
     )
     return frame(data, "event.html", "Event", body)
 
@@ -536,35 +619,125 @@ def event_page(data: SiteData) -> str:
 
 def report_page(data: SiteData) -> str:
     """The form a player reports a result with (kept only by the served site, checked with
-    the board's code; ``addin.publish.board_reports``)."""
-    if not data.round:
+    the board's result code; ``addin.publish.board_reports``)."""
+    rnd = data.tournament.round(data.round) if data.round else None
+    if rnd is None:
         body = '<p class="empty">Round 1 has not been paired yet.</p>'
         return frame(data, "report.html", "Report a result", body)
-    radios = "".join(
-        f'<label class="choice"><input type="radio" name="{name}" value="{value}" required> '
-        f"{label}</label>"
-        for name, value, label in (
-            ("side", "white", "White"),
-            ("side", "black", "Black"),
-        )
-    )
-    results = "".join(
-        f'<label class="choice"><input type="radio" name="result" value="{value}" required> '
-        f"{label}</label>"
-        for value, label in (("white", "White won"), ("black", "Black won"), ("jigo", "Jigo"))
-    )
+    seats = [  # every board, with a result or not: a result never reloads a form being filled
+        Board(board, g.white, g.black, data.name(g.white), data.name(g.black), "")
+        for board, g in boards(rnd)
+    ]
     body = (
-        f"<p>Round {data.round}: both players of a board report the result, with the code "
-        "on their pairing slip; the TD takes it in when both reports agree.</p>"
-        '<form id="report" class="report" autocomplete="off">'
-        f'<input type="hidden" name="round" value="{data.round}">'
-        '<label>Board <input name="board" inputmode="numeric" pattern="[0-9]*" maxlength="4" '
-        'required class="field"></label>'
-        '<label>Code <input name="code" maxlength="8" autocapitalize="characters" '
-        'spellcheck="false" required class="field"></label>'
-        f"<fieldset><legend>I played</legend>{radios}</fieldset>"
-        f"<fieldset><legend>Result</legend>{results}</fieldset>"
-        '<button type="submit" class="send">Report</button></form>'
-        '<p id="report-status" role="status"></p>'
+        f"<p>Round {data.round}: both players of a board report its result with the board's "
+        "result code (on the result slip and on your pairing card); the TD takes the result "
+        "in when both reports agree. Your own page (find your name in the "
+        '<a href="index.html">pairings</a>) has the form for your game.</p>'
+        + status_line()
+        + report_form(data.round, seats)
     )
     return frame(data, "report.html", "Report a result", body)
+
+
+# --- the hall screen ------------------------------------------------------------------------
+
+
+def _cell(html: str, number: bool = False) -> str:
+    return f'<span class="num">{html}</span>' if number else f"<span>{html}</span>"
+
+
+def _short_conditions(handicap: int, komi: float) -> str:
+    """``2 st., komi 0.5``: the hall's narrow column."""
+    return _conditions(handicap, komi).replace("stones", "st.").replace("stone", "st.")
+
+
+def _hall_rows(data: SiteData) -> tuple[str, str, list[str], str]:
+    """(heading, columns' class, rows, column heads) of what the hall shows now: the round's
+    pairings while it is played, the standings once its every result is in, who is
+    registered before round 1."""
+    t = data.tournament
+
+    def named(pid: PlayerId) -> str:
+        return name_html(data.name(pid)) + (" (ghost)" if data.is_ghost(pid) else "")
+
+    def plain(pid: PlayerId) -> str:
+        return f"{named(pid)} {esc(data.rank(pid))}"
+
+    if not data.round:
+        active = sorted((p for p in t.players if _active(t, p)), key=lambda p: alpha_key(t, p))
+        rows = [
+            _cell(named(pid))
+            + _cell(esc(data.rank(pid)))
+            + _cell(esc(data.rank_club(pid).partition(", ")[2]))
+            for pid in active
+        ]
+        head = _cell("Name") + _cell("Rank") + _cell("Club / state")
+        return "Registered players", "cols-registered", rows, head
+    text, _ = round_state(data, data.round)
+    rnd = t.round(data.round)
+    if text.startswith("Provisional") and rnd is not None:
+        rows = [
+            _cell(str(board), number=True)
+            + _cell(plain(g.white))
+            + _cell(plain(g.black))
+            + _cell(esc(_short_conditions(g.handicap, g.komi)))
+            + _cell(esc(g.result.value if g.result is not None else ""))
+            for board, g in boards(rnd)
+        ]
+        rows += [
+            _cell("") + _cell(plain(b.player)) + _cell("bye") + _cell("") + _cell("")
+            for b in sorted(rnd.byes, key=lambda b: alpha_key(t, b.player))
+        ]
+        head = (
+            _cell("Board", number=True)
+            + _cell("White")
+            + _cell("Black")
+            + _cell("Handicap")
+            + _cell("Result")
+        )
+        return f"Pairings, round {data.round}", "cols-pairings", rows, head
+    criteria = _criteria(data)
+    rows = []
+    for s in data.standings:
+        first = s.tiebreaks[0] if s.tiebreaks else None
+        rows.append(
+            _cell(str(s.place), number=True)
+            + _cell(named(s.player))
+            + _cell(esc(data.rank(s.player)))
+            + _cell(esc(show_score(s.score) or "0"), number=True)
+            + _cell(esc(show_score(s.wins) or "0"), number=True)
+            + _cell(esc(show_score(first) if first is not None else ""), number=True)
+        )
+    head = (
+        _cell("Place", number=True)
+        + _cell("Name")
+        + _cell("Rank")
+        + _cell("MMS", number=True)
+        + _cell("Wins", number=True)
+        + _cell(esc(criteria[0] if criteria else ""), number=True)
+    )
+    final = text.startswith("Final")
+    heading = "Final standings" if final else f"Standings after round {data.round}"
+    return heading, "cols-standings", rows, head
+
+
+def hall_page(data: SiteData) -> str:
+    """For a projector or a TV in the hall: what players look for now, large, scrolling by
+    itself with no keyboard (a CSS animation: it scrolls with JavaScript off too, and then
+    reloads itself once per pass to show what was published since)."""
+    heading, columns, rows, head = _hall_rows(data)
+    listed = "".join(f'<div class="hall-row {columns}">{r}</div>' for r in rows)
+    moving = len(rows) > HALL_ROWS
+    seconds = max(20, round(len(rows) * HALL_SECONDS_PER_ROW))
+    copy = f'<div class="hall-list copy" aria-hidden="true">{listed}</div>' if moving else ""
+    state = _state_html(data, data.round) if data.round else ""
+    body = (
+        state
+        + f'<div class="hall-head {columns}" aria-hidden="true">{head}</div>'
+        + f'<div class="roll"><div class="roll-inner{" moving" if moving else ""}" '
+        f'style="--roll: {seconds}s"><div class="hall-list">{listed}</div>{copy}</div></div>'
+    )
+    refresh = f'<noscript><meta http-equiv="refresh" content="{max(60, seconds)}"></noscript>\n'
+    return shell.page(
+        data.title, HALL_FILE, heading, body, head=refresh, html_class="hall", menu=False
+    )

@@ -24,11 +24,17 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
 from addin.reports import pdf_text
+from addin.reports.model import RESULT_CODE
 from addin.reports.render_pdf import INK, MUTED, fonts
 
 MAX_EVENT_CHARS = 120
 """A longer event name is cut (with an ellipsis): the poster is one page."""
 MAX_WIFI_CHARS = 64
+REPORTING = (
+    "Report your game's result from your phone too: open Report a result and enter the "
+    f"{RESULT_CODE.lower()} printed on your result slip and pairing card."
+)
+"""The poster says what the site's menu, the slip and the card say, in the same words."""
 MARGIN = 0.6 * inch
 QR_SIZE = 5.3 * inch
 
@@ -99,7 +105,9 @@ def poster_pdf(
     else:
         hint = "Join the hall's Wi-Fi, then scan the code with your phone's camera."
     top -= 0.1 * inch
-    _paragraph(page, hint, _centered(regular, 14, MUTED), top, text_width)
+    top -= _paragraph(page, hint, _centered(regular, 14, MUTED), top, text_width)
+    top -= 0.15 * inch
+    _paragraph(page, REPORTING, _centered(bold, 15), top, text_width)
     page.setFont(regular, 10)
     page.setFillColor(MUTED)
     page.drawCentredString(

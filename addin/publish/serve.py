@@ -34,7 +34,9 @@ from pathlib import Path
 from typing import Any, Protocol, TextIO
 from urllib.parse import parse_qsl, urlsplit
 
-from addin.publish.board_reports import MAX_BODY, Limiter, Refused, ReportBox
+from addin.publish import report_form
+from addin.publish.assets import STATES_CALLBACK, STATES_FILE
+from addin.publish.board_reports import MAX_BODY, Limiter, Refused, ReportBox, StoreBusy
 
 REPORT_PATH = "/report"
 """Where a phone posts a result; the only address that takes a POST."""
@@ -51,6 +53,10 @@ class Stations(Protocol):
 
     def stop(self) -> None: ...
 
+
+STATES_PATH = "/" + STATES_FILE
+"""The round in play's report states, as a script the pages load (made by the server, never
+a file of the site)."""
 
 DEFAULT_PORT = 8000
 HIGHEST_PORT = 65535
@@ -141,7 +147,9 @@ class SiteHandler(SimpleHTTPRequestHandler):
 
     def do_POST(self) -> None:
         """A result reported from the board (``board_reports``), or a station's form;
-        anything else is refused before its body is read."""
+        anything else is refused before its body is read. A form sent by a page without
+        JavaScript is answered with a page; the site's script sends JSON and is answered
+        with JSON."""
         if self._station("POST"):
             return
         if urlsplit(self.path).path != REPORT_PATH:
@@ -155,7 +163,7 @@ class SiteHandler(SimpleHTTPRequestHandler):
             self._answer(429, "error", "Too many attempts: wait a few minutes, or see the TD.")
             return
         length = self.headers.get("Content-Length", "")
-        if not length.isdigit():
+        if not (length.isascii() and length.isdigit()):
             self._answer(411, "error", "A report says how long it is.")
             return
         if int(length) > MAX_BODY:
@@ -164,33 +172,68 @@ class SiteHandler(SimpleHTTPRequestHandler):
             return
         body = self.rfile.read(int(length))
         fields: dict[str, str] = {}
+        board = None
         try:
             fields = _fields(body, self.headers.get("Content-Type", ""))
+            board = self.box.board_of(fields)
+            if board is not None and self.limiter.closed(address, board.board):
+                raise Refused(
+                    429,
+                    f"Too many wrong result codes for board {board.board} from this phone: "
+                    "wait ten minutes, or see the TD.",
+                )
             state, message = self.box.submit(fields, address)
         except Refused as refused:
-            if refused.status == 403 and self.limiter.wrong_code(address):
-                self.box.warn(
-                    f"warning: {address} sent {self.limiter.failures} wrong result codes "
-                    f"(the last for board {fields.get('board', '?')}): refused for ten minutes"
-                )
-            self._answer(refused.status, "error", refused.message)
+            if refused.status == 403 and board is not None:
+                warning = self.limiter.wrong_code(address, board.board)
+                if warning:
+                    self.box.warn(warning)
+            self._answer(refused.status, "error", refused.message, fields)
             return
         except OSError:
             self._answer(503, "error", "The report could not be kept: please see the TD.")
             return
-        self._answer(200, state, message)
+        self._answer(200, state, message, fields)
 
-    def _answer(self, status: int, state: str, message: str) -> None:
-        data = json.dumps({"state": state, "message": message}).encode("utf-8")
+    def _answer(
+        self, status: int, state: str, message: str, fields: dict[str, str] | None = None
+    ) -> None:
+        """JSON to the site's script; a page to a form sent without it."""
+        if "json" in self.headers.get("Content-Type", ""):
+            data = json.dumps({"state": state, "message": message}).encode("utf-8")
+            kind = "application/json; charset=utf-8"
+        else:
+            data = self._answer_page(state, message, fields or {}).encode("utf-8")
+            kind = "text/html; charset=utf-8"
         self.send_response(status)
-        self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
 
+    def _answer_page(self, state: str, message: str, fields: dict[str, str]) -> str:
+        """The answer at the top; the form again as it was sent when it was refused, or a
+        link to the reporter's own page when it was kept."""
+        desk = self.box.current_desk() if self.box is not None else None
+        event = desk.event if desk is not None else ""
+        if state in report_form.OK_STATES or state == "disagree":
+            board = self.box.board_of(fields) if self.box is not None else None
+            side = fields.get("side", "")
+            player = None
+            if board is not None and side in ("white", "black"):
+                player = board.white if side == "white" else board.black
+            return report_form.answer_page(event, state, message, player=player)
+        form = ""
+        if desk is not None and desk.boards:
+            boards = [b for _, b in sorted(desk.boards.items())]
+            form = report_form.report_form(desk.round, boards, fields)
+        return report_form.answer_page(event, state, message, form=form)
+
     def send_head(self) -> Any:
         """404 for anything outside the folder (``..`` is already dropped by the base class;
         this also refuses a symbolic link that points out of it)."""
+        if urlsplit(self.path).path == STATES_PATH:
+            return self._send_states()
         try:
             local = os.path.realpath(self.translate_path(self.path))
             os.stat(local)
@@ -210,6 +253,19 @@ class SiteHandler(SimpleHTTPRequestHandler):
         # would be answered 304 and the phone kept on the old one. Only ETags say 304 here.
         del self.headers["If-Modified-Since"]
         return super().send_head()
+
+    def _send_states(self) -> Any:
+        """The round in play's report states (a few hundred bytes, made afresh when a report
+        is kept or the TD publishes); 404 where this server keeps no reports."""
+        if self.box is None:
+            self.send_error(HTTPStatus.NOT_FOUND, "This server keeps no reports")
+            return None
+        data = self.box.states_script(STATES_CALLBACK)
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", "text/javascript; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        return io.BytesIO(data)
 
     def _send_gzipped(self, local: str, data: bytes, modified: float, tag: str) -> Any:
         """The file gzipped, or 304 when the phone holds this very version (its ETag):
@@ -308,6 +364,16 @@ class SiteServer(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = os.name != "nt"
     """On Windows SO_REUSEADDR lets a second server take a port already in use."""
+    box: ReportBox | None = None
+    """The reports this server keeps (its lock is let go when the server closes)."""
+    request_queue_size = 128
+    """Connections waiting to be accepted (the library's 5 overflowed when a hall's phones
+    polled at once: a dropped connection is tried again by the phone a second later)."""
+
+    def server_close(self) -> None:
+        super().server_close()
+        if self.box is not None:
+            self.box.close()
 
     def server_bind(self) -> None:
         if os.name == "nt" and hasattr(socket, "SO_EXCLUSIVEADDRUSE"):
@@ -353,15 +419,22 @@ class SiteServer(ThreadingHTTPServer):
         print(f"note: a request from {client_address[0]} failed: {error!r}", file=sys.stderr)
 
 
-def handler_for(folder: Path, reports: Path | None, stations: Stations | None = None) -> Any:
-    """The request handler of ``folder``; results reported from the board are kept in
-    ``reports`` (None: this server takes no reports); ``stations``: the stations' pages."""
-    box = None
-    if reports is not None:
-        try:
-            box = ReportBox(reports, warn=lambda line: print(line, flush=True))
-        except ValueError as err:
-            raise ServeError(str(err)) from err
+def open_box(reports: Path | None) -> ReportBox | None:
+    """The reports kept in ``reports`` (None: this server takes none); ``ServeError`` when
+    the file cannot be read or another server keeps them."""
+    if reports is None:
+        return None
+    try:
+        return ReportBox(reports, warn=lambda line: print(line, flush=True))
+    except (ValueError, StoreBusy) as err:
+        raise ServeError(str(err)) from err
+    except OSError as err:
+        raise ServeError(f"cannot keep reports in {reports}: {err.strerror or err}") from err
+
+
+def handler_for(folder: Path, box: ReportBox | None, stations: Stations | None = None) -> Any:
+    """The request handler of ``folder``; results reported from the board go to ``box``;
+    ``stations``: the stations' pages (None: this server has none)."""
     return partial(
         SiteHandler, directory=str(folder), box=box, limiter=Limiter(), stations=stations
     )
@@ -390,34 +463,41 @@ def open_server(
     bind: str = "",
     reports: Path | None = None,
     stations: Stations | None = None,
-) -> tuple[SiteServer, str | None]:
-    """A server for ``folder`` listening on ``bind`` (default: every interface), and a
-    note when the port asked for (default 8000) was taken and another free one is used."""
+) -> SiteServer:
+    """A server for ``folder`` listening on ``bind`` (default: every interface) on ``port``
+    (default 8000). A port in use is refused, never exchanged for another: a poster printed
+    in advance holds the address, and a server elsewhere would make it wrong."""
     check_folder(folder)
     check_bind(bind)
     wanted = DEFAULT_PORT if port is None else port
     check_port(wanted)
-    handler = handler_for(folder, reports, stations)
+    box = open_box(reports)
     try:
-        return _with_stations(SiteServer((bind, wanted), handler), stations), None
+        server = SiteServer((bind, wanted), handler_for(folder, box, stations))
     except OSError as err:
-        if err.errno == errno.EADDRNOTAVAIL:
-            raise ServeError(
-                f"cannot serve on {bind}: it is not an address of this computer"
-            ) from err
-        if wanted == 0:
-            raise ServeError(f"cannot open a port to serve on: {err.strerror or err}") from err
-        reason = err.strerror or str(err)
-    try:
-        server = _with_stations(SiteServer((bind, 0), handler), stations)
-    except OSError as err:
-        raise ServeError(f"cannot open a port to serve on: {err.strerror or err}") from err
-    return server, f"port {wanted} is not available ({reason}); using port {server.port} instead"
-
-
-def _with_stations(server: SiteServer, stations: Stations | None) -> SiteServer:
+        if box is not None:
+            box.close()
+        raise ServeError(_bind_failure(err, bind, wanted)) from err
+    server.box = box
     server.stations = stations
     return server
+
+
+def _bind_failure(err: OSError, bind: str, port: int) -> str:
+    """Why a port could not be opened, in one line, and what to do."""
+    if err.errno == errno.EADDRNOTAVAIL:
+        return f"cannot serve on {bind}: it is not an address of this computer"
+    if port == 0:
+        return f"cannot open a port to serve on: {err.strerror or err}"
+    why = (
+        "is in use (by another program, or another serve)"
+        if err.errno == errno.EADDRINUSE
+        else f"cannot be opened ({err.strerror or err})"
+    )
+    return (
+        f"port {port} {why}: nothing served, as the poster's address names port {port}; "
+        "stop that program, or serve on another port with --port N and print the poster again"
+    )
 
 
 def shown_host(bind: str) -> str:
@@ -470,19 +550,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--stations", type=Path, help="the workbook the stations enter into")
     args = parser.parse_args(argv)
     try:
-        check_port(args.port)
-        check_folder(args.folder)
-        check_bind(args.bind)
-        stations = _stations(args.stations)
-        handler = handler_for(args.folder, args.reports, stations)
-        server = _with_stations(SiteServer((args.bind, args.port), handler), stations)
+        server = open_server(
+            args.folder, args.port, args.bind, args.reports, _stations(args.stations)
+        )
     except ServeError as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
-    except OSError as err:
-        print(f"error: cannot serve on port {args.port}: {err.strerror or err}", file=sys.stderr)
-        return 1
     url = site_url(shown_host(args.bind), server.port)
+    if server.box is not None:
+        server.box.store.note(url)
     print(f"Serving {args.folder} at {url} (Ctrl-C to stop)", flush=True)
     return serve_until_stopped(server)
 

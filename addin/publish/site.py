@@ -13,7 +13,7 @@ keeps every stamp. ``stamp.js`` holds the site's stamp (a digest of every page's
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -42,7 +42,9 @@ class Site:
         return assets.stamp_script(self.stamp).encode("utf-8")
 
 
-def site_data(t: Tournament, log: Sequence[tuple[str, str]] = ()) -> pages.SiteData:
+def site_data(
+    t: Tournament, log: Sequence[tuple[str, str]] = (), states: Mapping[int, str] | None = None
+) -> pages.SiteData:
     """Everything the pages show, after the last round paired. Raises ``ReportError``
     when the Tournament's tiebreak order cannot be read."""
     done = paired_rounds(t)
@@ -54,19 +56,27 @@ def site_data(t: Tournament, log: Sequence[tuple[str, str]] = ()) -> pages.SiteD
         standings=standings_after(t, current),
         context=TiebreakContext(t, current),
         bye_reasons=bye_reasons(log),
+        states=dict(states or {}),
     )
 
 
-def build_site(t: Tournament, published: datetime, log: Sequence[tuple[str, str]] = ()) -> Site:
+def build_site(
+    t: Tournament,
+    published: datetime,
+    log: Sequence[tuple[str, str]] = (),
+    states: Mapping[int, str] | None = None,
+) -> Site:
     """Every file of the site. ``log``: the Log's (level, message) lines, for the forced
-    byes' reasons."""
-    data = site_data(t, log)
+    byes' reasons; ``states``: the round in play's report states by board, as the reports
+    kept beside the workbook stand (``board_reports.desk_states``)."""
+    data = site_data(t, log, states)
     html = {
         "index.html": pages.pairings_page(data),
         "standings.html": pages.standings_page(data),
         "crosstable.html": pages.crosstable_page(data),
         "event.html": pages.event_page(data),
         "report.html": pages.report_page(data),
+        pages.HALL_FILE: pages.hall_page(data),
     }
     for number in range(1, data.round):
         html[pages.pairings_file(data, number)] = pages.pairings_page(data, number)

@@ -10,8 +10,9 @@ removed afterwards.
 A folder is written only when it is new, empty, or a site this program published (its
 ``stamp.js`` starts with :data:`assets.STAMP_MARK`), so a mistyped ``--to`` never
 scatters pages among a TD's own files nor removes any of them. A first publication cut
-short (killed before its stamp) is recognised too: every file in it is one a site holds
-(or a temporary file of ours), and its pages carry :data:`pages.GENERATOR`.
+short at any moment is recognised too: every file in it is one a site holds (or a
+temporary file of ours) and its pages carry :data:`pages.GENERATOR`, or it holds nothing
+but our temporary files (killed before its first page was renamed into place).
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ from addin.workbook.saving import default_mode, save_atomically
 _PLAYER_PAGE = re.compile(r"(?:p|round)\d+\.(?:html|stamp\.js)")
 """Pages of a player or a round and their stamp files: removed when no longer part of the site."""
 _OWN_FILE = re.compile(
-    r"(?:p\d+|index|standings|crosstable|event|report|registered|round\d+)\.(?:html|stamp\.js)"
+    r"(?:p\d+|index|standings|crosstable|event|report|registered|hall|round\d+)"
+    r"\.(?:html|stamp\.js)"
     r"|site\.(?:css|js)"
     r"|stamp\.js|[\w.-]+\.gz"
 )
@@ -51,12 +53,14 @@ def is_site_folder(folder: Path) -> bool:
 
 def is_interrupted_site(folder: Path) -> bool:
     """A folder a cut-short ``publish`` left: only a site's files, no stamp, and at least
-    one page that says this program made it."""
+    one page that says this program made it; or nothing but our temporary files (killed
+    before its first page was in place: a new folder holds only the file being written)."""
     try:
         entries = list(folder.iterdir())
     except OSError:
         return False
     marked = False
+    site_files = False
     for entry in entries:
         if not entry.is_file() or entry.is_symlink():
             return False
@@ -64,13 +68,14 @@ def is_interrupted_site(folder: Path) -> bool:
             continue
         if not _OWN_FILE.fullmatch(entry.name):
             return False
+        site_files = True
         if entry.suffix == ".html" and not marked:
             try:
                 with open(entry, "rb") as f:
                     marked = pages.GENERATOR.encode() in f.read(2048)
             except OSError:
                 return False
-    return marked
+    return marked or not site_files
 
 
 def check_folder(folder: Path) -> None:

@@ -88,11 +88,16 @@ class CardBox:
     score: str = ""
     """McMahon score at the end of the round."""
     code: str = ""
-    """The result code of the board, for the round in play's game not played yet."""
+    """The result code of the board, for the round in play's game not played yet (printed
+    on its own line of the card, large: :attr:`Card.code_line`)."""
 
     def label(self, number: int) -> str:
-        """The box's heading: ``R3``, or ``R3 code 74HK`` while its result can be reported."""
-        return f"R{number} code {self.code}" if self.code else f"R{number}"
+        """The box's heading: ``R3``."""
+        return f"R{number}"
+
+
+RESULT_CODE = "Result code"
+"""What the slip, the card, the site and the poster all call a board's code."""
 
 
 @dataclass(frozen=True)
@@ -105,6 +110,16 @@ class Card:
     boxes: tuple[CardBox, ...]
     note: str = ""
     """"Dropped" for a player who left the tournament."""
+
+    @property
+    def code_line(self) -> str:
+        """``Result code, round 3: 74HK`` while the round in play's result can be reported
+        from a phone; "" otherwise."""
+        found = [(n, b.code) for n, b in enumerate(self.boxes, start=1) if b.code]
+        if not found:
+            return ""
+        number, code = found[-1]
+        return f"{RESULT_CODE}, round {number}: {code}"
 
 
 @dataclass(frozen=True)

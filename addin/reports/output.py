@@ -1,5 +1,5 @@
 """A report as a file's content, the format chosen by the file's extension (the caller
-writes it: ``Session.write_output``)."""
+writes it: the store, from a change's outputs)."""
 
 from __future__ import annotations
 

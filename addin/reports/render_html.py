@@ -13,6 +13,7 @@ from html import escape
 
 from addin.core.text_input import formula_like
 from addin.reports.model import (
+    RESULT_CODE,
     Card,
     Cell,
     Column,
@@ -68,6 +69,7 @@ td.name { font-weight: 600; }
 .card .who { font-weight: 600; flex: 1; }
 .card .rating { color: var(--muted); }
 .card .note { color: #a33; font-weight: 600; }
+.card .code { font-weight: 700; font-size: 1.1rem; margin: 0 0 .3rem; }
 table.boxes { border-collapse: collapse; width: 100%; table-layout: fixed; }
 table.boxes th { font-size: .75rem; color: var(--muted); font-weight: 500; }
 table.boxes td { border: 1px solid var(--ink); text-align: center; height: 1.6rem; }
@@ -177,7 +179,8 @@ def _card(card: Card) -> str:
         f'<span class="no">{card.number}</span>'
         f'<span class="who">{escape(card.name)} ({escape(card.initial)})</span>{note}'
         f'<span class="rating">{escape(card.rating)}</span></div>'
-        f'<table class="boxes"><tr>{labels}</tr><tr>{tops}</tr><tr>{scores}</tr></table></div>'
+        + (f'<div class="code">{escape(card.code_line)}</div>' if card.code_line else "")
+        + f'<table class="boxes"><tr>{labels}</tr><tr>{tops}</tr><tr>{scores}</tr></table></div>'
     )
 
 
@@ -197,7 +200,7 @@ def _slip(slip: Slip, tournament: str) -> str:
         f'<div class="terms">Handicap: {escape(slip.handicap_text)} &middot; Komi: {slip.komi:g}'
         " &middot; Mark the winner&rsquo;s box</div>"
         + (
-            f'<div class="terms">Result code: <strong>{escape(slip.code)}</strong> '
+            f'<div class="terms">{RESULT_CODE}: <strong>{escape(slip.code)}</strong> '
             "(to report the result on the tournament&rsquo;s site)</div>"
             if slip.code
             else ""

@@ -37,6 +37,7 @@ from reportlab.platypus import (
 
 from addin.reports import pdf_text
 from addin.reports.model import (
+    RESULT_CODE,
     Card,
     CardBox,
     Column,
@@ -302,7 +303,10 @@ def _card(card: Card, width: float, per_line: int) -> Table:
             ]
     grid = Table(rows, colWidths=[inner / (2 * per_line)] * (2 * per_line), rowHeights=heights)
     grid.setStyle(TableStyle(style))
-    outer = Table([[top], [grid]], colWidths=[width])
+    rows_of_card: list[list[Any]] = [[top], [grid]]
+    if card.code_line:  # large and in ink: a player reads it off the card at the board
+        rows_of_card.insert(1, [_p(card.code_line, _style(10.5, bold=True))])
+    outer = Table(rows_of_card, colWidths=[width])
     outer.setStyle(
         TableStyle(
             [
@@ -352,9 +356,9 @@ def _slip(slip: Slip, tournament: str, width: float) -> Table:
             _p(f"AGA {p.aga_id}", _style(8.5, color=MUTED, align=2)),
         ]
 
-    terms = f"Handicap: {slip.handicap_text}   \u00b7   Komi: {slip.komi:g}"
+    terms = _esc(f"Handicap: {slip.handicap_text}   \u00b7   Komi: {slip.komi:g}")
     if slip.code:
-        terms += f"   \u00b7   Result code: {_esc(slip.code)}"
+        terms += f"   \u00b7   <b>{RESULT_CODE}: {_esc(slip.code)}</b>"
     signatures = Table(
         [[_p("White ________________", muted), _p("Black ________________", muted)]],
         colWidths=[inner / 2, inner / 2],
@@ -375,7 +379,7 @@ def _slip(slip: Slip, tournament: str, width: float) -> Table:
         [top, "", "", ""],
         who("White", slip.white),
         who("Black", slip.black),
-        [_p(terms, _style(9)), "", "", ""],
+        [_p(terms, _style(9), markup=True), "", "", ""],
         [_p("Tick the winner's box; hand the slip to the TD.", muted), "", "", ""],
         [signatures, "", "", ""],
     ]

@@ -6,7 +6,7 @@ easily portable format": the text form of the cards is that file.
 
 from __future__ import annotations
 
-from addin.reports.model import Card, Layout, Report, Slip, SlipPlayer
+from addin.reports.model import RESULT_CODE, Card, Layout, Report, Slip, SlipPlayer
 
 RULE = "-" * 78
 
@@ -39,6 +39,8 @@ def _card(card: Card, per_line: int = 6) -> list[str]:
     """A card: the top line, then rows of three-box groups (opponent | h/c over score)."""
     top = f"{card.number:>3}  {card.name} ({card.initial})  {card.rating}"
     lines = [top + (f"  [{card.note}]" if card.note else "")]
+    if card.code_line:
+        lines.append(f"     {card.code_line}")
     boxes = list(card.boxes)
     for start in range(0, len(boxes), per_line):
         chunk = boxes[start : start + per_line]
@@ -60,7 +62,7 @@ def _slip(slip: Slip, tournament: str) -> list[str]:
     return [
         f"{tournament}    Round {slip.round}    Board {slip.board}",
         f"  Handicap: {slip.handicap_text}    Komi: {slip.komi:g}"
-        + (f"    Result code: {slip.code}" if slip.code else ""),
+        + (f"    {RESULT_CODE}: {slip.code}" if slip.code else ""),
         "  Mark the winner:",
         who("White", slip.white),
         who("Black", slip.black),

@@ -28,7 +28,7 @@ from addin.core.european import (
     Supergroup,
 )
 from addin.core.handicap import MAX_HANDICAP
-from addin.core.limits import MAX_ROUNDS, komi_problem
+from addin.core.limits import komi_problem, number_said, shown
 from addin.core.model import (
     Band,
     Bye,
@@ -53,7 +53,18 @@ from addin.core.model import (
 from addin.core.ratings import RatingError, parse_rating
 from addin.core.tiebreaks import TiebreakError, resolve, resolve_order
 from addin.workbook import cells
-from addin.workbook.gateway import Part, Problem, Row, TableData, TableSource
+from addin.workbook.gateway import (
+    Part,
+    Problem,
+    Row,
+    TableData,
+    TableSource,
+    day,
+    flag,
+    numeric,
+    text,
+    whole,
+)
 from addin.workbook.layout import (
     BANDS,
     LOG,
@@ -70,13 +81,14 @@ from addin.workbook.layout import (
     setting_help,
 )
 from addin.workbook.round_sheets import round_set_problems
-from addin.workbook.typed_values import day, flag, numeric, text, whole
 
 # --- Settings -----------------------------------------------------------------------------
 
 
 def _setting_column(setting: Setting) -> Column:
-    return Column(setting.key, setting.label, setting.kind, choices=setting.choices)
+    return Column(
+        setting.key, setting.label, setting.kind, choices=setting.choices, bounds=setting.bounds
+    )
 
 
 def _norm(text: object) -> str:
@@ -137,15 +149,30 @@ def read_settings(tables: TableSource) -> SettingsData:
     return data_
 
 
-def _whole(v: Mapping[str, object], key: str, default: int, low: int, high: int) -> int:
-    """A whole-number setting within ``low..high`` (blank: the default)."""
-    number = whole(v, key)
-    if number is None:
-        return default
-    if not low <= number <= high:
-        label = next(s.label for s in SETTINGS if s.key == key)
-        raise ValueError(f"{label} {number} is not between {low} and {high}")
-    return number
+def _check_bounds(v: Mapping[str, object]) -> None:
+    """Every number setting within the bounds the layout gives it, whichever door the
+    values came through (a cell, an imported report, ``new``): the setting named, the value
+    quoted as ``shown`` cuts it, never converted."""
+    for setting in SETTINGS:
+        value = v.get(setting.key)
+        if setting.bounds is None or value is None:
+            continue
+        low, high = setting.bounds
+        if (
+            not isinstance(value, int | float)
+            or isinstance(value, bool)
+            or not low <= value <= high
+        ):
+            raise ValueError(
+                f"{setting.label}: {shown(value)} is not a number from {number_said(low)} "
+                f"to {number_said(high)}"
+            )
+
+
+def _whole(v: Mapping[str, object], key: str, default: int) -> int:
+    """A whole-number setting (blank: the default); its bounds are checked before."""
+    value = whole(v, key)
+    return default if value is None else value
 
 
 def settings_from_values(v: Mapping[str, object]) -> Settings:
@@ -158,14 +185,13 @@ def settings_from_values(v: Mapping[str, object]) -> Settings:
             web=text(v, f"{prefix}_web"),
         )
 
+    _check_bounds(v)
     defaults = Settings()
     listed = [t.strip() for t in text(v, "tiebreaks").split(",") if t.strip()]
     tiebreaks = tuple(t for t in listed if not is_extra(t))
     extras = tuple(t[1:-1].strip() for t in listed if is_extra(t))
     rounds = whole(v, "rounds")
     rounds = defaults.rounds if rounds is None else rounds  # 0 is refused, not the default
-    if not 1 <= rounds <= MAX_ROUNDS:
-        raise ValueError(f"Number of rounds {rounds} is not between 1 and {MAX_ROUNDS}")
     komi = numeric(v, "komi")
     komi = defaults.komi if komi is None else komi
     if komi_problem(komi):
@@ -198,7 +224,7 @@ def settings_from_values(v: Mapping[str, object]) -> Settings:
         handicap_policy=HandicapPolicy(v.get("handicap_policy") or defaults.handicap_policy.value),
         handicap_basis=HandicapBasis(v.get("handicap_basis") or defaults.handicap_basis.value),
         handicap_even_from=numeric(v, "handicap_even_from"),
-        handicap_ceiling=_whole(v, "handicap_ceiling", defaults.handicap_ceiling, 0, 9),
+        handicap_ceiling=_whole(v, "handicap_ceiling", defaults.handicap_ceiling),
         top_band_even=flag(v, "top_band_even"),
         color_policy=ColorPolicy(v.get("color_policy") or defaults.color_policy.value),
         avoid_same_family=flag(v, "avoid_same_family"),
@@ -207,7 +233,7 @@ def settings_from_values(v: Mapping[str, object]) -> Settings:
         avoid_same_state=flag(v, "avoid_same_state"),
         avoid_same_country=flag(v, "avoid_same_country"),
         avoid_handicap_games=flag(v, "avoid_handicap_games"),
-        avoidance_points=_whole(v, "avoidance_points", defaults.avoidance_points, 0, 100),
+        avoidance_points=_whole(v, "avoidance_points", defaults.avoidance_points),
         tiebreaks=tiebreaks or defaults.tiebreaks,
         extra_columns=extras,
         seed=whole(v, "seed") or 0,
@@ -336,6 +362,8 @@ def player_from_row(row: Row, rounds: int) -> Player | None:
         state=row.text("state"),
         city=row.text("city"),
         country=row.text("country"),
+        egd_pin=row.whole("egd_pin"),
+        gor=row.whole("gor"),
         family_group=row.text("family_group"),
         band=row.whole("band"),
         band_override=row.whole("band_override"),
@@ -370,6 +398,8 @@ def player_values(p: Player, rounds: int) -> dict[str, object]:
         "state": p.state or None,
         "city": p.city or None,
         "country": p.country or None,
+        "egd_pin": p.egd_pin,
+        "gor": p.gor,
         "family_group": p.family_group or None,
         "above_bar": True if p.above_bar else None,
         "band": p.band,
@@ -714,6 +744,7 @@ CONTACT_COLUMNS = frozenset(
         "phone",
         "address",
         "citizenship",
+        "egd_pin",
         "birth_date",
         "aga_fee",
         "notes",
@@ -728,6 +759,10 @@ SCORING_COLUMNS = frozenset(
 
 FEE_COLUMNS = frozenset({"aga_fee"})
 """The Players column the AGA export reads beyond the players it names."""
+
+EGD_COLUMNS = SCORING_COLUMNS | {"rank", "rating", "chapter", "country", "egd_pin"}
+"""The Players columns the EGD's table reads: the standings', and each line's grade, club,
+country and PIN."""
 
 _EVERY_COLUMN = frozenset(c.key for c in players_table(30).columns)
 PAIRING_COLUMNS = _EVERY_COLUMN - CONTACT_COLUMNS
@@ -745,6 +780,10 @@ DESCRIPTIVE_SETTINGS = frozenset(
 
 PLAYING_SETTINGS = frozenset(s.key for s in SETTINGS) - DESCRIPTIVE_SETTINGS
 """Settings that decide pairings, bands, scores and registration."""
+
+SHAPING_SETTINGS = frozenset({"rounds"})
+"""Settings that shape the sheets themselves (the Players round columns, the Round sheets):
+a problem in one affects the whole tournament, whatever an action reads."""
 
 
 def is_aga_id(part: Part | None) -> bool:
@@ -795,7 +834,7 @@ def part_of(
         return Part("requests", row.get("round") if row is not None else None)
     if sheet == settings_sheet:
         key = _SETTING_BY_LABEL.get(" ".join((problem.column or "").split()).casefold())
-        return Part("setting", key) if key else None
+        return Part("setting", key) if key and key not in SHAPING_SETTINGS else None
     players_data = tables.get("Players")
     if players_data is not None and sheet == players_data.table.sheet:
         row = _row_of(problem, players_data)
@@ -813,4 +852,23 @@ def with_parts(
     settings_sheet: str,
     players: Collection[object],
 ) -> list[Problem]:
-    return [replace(p, affects=part_of(p, tables, settings_sheet, players)) for p in problems]
+    placed = [replace(p, affects=part_of(p, tables, settings_sheet, players)) for p in problems]
+    return _with_their_aga_id(placed)
+
+
+def _with_their_aga_id(problems: list[Problem]) -> list[Problem]:
+    """A Players row whose AGA # cannot be read is no player, and nobody can tell which of its
+    cells a player would need: every other bad cell of the row goes with its AGA # (stops
+    what the AGA # stops), so the message that names the AGA # names the whole row."""
+    unknown = {(p.sheet, _row_number(p)) for p in problems if p.unreadable and is_aga_id(p.affects)}
+    return [
+        replace(p, affects=Part("player", None, "aga_id"))
+        if (p.sheet, _row_number(p)) in unknown and not is_aga_id(p.affects)
+        else p
+        for p in problems
+    ]
+
+
+def _row_number(problem: Problem) -> int | None:
+    match = _ROW.match(problem.cell or "")
+    return int(match.group(1)) if match else None

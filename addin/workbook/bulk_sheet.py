@@ -1,9 +1,9 @@
-"""Carry a very large sheet (the 22,410-row TDListA) past openpyxl.
+"""Carry very large sheets (the 22,410-row TDListA, the EGD's 45,000 players) past openpyxl.
 
 openpyxl parses about 20,000 cells a second: a workbook holding the full
 TDListA takes ten seconds to open, on every action, even those that never look
 at the list. So the openpyxl gateway hands openpyxl a copy of the file in which
-that sheet holds only its header row, and keeps the data rows here as XML.
+those sheets hold only their header rows, and keeps the data rows here as XML.
 They are read, when an action asks, by a fast lxml pass; written as plain rows
 (inline strings, no styles, dates as ISO text); and spliced back into the file
 openpyxl saves.
@@ -131,35 +131,44 @@ class BulkSheet:
         return _lean_rows(self.values())
 
 
-def split(data: bytes, sheet: str) -> tuple[bytes, BulkSheet | None]:
-    """A copy of the package whose ``sheet`` keeps only its header row, and the rows set aside."""
+def split(data: bytes, sheets: Sequence[str]) -> tuple[bytes, list[BulkSheet]]:
+    """A copy of the package whose ``sheets`` keep only their header rows, and the rows set
+    aside (a sheet that is missing or has no data rows stays as it is)."""
     with zipfile.ZipFile(io.BytesIO(data)) as package:
-        part = sheet_part(package, sheet)
-        if part is None or part not in package.namelist():
-            return data, None
-        xml = package.read(part)
-        match = _SHEET_DATA.search(xml)
-        if match is None or not match.group(1):
-            return data, None
-        rows = match.group(1)
-        header_end = 0
-        for row in _ROW.finditer(rows):
-            if int(row.group(1)) > 1:
-                break
-            header_end = row.end()
-        data_rows = rows[header_end:]
-        if not data_rows.strip():
-            return data, None
-        stub = xml[: match.start(1)] + rows[:header_end] + xml[match.end(1) :]
-        strings: list[str] = []
-        if not data_rows.startswith(_LEAN_MARK) and "xl/sharedStrings.xml" in package.namelist():
-            strings = _shared_strings(package.read("xl/sharedStrings.xml"))
+        stubs: dict[str, bytes] = {}
+        found: list[BulkSheet] = []
+        strings: list[str] | None = None
+        for sheet in sheets:
+            part = sheet_part(package, sheet)
+            if part is None or part not in package.namelist():
+                continue
+            xml = package.read(part)
+            match = _SHEET_DATA.search(xml)
+            if match is None or not match.group(1):
+                continue
+            rows = match.group(1)
+            header_end = 0
+            for row in _ROW.finditer(rows):
+                if int(row.group(1)) > 1:
+                    break
+                header_end = row.end()
+            data_rows = rows[header_end:]
+            if not data_rows.strip():
+                continue
+            stubs[part] = xml[: match.start(1)] + rows[:header_end] + xml[match.end(1) :]
+            if strings is None and not data_rows.startswith(_LEAN_MARK):
+                strings = []  # Excel re-saved the rows: they refer to the shared strings
+                if "xl/sharedStrings.xml" in package.namelist():
+                    strings = _shared_strings(package.read("xl/sharedStrings.xml"))
+            found.append(BulkSheet(sheet, data_rows, strings or [], original=data))
+        if not stubs:
+            return data, []
         out = io.BytesIO()
         with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as copy:  # for openpyxl, in memory
             for item in package.infolist():
-                content = stub if item.filename == part else package.read(item.filename)
-                copy.writestr(_stored(item), content)
-    return out.getvalue(), BulkSheet(sheet, data_rows, strings, original=data)
+                content = stubs.get(item.filename)
+                copy.writestr(_stored(item), package.read(item) if content is None else content)
+    return out.getvalue(), found
 
 
 def splice_bytes(data: bytes, bulk: BulkSheet, width: int) -> bytes:

@@ -77,6 +77,11 @@ _CONSTANTS: dict[str, object] = {
 """Formulas that are a constant typed in Excel, as LibreOffice loads them from a .xlsx."""
 
 
+EXACT_DIGITS = 1e15
+"""A spreadsheet keeps 15 significant digits: a whole number below this is shown whole; a
+larger one (1E+300) as the number it is, never spelt out to 301 digits."""
+
+
 def described(value: object) -> str:
     """A cell's value as a message names it: its kind said where the kind is the trouble."""
     if isinstance(value, Formula) and value.upper() in _CONSTANTS:
@@ -93,6 +98,8 @@ def described(value: object) -> str:
         return f"the date {value.date().isoformat()}"
     if isinstance(value, date):
         return f"the date {value.isoformat()}"
+    if isinstance(value, float) and value.is_integer() and abs(value) < EXACT_DIGITS:
+        return shown(int(value))  # 12, as typed: a reader may hand a whole number as 12.0
     return shown(value)
 
 
@@ -142,7 +149,7 @@ def parse(value: object, column: Column) -> object:
 
 
 def _text(value: object) -> str:
-    if isinstance(value, float) and value.is_integer():
+    if isinstance(value, float) and value.is_integer() and abs(value) < EXACT_DIGITS:
         return str(int(value))
     if isinstance(value, datetime | date):
         return value.isoformat()

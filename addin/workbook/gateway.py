@@ -14,7 +14,7 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Protocol, TypeVar
 
-from addin.workbook import typed_values
+from addin.workbook import gateway
 from addin.workbook.layout import Table
 
 T = TypeVar("T")
@@ -85,27 +85,27 @@ class Row:
         value = self.values.get(key)
         return default if value is None else value
 
-    # Each value as its column's kind types it (``typed_values``: another type is a bug).
+    # Each value as its column's kind types it (``whole``... below: another type is a bug).
 
     def whole(self, key: str) -> int | None:
-        return typed_values.whole(self.values, key)
+        return gateway.whole(self.values, key)
 
     def numeric(self, key: str) -> float | None:
-        return typed_values.numeric(self.values, key)
+        return gateway.numeric(self.values, key)
 
     def day(self, key: str) -> date | None:
-        return typed_values.day(self.values, key)
+        return gateway.day(self.values, key)
 
     def text(self, key: str) -> str:
         """``""`` when blank."""
-        return typed_values.text(self.values, key)
+        return gateway.text(self.values, key)
 
     def flag(self, key: str) -> bool:
         """``False`` when blank."""
-        return typed_values.flag(self.values, key)
+        return gateway.flag(self.values, key)
 
     def typed(self, key: str, kind: type[T]) -> T | None:
-        return typed_values.typed(self.values, key, kind)
+        return gateway.typed(self.values, key, kind)
 
     def where(self, table: Table, key: str) -> Problem:
         """A Problem template naming this row's cell in column ``key``."""
@@ -220,3 +220,80 @@ class Storage(Protocol):
         """Send the queued writes to the workbook (an open window's storage queues them; a
         file's changes it in memory, and saving writes the file)."""
         ...
+
+
+# --- a value read from a table, as its column's kind types it -----------------------------
+# A value read from a table, as the type its column's kind gives it, checked.
+#
+# The cell parser (``cells.parse``) has typed each value by its column's kind: an ``int``
+# in a whole-number or AGA # column, a ``float`` in a number, rating or money column, a
+# ``date`` in a date column, a ``bool`` in a Yes/No column, a ``str`` in a text or choice
+# column. A cell the TD typed otherwise is a problem naming the cell, never a value, so a
+# value of another type here is a bug in the code that put it there: it raises TypeError
+# instead of flowing on as a wrong number. ``None`` is a blank cell.
+#
+# The same accessors read a row (``Row.whole``...) and the Settings values by key.
+
+
+class WrongType(TypeError):
+    """A value of another type than its column's kind gives (a bug, not the TD's typing)."""
+
+    def __init__(self, key: str, value: object, expected: str) -> None:
+        super().__init__(f"{key!r} holds {type(value).__name__} {value!r}, not {expected}")
+
+
+def whole(values: Mapping[str, object], key: str) -> int | None:
+    """A whole number (a count, a round, an AGA #); ``None`` when blank."""
+    value = values.get(key)
+    if value is None or type(value) is int:
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):  # an int of a subclass
+        return int(value)
+    raise WrongType(key, value, "a whole number")
+
+
+def numeric(values: Mapping[str, object], key: str) -> float | None:
+    """A number (a rating, a score, komi, dollars), a whole one as a float; ``None`` when
+    blank."""
+    value = values.get(key)
+    if value is None or type(value) is float:
+        return value
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    raise WrongType(key, value, "a number")
+
+
+def day(values: Mapping[str, object], key: str) -> date | None:
+    """A date; ``None`` when blank."""
+    value = values.get(key)
+    if value is None or isinstance(value, date):
+        return value
+    raise WrongType(key, value, "a date")
+
+
+def text(values: Mapping[str, object], key: str) -> str:
+    """Text, or a choice; ``""`` when blank."""
+    value = values.get(key)
+    if type(value) is str:
+        return value
+    if value is None:
+        return ""
+    if isinstance(value, str):  # a formula the TD typed (``Formula``): its text, plain
+        return str(value)
+    raise WrongType(key, value, "text")
+
+
+def flag(values: Mapping[str, object], key: str) -> bool:
+    """Yes (True) or No; ``False`` when blank."""
+    value = values.get(key)
+    if value is None or isinstance(value, bool):
+        return bool(value)
+    raise WrongType(key, value, "Yes or No")
+
+
+def typed(values: Mapping[str, object], key: str, kind: type[T]) -> T | None:
+    """A value of ``kind`` (a game's ``Result``, a set of rounds); ``None`` when blank."""
+    value = values.get(key)
+    if value is None or isinstance(value, kind):
+        return value
+    raise WrongType(key, value, kind.__name__)

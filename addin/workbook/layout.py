@@ -13,6 +13,7 @@ Owners
 ``pair``      written by ``pair`` (the TD may type over it; the next action respects it).
 ``standings`` written by ``standings``.
 ``log``       appended by every action.
+``import-tdlista``, ``import-egd-list``  the membership and rating lists, replaced whole.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import functools
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
+from addin.core.egd import PINS
 from addin.core.european import (
     AvoidanceScope,
     BarTable,
@@ -35,7 +37,17 @@ from addin.core.european import (
     Sleeping,
     Supergroup,
 )
-from addin.core.limits import MAX_SCORE
+from addin.core.handicap import MAX_HANDICAP
+from addin.core.limits import (
+    BAND_D,
+    MAX_AGA_ID,
+    MAX_AVOIDANCE_POINTS,
+    MAX_BASIC_TIME,
+    MAX_KOMI,
+    MAX_ROUNDS,
+    MAX_SCORE,
+    MAX_SEED,
+)
 from addin.core.model import (
     ByeKind,
     ColorPolicy,
@@ -76,6 +88,7 @@ class Owner(enum.Enum):
     STANDINGS = "standings"
     LOG = "log"
     IMPORT = "import-tdlista"
+    IMPORT_EGD = "import-egd-list"
 
 
 YES_NO = ("Yes", "No")
@@ -152,6 +165,9 @@ class Setting:
     choices: tuple[str, ...] = ()
     help: str = ""
     required_for_aga: bool = False
+    bounds: tuple[float, float] | None = None
+    """The lowest and highest number the setting takes (both included): every setting of a
+    number kind has them (a rank or rating keeps to the AGA scale by its kind)."""
 
 
 SETTINGS: tuple[Setting, ...] = (
@@ -183,7 +199,13 @@ SETTINGS: tuple[Setting, ...] = (
         required_for_aga=True,
     ),
     Setting("rules", "Rules", Kind.CHOICE, "AGA", _choices(Rules), required_for_aga=True),
-    Setting("basic_time_minutes", "Basic time (minutes)", Kind.INT, required_for_aga=True),
+    Setting(
+        "basic_time_minutes",
+        "Basic time (minutes)",
+        Kind.INT,
+        required_for_aga=True,
+        bounds=(0, MAX_BASIC_TIME),
+    ),
     Setting(
         "overtime_format",
         "Overtime format",
@@ -196,15 +218,31 @@ SETTINGS: tuple[Setting, ...] = (
         "Overtime conditions",
         help="e.g. 5 periods of 30 seconds; 25 stones in 10 minutes; 5 second increment",
     ),
-    Setting("komi", "Komi (even games)", Kind.FLOAT, 7.5, required_for_aga=True),
-    Setting("rounds", "Number of rounds", Kind.INT, 5, required_for_aga=True),
+    Setting(
+        "komi",
+        "Komi (even games)",
+        Kind.FLOAT,
+        7.5,
+        required_for_aga=True,
+        bounds=(-MAX_KOMI, MAX_KOMI),
+    ),
+    Setting(
+        "rounds", "Number of rounds", Kind.INT, 5, required_for_aga=True, bounds=(1, MAX_ROUNDS)
+    ),
     Setting(
         "bar",
         "Bar (rank or rating)",
         Kind.RATING_FLOOR,
         help="Players at or above play in the top band",
     ),
-    Setting("band_d", "Band parameter D", Kind.FLOAT, 0.75, help="Separation = int(D x P / R)"),
+    Setting(
+        "band_d",
+        "Band parameter D",
+        Kind.FLOAT,
+        0.75,
+        help="Separation = int(D x P / R)",
+        bounds=BAND_D,
+    ),
     Setting(
         "top_band_separation",
         "Top band separation",
@@ -220,6 +258,7 @@ SETTINGS: tuple[Setting, ...] = (
         0,
         help="With 0 at bottom: the lowest band's score "
         "(a little above 0 leaves room for late arrivals)",
+        bounds=SCORES,
     ),
     Setting("handicap_policy", "Handicap", Kind.CHOICE, "Minus 1", _choices(HandicapPolicy)),
     Setting(
@@ -236,7 +275,14 @@ SETTINGS: tuple[Setting, ...] = (
         Kind.RATING_FLOOR,
         help="Ranks above count as this rank, so games between them are even (blank: none)",
     ),
-    Setting("handicap_ceiling", "Handicap ceiling", Kind.INT, 9, help="Most stones (0-9)"),
+    Setting(
+        "handicap_ceiling",
+        "Handicap ceiling",
+        Kind.INT,
+        MAX_HANDICAP,
+        help=f"Most stones (0-{MAX_HANDICAP})",
+        bounds=(0, MAX_HANDICAP),
+    ),
     Setting("top_band_even", "Top band games even", Kind.BOOL, "Yes"),
     Setting("color_policy", "Colour assignment", Kind.CHOICE, "Restricted", _choices(ColorPolicy)),
     Setting("avoid_same_family", "Avoid same family", Kind.BOOL, "No"),
@@ -251,6 +297,7 @@ SETTINGS: tuple[Setting, ...] = (
         Kind.INT,
         0,
         help="0: AGA rule (only within a score group); N: EGF style, up to N McMahon points",
+        bounds=(0, MAX_AVOIDANCE_POINTS),
     ),
     Setting(
         "tiebreaks",
@@ -258,7 +305,14 @@ SETTINGS: tuple[Setting, ...] = (
         default="SOS, SODOS, Face to face, Random",
         help="Comma-separated; AGA standard: SOS, SODOS, Face to face, Random",
     ),
-    Setting("seed", "Random seed", Kind.INT, 0, help="Seeds the random draw tiebreak"),
+    Setting(
+        "seed",
+        "Random seed",
+        Kind.INT,
+        0,
+        help="Seeds the random draw tiebreak",
+        bounds=(0, MAX_SEED),
+    ),
     Setting("check_in", "Check-in", Kind.BOOL, "No"),
     # --- European McMahon (BGA functional specification): blank follows "McMahon rules" ---
     Setting(
@@ -300,8 +354,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "ghost_player",
         "Ghost player (AGA #)",
-        Kind.INT,
+        Kind.AGA_ID,
         help="A registered player who plays only when the field is odd",
+        bounds=(1, MAX_AGA_ID),
     ),
     Setting(
         "group_seeding",
@@ -401,7 +456,7 @@ SETTING_HELP: dict[str, str] = {
     "avoid_same_country": "Yes: the pairing avoids pairing players from one country.",
     "avoid_handicap_games": "Yes: the pairing prefers even games over handicap games.",
     "tiebreaks": "Pick an order from the list, or type tiebreak names separated by commas.",
-    "seed": "Any whole number: it fixes the random draw, the last tiebreak.",
+    "seed": f"A whole number from 0 to {MAX_SEED:,}: it fixes the random draw, the last tiebreak.",
     "check_in": "Yes: pre-registered players are Not arrived until checked in at the desk "
     "(Check in, or a station), and pairing leaves them out. No: everyone registered plays.",
     "mcmahon_rules": "AGA for AGA events; BGA or EGF set the European options below while "
@@ -473,6 +528,30 @@ TDLISTA = Table(
     bulk=True,
 )
 
+_egd = Owner.IMPORT_EGD
+EGD_LIST = Table(
+    sheet="EGD list",
+    name="EGDList",
+    columns=(
+        Column("pin", "PIN", Kind.INT, _egd, width=10, required=True, bounds=PINS),
+        Column("family_name", "Family name", owner=_egd, width=20, required=True),
+        Column("given_name", "Given name", owner=_egd, width=16),
+        Column("country", "Country", owner=_egd, width=8),
+        Column("club", "Club", owner=_egd, width=7),
+        Column("grade", "Grade", owner=_egd, width=7),
+        Column("gor", "GoR", Kind.INT, _egd, width=7, help="The EGF rating: 2100 is 1d"),
+        Column("promotion", "P&D", owner=_egd, width=6, help="Suggested promotion or demotion"),
+        Column("tournaments", "Tournaments", Kind.INT, _egd, width=11),
+        Column("last_tournament", "Last tournament", owner=_egd, width=14),
+    ),
+    unique="pin",
+    bulk=True,
+)
+"""The European Go Database's list of players (``import-egd-list``), keyed by PIN."""
+
+BULK_SHEETS = (TDLISTA.sheet, EGD_LIST.sheet)
+"""The sheets too large for openpyxl's pace (``Table.bulk``)."""
+
 # --- Players --------------------------------------------------------------------------
 
 BYE_REQUEST_CHOICES = ("Bye", "Volunteer")
@@ -531,6 +610,23 @@ def players_table(rounds: int) -> Table:
             Column("state", "State", owner=reg, width=6),
             Column("city", "City", width=12),
             Column("country", "Country", width=8),
+            Column(
+                "egd_pin",
+                "EGD PIN",
+                Kind.INT,
+                reg,
+                width=10,
+                bounds=PINS,
+                help="The player's PIN in the European Go Database (register --pin)",
+            ),
+            Column(
+                "gor",
+                "GoR",
+                Kind.INT,
+                reg,
+                width=7,
+                help="The EGF rating from the EGD list at registration (2100 is 1d)",
+            ),
             Column("family_group", "Family group", width=10),
             Column("email", "Email", width=22),
             Column("phone", "Phone", width=14),
@@ -744,6 +840,7 @@ SHEET_ORDER = (
     "Standings",
     "Cross Table",
     "TDListA",
+    "EGD list",
     "Log",
 )
 """Fixed sheets, in tab order; ``Round N`` sheets go after Requests."""
@@ -758,6 +855,7 @@ def fixed_tables(rounds: int, tiebreaks: Sequence[str]) -> tuple[Table, ...]:
         standings_table(tiebreaks),
         cross_table(rounds, tiebreaks),
         TDLISTA,
+        EGD_LIST,
         LOG,
     )
 
@@ -782,6 +880,7 @@ class Section(enum.Enum):
     ROUNDS = "Round sheets"
     STANDINGS = "Standings and Cross Table"
     MEMBERS = "TDListA"
+    EGD_LIST = "EGD list"
     LOG = "Log"
     REPORT_SHEETS = "report sheets"
 
@@ -794,6 +893,7 @@ _SECTION_OF_TABLE = {
     "Standings": Section.STANDINGS,
     "CrossTable": Section.STANDINGS,
     TDLISTA.name: Section.MEMBERS,
+    EGD_LIST.name: Section.EGD_LIST,
     LOG.name: Section.LOG,
 }
 REPORT_TABLE_PREFIX = "Report"
@@ -817,7 +917,7 @@ def section_of_sheet(sheet: str) -> Section | None:
     not declare."""
     if round_number_of(sheet) is not None:
         return Section.ROUNDS
-    for table in (SETTINGS_TABLE, BANDS, REQUESTS, TDLISTA, LOG):
+    for table in (SETTINGS_TABLE, BANDS, REQUESTS, TDLISTA, EGD_LIST, LOG):
         if table.sheet == sheet:
             return _SECTION_OF_TABLE[table.name]
     named = {
@@ -839,6 +939,7 @@ def section_sheets(sections: Collection[Section]) -> list[str] | None:
         Section.BANDS: BANDS.sheet,
         Section.REQUESTS: REQUESTS.sheet,
         Section.MEMBERS: TDLISTA.sheet,
+        Section.EGD_LIST: EGD_LIST.sheet,
         Section.LOG: LOG.sheet,
     }
     if not sections or any(s not in fixed for s in sections):

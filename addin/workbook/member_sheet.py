@@ -12,9 +12,8 @@ from addin.core.limits import shown
 from addin.core.lookup import MemberIndex
 from addin.core.member import Member, split_name
 from addin.core.ratings import is_valid_rating
-from addin.workbook.gateway import Problem, Row, Tables, TableSource
+from addin.workbook.gateway import Problem, Row, Tables, TableSource, day, numeric, text, whole
 from addin.workbook.layout import TDLISTA
-from addin.workbook.typed_values import day, numeric, text, whole
 
 MEMBER_SHEETS = (TDLISTA.sheet,)
 """The sheets a look-up in the member list reads (and nothing else)."""
@@ -68,15 +67,10 @@ def read_member_index(tables: TableSource) -> tuple[MemberIndex, list[Problem]]:
     the next look-up in the same list (``read_cache``)."""
     from addin.workbook import read_cache
 
-    keys_of = getattr(tables, "content_keys", None)
-    tried: list[str] = []
-    for key in keys_of(TDLISTA) if keys_of is not None else ():
-        kept = read_cache.load(key)
-        if isinstance(kept, MemberIndex):
-            if tried:  # kept again under the cheaper key, for the next look-up
-                read_cache.copy(key, tried[0])
-            return kept, []
-        tried.append(key)
+    return read_cache.indexed(tables, TDLISTA, MemberIndex, lambda: _indexed(tables))
+
+
+def _indexed(tables: TableSource) -> tuple[MemberIndex, list[Problem], bool]:
     data = tables.read_table(TDLISTA)
     off_scale = [
         Problem(
@@ -90,11 +84,9 @@ def read_member_index(tables: TableSource) -> tuple[MemberIndex, list[Problem]]:
         if (rating := row.numeric("rating")) is not None and not is_valid_rating(rating)
     ]
     if (data.problems and data.present) or off_scale:
-        return MemberIndex(()), [*data.problems, *off_scale]
+        return MemberIndex(()), [*data.problems, *off_scale], False
     index = MemberIndex(m for m in map(_member_from_row, data.rows) if m is not None)
-    if not data.problems:
-        read_cache.store(index, *tried)
-    return index, []
+    return index, [], bool(data.rows) and not data.problems  # an empty list costs nothing
 
 
 def previous_members(tables: TableSource, wanted: Collection[int]) -> dict[int, Member]:

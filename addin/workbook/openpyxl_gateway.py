@@ -33,7 +33,7 @@ from addin.workbook.gateway import (
     WorkbookError,
     WriteRow,
 )
-from addin.workbook.layout import LOG, TDLISTA, Table
+from addin.workbook.layout import BULK_SHEETS, LOG, Table
 from addin.workbook.saving import BACKUPS_KEPT, check_not_open, held_by, save_atomically, target_of
 
 __all__ = ["OpenpyxlGateway", "WorkbookError"]
@@ -67,7 +67,7 @@ class OpenpyxlGateway:
         if not path.exists():
             raise WorkbookError(f"{path}: no such file")
         try:
-            stub, bulk = bulk_sheet.split(path.read_bytes(), TDLISTA.sheet)
+            stub, bulk = bulk_sheet.split(path.read_bytes(), BULK_SHEETS)
             wb = openpyxl.load_workbook(io.BytesIO(stub))
         except Exception as err:  # openpyxl and zipfile raise many kinds for a non-workbook
             why = err.__cause__ or err  # openpyxl's "see the exception" names no cell
@@ -75,8 +75,7 @@ class OpenpyxlGateway:
             raise WorkbookError(f"{path}: not an Excel .xlsx workbook ({said})") from err
         gw = cls(wb, path)
         gw.force = force
-        if bulk is not None:
-            gw.bulk[bulk.sheet] = bulk
+        gw.bulk.update((b.sheet, b) for b in bulk)
         return gw
 
     # --- reading ------------------------------------------------------------------------

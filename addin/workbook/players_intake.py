@@ -1,9 +1,9 @@
 """Players rows as the TD typed them, completed and checked (``addin.actions.intake``).
 
-The row-level half of the intake: which cells a row lacks, what the TDListA or the typed
-rank fills into them (only blank cells), a temporary number for a new player, and the
-problems and warnings naming the row. The action-level half (the Log, the TD's answers,
-writing) is ``addin.actions.intake``.
+The row-level half of the intake: which cells a row lacks, what the TDListA, the EGD list
+(a PIN typed in EGD PIN) or the typed rank fills into them (only blank cells), a temporary
+number for a new player, and the problems and warnings naming the row. The action-level
+half (the Log, the TD's answers, writing) is ``addin.actions.intake``.
 """
 
 from __future__ import annotations
@@ -13,6 +13,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 
+from addin.core.egd import (
+    EGD_RANK_MISMATCH,
+    UNKNOWN_EGD_PIN,
+    EgdIndex,
+    EgdPlayer,
+    listed_rating,
+    rank_warning,
+)
+from addin.core.european import GradeScale
 from addin.core.lookup import MemberIndex, fold
 from addin.core.member import Member
 from addin.core.model import Player, Settings
@@ -30,7 +39,7 @@ from addin.workbook.gateway import Problem, Row, TableData
 
 REGISTRATION_KEYS = (
     "aga_id", "family_name", "given_name", "rank", "aga_rating",
-    "membership_type", "membership_expiry", "chapter", "state",
+    "membership_type", "membership_expiry", "chapter", "state", "egd_pin",
 )  # fmt: skip
 """Cells whose change means a row must be checked against the TDListA again."""
 
@@ -92,12 +101,18 @@ class Examiner:
         start: date,
         accepted: Callable[[str], bool],
         end: date | None = None,
+        egd: Callable[[], EgdIndex] | None = None,
+        scale: GradeScale = GradeScale.AGA_BANDS,
     ) -> None:
         self.data = data
         self.index = index
         self.start = start
         self.end = end
         self.accepted = accepted
+        self._egd = egd
+        """The EGD list, read only when a row holds a PIN."""
+        self._egd_index: EgdIndex | None = None
+        self.scale = scale
         self.intake = Intake([copy_row(r) for r in data.rows])
         self.used = {v for r in data.rows if (v := r.whole("aga_id")) is not None}
         self.rows_of = {v: r.number for r in data.rows if (v := r.whole("aga_id")) is not None}
@@ -134,12 +149,18 @@ class Examiner:
             aga_id = row.whole("aga_id")
             if aga_id is None and "aga_id" in row.unread:
                 continue  # a value of the wrong kind: the reader names the cell, nothing fills it
+            listed = self.egd_player(row)
             if aga_id is None:
                 self.resolve(row, "aga_id")
-                self.without_number(row)
+                if listed is not None:
+                    self.from_egd_list(row, listed, numbered=False)
+                else:
+                    self.without_number(row)
             else:
                 if values.get("family_name") is None:
                     self.resolve(row, "family_name")
+                if listed is not None:
+                    self.from_egd_list(row, listed, numbered=True)
                 self.with_number(row, aga_id)
         self.duplicates()
         return self.intake
@@ -224,6 +245,62 @@ class Examiner:
         self.rating_from_rank(row)
         if self.index is not None:
             self.warn(row, self.registration(None, name, row))
+
+    def egd_player(self, row: Row) -> EgdPlayer | None:
+        """The player of the PIN typed in the row's EGD PIN, if the EGD list has them; a PIN
+        the list does not hold is a warning (when there is a list)."""
+        pin = row.values.get("egd_pin")
+        if not isinstance(pin, int) or self._egd is None:
+            return None
+        if self._egd_index is None:
+            self._egd_index = self._egd()
+        found = self._egd_index.by_pin(pin)
+        if found is None and len(self._egd_index):
+            who = f" ({_name(row.values)})" if row.values.get("family_name") else ""
+            message = f"EGD PIN {pin}{who} is not in the EGD list"
+            self.warn(row, [RegistrationWarning(UNKNOWN_EGD_PIN, message)])
+        return found
+
+    def from_egd_list(self, row: Row, player: EgdPlayer, *, numbered: bool) -> None:
+        """Fill the row's blanks from the EGD list, as ``register --pin`` fills a new row; a
+        row without an AGA # gets a temporary number."""
+        earlier = self.intake.rows[: self.intake.rows.index(row)]
+        holder = next((r for r in earlier if r.values.get("egd_pin") == player.pin), None)
+        if holder is not None:
+            self.problem(
+                row,
+                "egd_pin",
+                f"EGD PIN {player.pin} is already in Players row {holder.number}: delete this "
+                "row or type another PIN",
+            )
+            return
+        requested = _text(row.values.get("rank")) or None
+        try:
+            rating = listed_rating(player, self.scale, requested)
+        except RatingError:
+            rating = None  # read_book names the rank's cell
+        typed_name = row.values.get("family_name") is not None
+        values: dict[str, object] = {
+            "family_name": player.family_name,
+            "given_name": player.given_name if not typed_name else None,
+            "rank": rank_of(rating) if rating is not None and not requested else None,
+            "rating": rating,
+            "gor": player.gor,
+            "chapter": player.club,
+            "country": player.country,
+        }
+        if not numbered:
+            try:
+                aga_id = next_temporary_id(self.used)
+            except ValueError as err:
+                self.problem(row, "aga_id", str(err))
+                return
+            self.fill(row, {"family_name": player.family_name}, "from the EGD list")
+            self.take_number(row, aga_id, "(a temporary number: the player is in the EGD list)")
+        self.fill(row, values, "from the EGD list")
+        warning = rank_warning(player, self.scale, requested) if rating is not None else None
+        if warning:
+            self.warn(row, [RegistrationWarning(EGD_RANK_MISMATCH, warning)])
 
     def take_number(self, row: Row, aga_id: int, why: str) -> None:
         self.used.add(aga_id)

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
+from addin.core.egd import EgdPlayer
+from addin.core.egd_refresh import refresh as egd_refresh
+from addin.core.european import GradeScale
 from addin.core.member import Member
 from addin.core.member_refresh import Refresh, refresh
 from addin.core.model import Player, PlayerId
@@ -45,7 +48,27 @@ def refreshes(
             continue
         r = refresh(row.values, by_id[pid], previous.get(pid))
         if r.changes or r.kept_rating is not None or r.kept:
-            found.append((_name(row.values), r))
+            found.append((f"{_name(row.values)} (AGA # {pid})", r))
+    return found
+
+
+def egd_refreshes(
+    b: Book,
+    players: Sequence[EgdPlayer],
+    previous: Mapping[int, EgdPlayer],
+    scale: GradeScale,
+) -> list[tuple[str, Refresh]]:
+    """Each registered player (by EGD PIN) a newer EGD list changes, as ``refreshes`` does
+    for the TDListA; ``previous``: the list the workbook held until now, by PIN."""
+    by_pin = {p.pin: p for p in players}
+    found = []
+    for row in b.players_data.rows:
+        pid, pin = row.values.get(ID), row.values.get("egd_pin")
+        if not isinstance(pid, int) or not isinstance(pin, int) or pin not in by_pin:
+            continue
+        r = egd_refresh(pid, row.values, by_pin[pin], previous.get(pin), scale)
+        if r.changes or r.kept_rating is not None or r.kept:
+            found.append((f"{_name(row.values)} (EGD PIN {pin})", r))
     return found
 
 

@@ -23,8 +23,15 @@ import struct
 import sys
 import tempfile
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO, TypeVar
+
+if TYPE_CHECKING:
+    from addin.workbook.gateway import Problem, TableSource
+    from addin.workbook.layout import Table
+
+Index = TypeVar("Index")
 
 KEPT = 8
 """Entries kept (the newest); a desk needs one or two."""
@@ -108,6 +115,30 @@ def _stored_bytes(raw: BinaryIO, item: zipfile.ZipInfo) -> bytes:
     name_length, extra_length = struct.unpack("<HH", header[26:30])
     raw.seek(item.header_offset + 30 + name_length + extra_length)
     return raw.read(item.compress_size)
+
+
+def indexed(
+    tables: TableSource,
+    table: Table,
+    kind: type[Index],
+    read: Callable[[], tuple[Index, list[Problem], bool]],
+) -> tuple[Index, list[Problem]]:
+    """What ``read`` makes of ``table`` (an index, its problems, whether it may be kept), or
+    what it made before from the same bytes: a storage that can name its content (a file
+    read for a look-up) keeps it for the next time."""
+    keys_of = getattr(tables, "content_keys", None)
+    tried: list[str] = []
+    for key in keys_of(table) if keys_of is not None else ():
+        kept = load(key)
+        if isinstance(kept, kind):
+            if tried:  # kept again under the cheaper key, for the next look-up
+                copy(key, tried[0])
+            return kept, []
+        tried.append(key)
+    index, problems, keep = read()
+    if keep:
+        store(index, *tried)
+    return index, problems
 
 
 def load(key: str) -> object | None:

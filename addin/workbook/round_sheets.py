@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import replace
 
 from addin.core.codes import normal_code, with_codes
 from addin.core.consistency import STAMP, pairing_digest
-from addin.core.model import Player, PlayerId, Round
+from addin.core.lost_rows import absent_from, lost_since_stamp
+from addin.core.model import Player, PlayerId, Round, Tournament
 from addin.workbook.gateway import Part, Problem, Row, TableData, Tables, TableSource
 from addin.workbook.layout import byes_table, codes_table, games_table, round_number_of, round_sheet
 
@@ -263,12 +265,40 @@ def _listed(pids: Iterable[PlayerId], names: Mapping[PlayerId, str]) -> str:
 
 def _lost(
     reference: tuple[Round, Mapping[PlayerId, str]] | None, now: set[PlayerId]
-) -> tuple[list[PlayerId], Mapping[PlayerId, str]]:
+) -> tuple[list[PlayerId], Mapping[PlayerId, str], str]:
+    """The players the round as stamped had and ``now`` lacks, their names, and the rows
+    that held them ("board 3: White ..., Black ..., handicap 0")."""
     if reference is None:
-        return [], {}
+        return [], {}, ""
     rnd, names = reference
     order = [p for g in rnd.games for p in g.players] + [b.player for b in rnd.byes]
-    return [p for p in order if p not in now], names
+    lost = [p for p in order if p not in now]
+    rows = [
+        (f"board {g.board}: " if g.board else "")
+        + f"White {_listed([g.white], names)}, Black {_listed([g.black], names)}, "
+        f"handicap {g.handicap}"
+        for g in rnd.games
+        if set(g.players) - now
+    ]
+    rows += [
+        f"a {b.kind.value.lower()} bye for {_listed([b.player], names)}"
+        for b in rnd.byes
+        if b.player not in now
+    ]
+    more = f" and {len(rows) - NAMED} more" if len(rows) > NAMED else ""
+    return lost, names, "; ".join(rows[:NAMED]) + more
+
+
+def _as_stamped(
+    t: Tournament, rnd: Round, digest: str
+) -> tuple[Round, Mapping[PlayerId, str]] | None:
+    """Round ``rnd`` as the Log stamped it, found from its digest alone (no journal copy):
+    with the games and byes a row deleted by hand took away (``addin.core.lost_rows``)."""
+    lost = lost_since_stamp(rnd, digest, absent_from(t, rnd.number))
+    if lost is None:
+        return None
+    names = {pid: p.name for pid, p in t.players.items()}
+    return replace(rnd, games=rnd.games + lost.games, byes=rnd.byes + lost.byes), names
 
 
 def _renamed(number: int, sheet_names: Sequence[str]) -> list[str]:
@@ -284,7 +314,7 @@ def _renamed(number: int, sheet_names: Sequence[str]) -> list[str]:
 
 
 def paired_round_problems(
-    rounds: Sequence[Round],
+    t: Tournament,
     sheet_names: Sequence[str],
     log: Iterable[tuple[str, str]],
     reference: Reference,
@@ -292,10 +322,13 @@ def paired_round_problems(
 ) -> list[Problem]:
     """The rounds the Log records as paired that the workbook no longer holds as paired.
 
-    ``rounds``: one per "Round N" sheet, as read. Rounds below the last with games that are
-    missing or empty are left to ``round_sheets``, which names them already; so are the
-    games of the ``misread`` rounds, whose cells that could not be read are named already.
+    ``t.rounds``: one per "Round N" sheet, as read. Rounds below the last with games that
+    are missing or empty are left to ``round_set_problems``, which names them already; so
+    are the games of the ``misread`` rounds, whose cells that could not be read are named
+    already. Without a journal copy of a round (``reference`` gives None) the players who
+    lost their game are found from the stamped digest itself.
     """
+    rounds = t.rounds
     current = {r.number: r for r in rounds}
     played = max((r.number for r in rounds if r.games or r.byes), default=0)
     problems: list[Problem] = []
@@ -306,7 +339,10 @@ def paired_round_problems(
         gone = rnd is None or not (rnd.games or rnd.byes)
         if (gone and number < played) or (not gone and number in misread):
             continue
-        lost, names = _lost(reference(number, digest), _players(rnd) if rnd else set())
+        stamped = reference(number, digest)
+        if stamped is None and not gone and rnd is not None:
+            stamped = _as_stamped(t, rnd, digest)
+        lost, names, rows = _lost(stamped, _players(rnd) if rnd else set())
         who = f" ({len(lost)} players: {_listed(lost, names)})" if lost else ""
         sheet = round_sheet(number)
         if rnd is None:
@@ -336,8 +372,8 @@ def paired_round_problems(
                 Problem(
                     sheet,
                     f"round {number} has lost games or byes since it was paired: "
-                    f"{_listed(lost, names)} now have neither: restore the rows; to take a "
-                    "game away, restore it and break-pair it",
+                    f"{_listed(lost, names)} now have neither: restore the rows ({rows}); "
+                    "to take a game away, restore it and break-pair it",
                 )
             )
     return problems

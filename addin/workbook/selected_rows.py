@@ -11,6 +11,7 @@ from collections.abc import Collection
 from addin.workbook.book import Book
 from addin.workbook.gateway import Selection, TableSource
 from addin.workbook.layout import (
+    EGD_LIST,
     TDLISTA,
     games_table,
     players_table,
@@ -29,6 +30,19 @@ def on_player_sheet(sel: Selection | None) -> bool:
 def on_member_list(sel: Selection | None) -> bool:
     """Whether ``sel`` is on the TDListA sheet."""
     return sel is not None and sel.sheet == TDLISTA.sheet
+
+
+def on_egd_list(sel: Selection | None) -> bool:
+    """Whether ``sel`` is on the EGD list sheet."""
+    return sel is not None and sel.sheet == EGD_LIST.sheet
+
+
+def egd_pins(tables: TableSource, sel: Selection) -> list[int]:
+    """The PIN on each selected row of the EGD list sheet, in row order (a row without
+    one: none)."""
+    data = tables.read_table(EGD_LIST)
+    pins = (row.whole("pin") for row in data.rows if row.number in sel.rows)
+    return [p for p in pins if p is not None]
 
 
 def player_ids(tables: TableSource, b: Book, sel: Selection) -> list[int]:

@@ -11,6 +11,7 @@ SHEET_GUIDE = {
     "Standings": "reports-for-the-wall",
     "Cross Table": "reports-for-the-wall",
     "TDListA": "a-tds-day",
+    "EGD list": "a-european-event-from-the-egd-list",
     "Log": "undo-and-history",
 }
 """Sheet name -> README anchor, for every sheet of ``layout.SHEET_ORDER``."""

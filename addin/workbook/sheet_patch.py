@@ -305,7 +305,7 @@ class PackagePatch:
         """Replace ``table``'s data rows as the openpyxl gateway's ``write_table`` would;
         the first and last sheet columns written."""
         if table.bulk:
-            raise Unsupported("the TDListA is written by its own path")
+            raise Unsupported("a bulk sheet (the TDListA, the EGD list) is written by its own path")
         sheet, table_part, table_xml = self._table(table)
         _, header_row, last_col, _ = _bounds(table_xml.get("ref", ""))
         cells = self._cells(sheet)

@@ -25,19 +25,24 @@ import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
 /**
- * OpenGotha's own pairing of every round (2 and later) of an OpenGotha tournament file, from
+ * OpenGotha's own pairing of every round (2 and later, or from --first) of an OpenGotha file, from
  * the state the file records before that round. Not part of the package: a benchmark harness
  * compiled against OpenGotha's source (see README.md).
  *
  * <p>Usage: {@code java -Djava.awt.headless=true -cp <og classes>:<this> OpenGothaSide FILE.xml
- * [--club file|on|off]} prints one JSON document on stdout:
+ * [--club file|on|off] [--first R] [--repeat K]} prints one JSON document on stdout:
  *
  * <pre>
  * {"file": "x.xml", "opengotha": "3.51", "club": "file", "rounds": [
- *   {"round": 2, "players": 17, "bye": "KEY" | null,
+ *   {"round": 2, "players": 17, "bye": "KEY" | null, "seconds": 0.0123,
  *    "games": [{"white": "KEY", "black": "KEY", "whiteName": "..", "blackName": "..",
  *               "handicap": 0}, ...]}, ...]}
  * </pre>
+ *
+ * <p>{@code --first R}: the first round to pair (default 2). {@code --repeat K}: each round is
+ * paired 1 + K times, each on a fresh copy, and "seconds" is the least time of the last K (the
+ * first warms the JVM up); by default once, and "seconds" is that pairing's time. The time runs
+ * from asking for the players to pair to the games, as the Pair button does.
  *
  * where KEY is OpenGotha's key string of the player (family + given name, blanks removed, upper
  * case), the identity games and byes use in the file itself.
@@ -66,24 +71,35 @@ public final class OpenGothaSide {
     }
 
     public static void main(String[] args) throws Exception {
-        boolean usage = args.length != 1 && !(args.length == 3 && args[1].equals("--club"));
-        String club = args.length == 3 ? args[2] : "file";
-        if (usage || !List.of("file", "on", "off").contains(club)) {
-            System.err.println("usage: OpenGothaSide FILE.xml [--club file|on|off]");
+        String club = "file";
+        int first = 2;
+        int repeat = 0;
+        boolean usage = args.length % 2 != 1;
+        for (int k = 1; k + 1 < args.length && !usage; k += 2) {
+            switch (args[k]) {
+                case "--club" -> club = args[k + 1];
+                case "--first" -> first = Integer.parseInt(args[k + 1]);
+                case "--repeat" -> repeat = Integer.parseInt(args[k + 1]);
+                default -> usage = true;
+            }
+        }
+        if (usage || !List.of("file", "on", "off").contains(club) || first < 1 || repeat < 0) {
+            System.err.println(
+                    "usage: OpenGothaSide FILE.xml [--club file|on|off] [--first R] [--repeat K]");
             System.exit(2);
         }
         File original = new File(args[0]);
         File file = withDataVersion(original);
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-        TournamentInterface first = load(file);
-        checkImport(original, first);
-        int rounds = first.getTournamentParameterSet().getGeneralParameterSet().getNumberOfRounds();
+        TournamentInterface loaded = load(file);
+        checkImport(original, loaded);
+        int rounds = loaded.getTournamentParameterSet().getGeneralParameterSet().getNumberOfRounds();
         List<String> done = new ArrayList<>();
-        for (int r = 1; r < rounds; r++) { // 0-based: round 2 of the file is r = 1
-            if (first.gamesList(r).isEmpty()) {
+        for (int r = first - 1; r < rounds; r++) { // 0-based: round 2 of the file is r = 1
+            if (loaded.gamesList(r).isEmpty()) {
                 continue;
             }
-            done.add(pairRound(file, r, club));
+            done.add(pairRound(file, r, club, repeat));
         }
         out.println("{\"file\": " + json(original.getName()) + ", \"opengotha\": "
                 + json(Gotha.getGothaFullVersionNumber()) + ", \"club\": " + json(club)
@@ -149,8 +165,40 @@ public final class OpenGothaSide {
         return t;
     }
 
-    /** Pairs 0-based round r of a fresh copy of the file; returns the round's JSON object. */
-    private static String pairRound(File file, int r, String club) throws Exception {
+    /**
+     * Pairs 0-based round r of a fresh copy of the file; returns the round's JSON object. With
+     * {@code repeat} K > 0 the round is paired 1 + K times, each on a fresh copy, and "seconds"
+     * is the least time of the last K (the first warms the JVM up); with 0, of the one pairing.
+     */
+    private static String pairRound(File file, int r, String club, int repeat) throws Exception {
+        Paired paired = null;
+        double seconds = Double.POSITIVE_INFINITY;
+        for (int k = 0; k <= repeat; k++) {
+            paired = pairOnce(file, r, club);
+            if (k > 0 || repeat == 0) {
+                seconds = Math.min(seconds, paired.seconds);
+            }
+        }
+        List<String> items = new ArrayList<>();
+        for (Game g : paired.games) {
+            Player w = g.getWhitePlayer();
+            Player b = g.getBlackPlayer();
+            items.add("    {\"white\": " + json(w.getKeyString()) + ", \"black\": "
+                    + json(b.getKeyString()) + ", \"whiteName\": " + json(w.fullName())
+                    + ", \"blackName\": " + json(b.fullName()) + ", \"handicap\": "
+                    + g.getHandicap() + "}");
+        }
+        return "  {\"round\": " + (r + 1) + ", \"players\": " + paired.players + ", \"bye\": "
+                + (paired.bye == null ? "null" : json(paired.bye)) + ", \"seconds\": "
+                + String.format(java.util.Locale.ROOT, "%.4f", seconds) + ", \"games\": [\n"
+                + String.join(",\n", items) + "\n  ]}";
+    }
+
+    /** One pairing of a round: its games, bye, players and the time OpenGotha took. */
+    private record Paired(List<Game> games, String bye, int players, double seconds) {
+    }
+
+    private static Paired pairOnce(File file, int r, String club) throws Exception {
         TournamentInterface t = load(file);
         setClubAvoidance(t.getTournamentParameterSet().getPairingParameterSet(), club);
         Set<String> present = playedIn(t, r);
@@ -174,15 +222,9 @@ public final class OpenGothaSide {
         // What the GUI does after any change: scores are recomputed on the next request.
         t.setLastTournamentModificationTime(System.currentTimeMillis());
 
+        // Timed: what the Pair button does, from the players to pair to the games.
+        long start = System.nanoTime();
         ArrayList<Player> toPair = t.alNotPairedPlayers(r);
-        Set<String> pairable = new TreeSet<>();
-        for (Player p : toPair) {
-            pairable.add(p.getKeyString());
-        }
-        if (!pairable.equals(new TreeSet<>(present))) {
-            throw new IllegalStateException(file.getName() + " round " + (r + 1)
-                    + ": pairable players differ from those who played");
-        }
         String bye = null;
         if (toPair.size() % 2 != 0) {
             t.chooseAByePlayer(toPair, r);
@@ -191,18 +233,20 @@ public final class OpenGothaSide {
             toPair.removeIf(p -> p.hasSameKeyString(byePlayer));
         }
         ArrayList<Game> games = t.makeAutomaticPairing(toPair, r);
-        List<String> items = new ArrayList<>();
-        for (Game g : games) {
-            Player w = g.getWhitePlayer();
-            Player b = g.getBlackPlayer();
-            items.add("    {\"white\": " + json(w.getKeyString()) + ", \"black\": "
-                    + json(b.getKeyString()) + ", \"whiteName\": " + json(w.fullName())
-                    + ", \"blackName\": " + json(b.fullName()) + ", \"handicap\": "
-                    + g.getHandicap() + "}");
+        double seconds = (System.nanoTime() - start) / 1e9;
+
+        Set<String> pairable = new TreeSet<>();
+        for (Player p : t.alNotPairedPlayers(r)) {
+            pairable.add(p.getKeyString());
         }
-        return "  {\"round\": " + (r + 1) + ", \"players\": " + present.size() + ", \"bye\": "
-                + (bye == null ? "null" : json(bye)) + ", \"games\": [\n"
-                + String.join(",\n", items) + "\n  ]}";
+        if (bye != null) {
+            pairable.add(bye);
+        }
+        if (!pairable.equals(new TreeSet<>(present))) {
+            throw new IllegalStateException(file.getName() + " round " + (r + 1)
+                    + ": pairable players differ from those who played");
+        }
+        return new Paired(games, bye, present.size(), seconds);
     }
 
     private static void setClubAvoidance(PairingParameterSet pps, String club) {

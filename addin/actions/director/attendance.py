@@ -174,7 +174,8 @@ def checkin(snapshot: Snapshot, params: CheckinParams) -> Change:
     draft.warn(check_warnings(desk))
     write_players(draft, desk, {pid: {"status": Status.ACTIVE.value}})
     played = last_round(t)
-    missed = f"; absent from round(s) 1-{played} (0 points)" if played else ""
+    rounds = "round 1" if played == 1 else f"rounds 1-{played}"
+    missed = f"; absent from {rounds} (0 points)" if played else ""
     finish(
         draft,
         desk,

@@ -86,6 +86,19 @@ def impossible_jigo(rnd: Round, game: Game, result: Result | None) -> list[str]:
     ]
 
 
+def replaced_result(t: Tournament, rnd: Round, game: Game, result: Result | None) -> list[str]:
+    """A result already recorded, about to be replaced or cleared: a warning naming the
+    board, its players, the result there and the one that replaces it (in any round: the
+    last one's results are as much the players' as an earlier one's)."""
+    if game.result is None or game.result == result:
+        return []
+    new = result.value if result else "no result (blank)"
+    return [
+        f"{_where(rnd, game)}: {_pair_text(t, game)} already has a result, "
+        f"{game.result.value}; it is replaced by {new}"
+    ]
+
+
 def _pair_text(t: Tournament, game: Game) -> str:
     return f"{name_of(t, game.white)} (White) - {name_of(t, game.black)} (Black)"
 
@@ -346,7 +359,8 @@ class ResultParams:
 @action(
     "result",
     "Record a result",
-    "record or correct a game's result; an earlier round's result is asked to be confirmed",
+    "record or correct a game's result; replacing or clearing a result already there, or "
+    "changing an earlier round, is asked to be confirmed",
     ResultParams,
     reads=SETTLED,
     writes=ROUNDS,
@@ -375,7 +389,7 @@ def record_result(snapshot: Snapshot, params: ResultParams) -> Change:
     new_round = replace(rnd, games=tuple(new if g == game else g for g in rnd.games))
     after = with_round(t, new_round)
     latest = last_round(t)
-    warnings = []
+    warnings = replaced_result(t, rnd, game, result)
     if rnd.number < latest:
         warnings.append(
             f"round {rnd.number} is not the latest round: round {latest} is already paired, "

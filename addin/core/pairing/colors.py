@@ -95,13 +95,33 @@ COLOUR_SETS: tuple[frozenset[Color], ...] = (
 UNAVOIDABLE = tuple(tuple(unavoidable_breaks(a, b) for b in COLOUR_SETS) for a in COLOUR_SETS)
 """:func:`unavoidable_breaks` of every two :data:`COLOUR_SETS`, by their places (the
 pairing asks it for every candidate game; an Enum's hash is slow in bulk)."""
+BREAKS = tuple(tuple(breaks(a, b) for b in COLOUR_SETS) for a in COLOUR_SETS)
+""":func:`breaks` of every two :data:`COLOUR_SETS` (White's, then Black's), by their places."""
 
 
-def imbalance(ba: int, bb: int, even: bool) -> int:
-    """:meth:`ColorBook.imbalance` of two players whose Whites minus Blacks are ``ba``, ``bb``."""
+def first_takes_white(ba: int, bb: int, breaks_first: int, breaks_second: int) -> bool | None:
+    """The colouring step's choice for an even game between two players whose Whites minus
+    Blacks are ``ba`` and ``bb``, when the first taking White breaks criterion 4
+    ``breaks_first`` times and the second taking White ``breaks_second`` times (both 0 unless
+    colours are restricted): fewer breaks first, then whoever has had more Whites takes
+    Black. None: a tie, which the last colour or the coin breaks; the players' balance then
+    ends the same either way (one at ``ba`` + 1 and one at ``ba`` - 1)."""
+    if breaks_first != breaks_second:
+        return breaks_first < breaks_second
+    if ba != bb:
+        return ba < bb
+    return None
+
+
+def off_balance(ba: int, bb: int, even: bool, first_white: bool | None = None) -> int:
+    """Players of a game left two or more colours off balance (Whites minus Blacks in even
+    games): as they stand after a handicap game (its colours do not count), after an even
+    game coloured with the first player as White (``first_white`` True or None, the tie
+    :func:`first_takes_white` leaves, which ends the same either way) or as Black."""
     if not even:
         return (abs(ba) >= 2) + (abs(bb) >= 2)
-    return min((abs(ba + 1) >= 2) + (abs(bb - 1) >= 2), (abs(ba - 1) >= 2) + (abs(bb + 1) >= 2))
+    d = -1 if first_white is False else 1
+    return (abs(ba + d) >= 2) + (abs(bb - d) >= 2)
 
 
 @dataclass(frozen=True)
@@ -147,11 +167,6 @@ class ColorBook:
         """Whites minus Blacks in even games."""
         return self.field.history.balance.get(e.id, 0)
 
-    def imbalance(self, a: Entrant, b: Entrant, even: bool = True) -> int:
-        """Players of a game left two or more colours off balance (even games only): by the
-        better colouring of an even game, as they stand in a handicap game."""
-        return imbalance(self._balance(a), self._balance(b), even)
-
     def _coin(self, a: Entrant, b: Entrant) -> bool:
         """A seeded, reproducible coin: True gives White to the lower AGA number."""
         lo, hi = sorted((a.id, b.id))
@@ -159,14 +174,13 @@ class ColorBook:
         return hashlib.blake2b(text, digest_size=8).digest()[0] & 1 == 0
 
     def _even(self, a: Entrant, b: Entrant) -> tuple[Entrant, Entrant]:
-        """(White, Black) of an even game: criterion 4 first when restricted, then balance."""
-        if self.restricted:
-            ab, ba = self.breaks(a, b), self.breaks(b, a)
-            if ab != ba:
-                return (a, b) if ab < ba else (b, a)
-        # Whoever has had White more often (net of Black) takes Black.
-        if self._balance(a) != self._balance(b):
-            return (b, a) if self._balance(a) > self._balance(b) else (a, b)
+        """(White, Black) of an even game: criterion 4 first when restricted, then balance
+        (:func:`first_takes_white`, which the pairing's colour tier prices), then the
+        colours of the last round, then a seeded coin."""
+        ab, ba = (self.breaks(a, b), self.breaks(b, a)) if self.restricted else (0, 0)
+        a_white = first_takes_white(self._balance(a), self._balance(b), ab, ba)
+        if a_white is not None:
+            return (a, b) if a_white else (b, a)
         last_a, last_b = self._history[a.id][-1:], self._history[b.id][-1:]
         if last_a and last_b and last_a != last_b:
             return (b, a) if last_a[0] is Color.WHITE else (a, b)

@@ -20,9 +20,10 @@ Tiers, most important first (protocol references in brackets):
 =================  ==================================================  ==============
 tier               penalty of one candidate game                        cap per game
 =================  ==================================================  ==============
-mms_difference     (score difference in 1/q points)^2  [merge groups    (span*q)^2
-                   so as to minimise the total score difference]; EGF
-                   style adds (N*q)^2 + 1 to a game avoidance objects to
+mms_difference     (score difference in 1/q points)^2  [merge groups    (span*q)^2,
+                   so as to minimise the total score difference]; EGF   EGF style
+                   style adds min(N*q, span)^2 + 2 to a game avoidance  twice that + 2
+                   objects to (:func:`egf_penalty`)
 bye_choice         bye edge only: preference rank of the bye recipient   players - 1
                    (lowest score, then lowest rating)  [Odd-Numbered]
 repeat_float       players floating in the same direction as in the      2
@@ -36,7 +37,8 @@ avoidance          same family 5, club 4, city 3, state 2, country 1,   15
                    considerations]
 handicap_and_      3 for a handicap game when avoiding them (first      5
 colour             half only), plus the players the game leaves two
-                   colours off balance in even games (beyond AGA)
+                   colours off balance in even games (beyond AGA),
+                   after the colouring the colouring step will give it
 switch             both players from the same half of the split group    1
                    ("a switch"; all transpositions come first)
 shift              min(d, 15)^2 * w, d = distance from the split-and-     225 * 15
@@ -57,7 +59,9 @@ Magnitudes in the worst case the tests prove, 2,000 players, 10 rounds, a 40-poi
 span in half points (``worst_case_scales(2000, 80)``): scales from 1 (shift), 3.4e6
 (switch), then one per tier up to mms_difference;
 the heaviest edge stays below :data:`SAFE_WEIGHT` (2^120) and far below the 2^127
-of rustworkx's integers. Real graphs are far lighter: their bounds come from the
+of rustworkx's integers. EGF style (``worst_case_scales(2000, span, egf=True)``) widens the
+score tier's cap to twice the span squared: it stays below at 2,000 players up to a 35-point
+span in half points (70 in whole points). Real graphs are far lighter: their bounds come from the
 penalties actually present (:func:`tier_bound`), and inactive tiers weigh nothing.
 """
 
@@ -72,7 +76,15 @@ from typing import NamedTuple
 from addin.core.european import AvoidanceScope, FloatChoice, GroupPairing
 from addin.core.handicap import gap_stones
 from addin.core.model import Color, ColorPolicy, HandicapBasis, Player
-from addin.core.pairing.colors import COLOUR_SETS, UNAVOIDABLE, ColorBook, imbalance, stones
+from addin.core.pairing.colors import (
+    BREAKS,
+    COLOUR_SETS,
+    UNAVOIDABLE,
+    ColorBook,
+    first_takes_white,
+    off_balance,
+    stones,
+)
 from addin.core.pairing.field import Entrant, Field
 from addin.core.pairing.seeding import draw_rank, sos_ranks
 from addin.core.pairing.structure import Structure
@@ -160,7 +172,8 @@ class Context:
         ]
         self.avoid_handicap = field.settings.avoid_handicap_games and field.first_half
         points = field.settings.avoidance_points
-        self.egf_penalty = (points * field.score_unit) ** 2 + 1 if points and on else 0
+        span = pool[0].units - pool[-1].units if pool else 0
+        self.egf_penalty = egf_penalty(points * field.score_unit, span) if points and on else 0
         """EGF style: what a game the avoidance switches object to adds to the score tier."""
         self.balance = field.settings.color_policy is not ColorPolicy.MANUAL
         choice = field.settings.options.float_choice
@@ -174,6 +187,10 @@ class Context:
             self.sos_bottom = [len(field.groups[e.group]) - 1 - ranks[e.index] for e in pool]
         self._stones: dict[tuple[int, int], int] = {}
         settings = field.settings
+        self._all_even = (
+            settings.handicap_policy.reduction is None or settings.handicap_ceiling <= 0
+        )
+        """No handicap policy, or a ceiling of 0: every game is even (no stones to work out)."""
         self._by_gap = fast_stones and settings.handicap_basis is not HandicapBasis.MMS
         cap = settings.handicap_even_from
         self._closed = [
@@ -201,6 +218,8 @@ class Context:
 
     def stones_between(self, i: int, j: int) -> int:
         """Handicap stones of the game between pool indices ``i`` < ``j``."""
+        if self._all_even:
+            return 0
         key = (i, j)
         found = self._stones.get(key)
         if found is None:
@@ -221,10 +240,23 @@ Cost = Callable[[Candidate, Context], int]
 # --- criteria -------------------------------------------------------------------------
 
 
+def egf_penalty(reach: int, span: int) -> int:
+    """EGF style ("Avoidance may cost (points)" N): what a game the avoidance switches
+    object to adds to the score tier, in units of 1/q point squared. Its price is the
+    square of N points (``reach`` = N * q units) plus one unit, so that a pairing which
+    costs up to that much more score difference is preferred to it: one game N points
+    further apart, or one N and one a unit further (OpenGotha's trade in bosp2024 round 2).
+    One unit more makes a pairing that costs exactly the price win the tie; ties went to
+    the lower tiers (the bye, repeated floats), which kept the same-club game where
+    OpenGotha avoids it. N is capped at the field's score span (``span`` units), as
+    OpenGotha caps its factor at the score range: no game is further apart."""
+    return min(reach, span) ** 2 + 2
+
+
 def mms_difference(c: Candidate, ctx: Context) -> int:
     """Squared McMahon score difference, in units of 1/q point; in EGF style a game the
-    avoidance switches object to counts as if N points apart (plus one unit), so a pairing
-    up to N points further apart is preferred to it."""
+    avoidance switches object to adds :func:`egf_penalty`, so a pairing up to N points
+    further apart (and one unit) is preferred to it."""
     cost = (c.hi.units - c.lo.units) ** 2
     if ctx.egf_penalty and ctx.objects(c):
         cost += ctx.egf_penalty
@@ -280,9 +312,21 @@ def handicap_game(c: Candidate, ctx: Context) -> int:
 
 
 def colour_balance(c: Candidate, ctx: Context) -> int:
-    """Players the game leaves two or more colours off balance in even games: by the
-    better colouring of an even game, or as they stand when a handicap fixes the colours."""
-    return imbalance(ctx.balances[c.hi.index], ctx.balances[c.lo.index], not ctx.stones(c))
+    """Players the game leaves two or more colours off balance in even games: after the
+    colouring the colouring step will give an even game (criterion 4 first when
+    restricted, then Black to whoever has had more Whites), or as they stand when a
+    handicap fixes the colours. Pricing a colouring the step would not give (the better of
+    the two) let a pair of +2 and +4 look like +1 and +5 (one player off) and end at +3 and
+    +3 (two)."""
+    i, j = c.hi.index, c.lo.index
+    ba, bb = ctx.balances[i], ctx.balances[j]
+    if ctx.stones_between(i, j):
+        return off_balance(ba, bb, False)
+    first = second = 0
+    if ctx.restricted:
+        fi, fj = ctx.forbidden_at[i], ctx.forbidden_at[j]
+        first, second = BREAKS[fi][fj], BREAKS[fj][fi]
+    return off_balance(ba, bb, True, first_takes_white(ba, bb, first, second))
 
 
 def _always(ctx: Context) -> bool:
@@ -371,6 +415,7 @@ class Tier:
 
 GAME_TIERS: tuple[Tier, ...] = (
     Tier("mms_difference", (mms_difference,), lambda n, span: span * span),
+    # (EGF style adds egf_penalty(span, span) to this cap: worst_case_caps)
     Tier("bye_choice", (), lambda n, span: max(n - 1, 0), bye_only=True),
     Tier("repeat_float", (repeat_float,), lambda n, span: 2, per_player=True),
     Tier("color_rule", (color_rule,), lambda n, span: 2, per_player=True),
@@ -434,15 +479,26 @@ def scales_for(bounds: Sequence[int]) -> tuple[int, ...]:
     return tuple(scales)
 
 
-def worst_case_bounds(players: int, span: int) -> tuple[int, ...]:
-    """Tier bounds from the caps, for ``players`` players and a score span of ``span``
-    units (the difference between the highest and lowest McMahon score, times q)."""
+def worst_case_caps(players: int, span: int, egf: bool = False) -> tuple[int, ...]:
+    """The largest penalty one edge can carry in each tier, for ``players`` players and a
+    score span of ``span`` units (the difference between the highest and lowest McMahon
+    score, times q); ``egf``: with EGF-style avoidance, whose penalty adds to the score
+    tier (at most :func:`egf_penalty` of the span)."""
+    caps = [t.cap(players, span) for t in TIERS]
+    if egf:
+        caps[0] += egf_penalty(span, span)
+    return tuple(caps)
+
+
+def worst_case_bounds(players: int, span: int, egf: bool = False) -> tuple[int, ...]:
+    """Tier bounds from :func:`worst_case_caps`."""
     nodes = players + players % 2  # an odd field has a bye node
-    return tuple(tier_bound(t, t.cap(players, span), nodes) for t in TIERS)
+    caps = worst_case_caps(players, span, egf)
+    return tuple(tier_bound(t, cap, nodes) for t, cap in zip(TIERS, caps, strict=True))
 
 
-def worst_case_scales(players: int, span: int) -> tuple[int, ...]:
-    return scales_for(worst_case_bounds(players, span))
+def worst_case_scales(players: int, span: int, egf: bool = False) -> tuple[int, ...]:
+    return scales_for(worst_case_bounds(players, span, egf))
 
 
 def combine(costs: Sequence[int], scales: Sequence[int]) -> int:
