@@ -118,7 +118,7 @@ def fetch(
 
 
 def _announced(header: str | None) -> int | None:
-    if header is None or not header.strip().isdigit():
+    if header is None or not header.strip().isdecimal():
         return None
     return int(header.strip())
 

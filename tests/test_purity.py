@@ -256,3 +256,16 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
         if v not in index:
             visit(v)
     return found
+
+
+def test_no_module_takes_str_isdigit_for_a_number() -> None:
+    """``"²".isdigit()`` is True and ``int("²")`` raises: a hostile "²" typed for a board or
+    an AGA # once closed a connection unanswered, and a station's page with it never showed
+    again. ``str.isdecimal`` is exactly what ``int`` reads."""
+    said = '"²" is a digit to str.isdigit'  # the comments that say why
+    found = [
+        str(p.relative_to(PACKAGE))
+        for p in sources()
+        if ".isdigit()" in p.read_text(encoding="utf-8").replace(said, "")
+    ]
+    assert not found, f"use str.isdecimal (or isascii and isdecimal) in {found}"

@@ -331,3 +331,21 @@ def test_a_hostile_station_name_is_cut_short_and_stays_text(book: Path) -> None:
     assert "\x07" not in signed[0] and len(signed[0]) < 60
     door = Journal.load(book).entries[-1].door
     assert door.startswith("=HYPERLINK") and len(door) <= 31
+
+
+def test_a_superscript_two_is_no_number_and_the_desk_still_gets_its_page(book: Path) -> None:
+    """A "²" is a digit to ``str.isdigit`` but not to ``int``: the entry is refused in words,
+    and the station's page, which lists it, still renders (it answered nothing before)."""
+    with serving(book) as served:
+        desk = Station(served.url, "Desk 1")
+        desk.sign_in(key_of(book))
+        told = desk.settled(desk.send("register", aga="²"))
+        assert told["state"] == "refused" and "'²' is not a whole number" in told["message"]
+        status, page = desk.get("/station/")
+        assert status == 200 and "register AGA # ²" in page
+        request = urllib.request.Request(
+            served.url + "/station/entry", data=b"x", headers={"Content-Length": "²"}
+        )
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            desk.opener.open(request, timeout=30)
+        assert 400 <= refused.value.code < 500

@@ -44,7 +44,7 @@ def query_key(query: str) -> str:
 
 def is_number_query(query: str) -> bool:
     text = query.strip().removeprefix("#").strip()
-    return text.isascii() and text.isdigit()
+    return text.isascii() and text.isdecimal()
 
 
 def prefix_range(keys: list[str], prefix: str) -> tuple[int, int]:

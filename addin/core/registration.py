@@ -524,7 +524,7 @@ def _row_aga_id(row: _Row) -> int | None:
     text = row.cell("aga_id")
     if not text:
         return None
-    if not (text.isascii() and text.isdigit()):
+    if not (text.isascii() and text.isdecimal()):
         row.problem("aga_id", f"AGA number {shown(text)} is not a number")
         return None
     if len(text.lstrip("0")) > 5 or not 1 <= int(text) <= MAX_AGA_ID:
@@ -539,7 +539,7 @@ def _row_byes(row: _Row) -> frozenset[int]:
     for part in _BYE_SEPARATORS.split(text):
         if not part:
             continue
-        if not (part.isascii() and part.isdigit()) or not 1 <= int(part) <= MAX_ROUNDS:
+        if not (part.isascii() and part.isdecimal()) or not 1 <= int(part) <= MAX_ROUNDS:
             message = (
                 f"bye requests {shown(text)}: {shown(part)} is not a round number "
                 f"(1 to {MAX_ROUNDS}); write e.g. 2;4"

@@ -657,7 +657,7 @@ def _read_settings(
 
 def _round_count(text: str) -> bool:
     """Whether ``text`` is a number of rounds (1 to MAX_ROUNDS); others are left alone."""
-    return text.isdigit() and len(text) <= 6 and 1 <= int(text) <= MAX_ROUNDS
+    return text.isdecimal() and len(text) <= 6 and 1 <= int(text) <= MAX_ROUNDS
 
 
 _HEADER_FIELDS = {
@@ -703,7 +703,7 @@ def _header_int(context: _Context, header: etree._Element | None, tag: str) -> i
     if element is None or not (element.text or "").strip():
         return None
     text = element.text.strip()
-    if not (text.isascii() and text.isdigit()):  # "²" is a digit to str.isdigit, not to int
+    if not (text.isascii() and text.isdecimal()):  # "²" is a digit to str.isdigit, not to int
         raise context.error(element, f"{shown(text)} is not a whole number of minutes")
     return int(text)
 
@@ -727,7 +727,7 @@ def _read_tiebreaks(context: _Context, header: etree._Element | None) -> tuple[s
     tiers = []
     for system in systems:
         tier, method = system.get("Tier", ""), system.get("Method", "").strip()
-        if not tier.isdigit():
+        if not tier.isdecimal():
             raise context.error(system, f"Tier {tier!r} is not a whole number")
         if method and method.upper() != "NULL":
             tiers.append((int(tier), method))
@@ -921,7 +921,7 @@ class _RoundState:
 
 def _round_number(context: _Context, element: etree._Element) -> int:
     text = element.get("RoundNumber", "").strip()
-    if not text.isdigit() or len(text) > 6 or not 1 <= int(text) <= MAX_ROUNDS:
+    if not text.isdecimal() or len(text) > 6 or not 1 <= int(text) <= MAX_ROUNDS:
         raise context.error(
             element, f"RoundNumber={shown(text)} is not a round number (1 to {MAX_ROUNDS})"
         )
@@ -1010,7 +1010,7 @@ def _seat(context: _Context, state: _RoundState, element: etree._Element, player
 
 def _handicap(context: _Context, element: etree._Element) -> int:
     text = element.get("Handicap", "").strip()
-    if not text.isdigit() or len(text) > 2 or int(text) > MAX_HANDICAP:
+    if not text.isdecimal() or len(text) > 2 or int(text) > MAX_HANDICAP:
         raise context.error(
             element, f"Handicap={shown(text)} is not a number of stones (0 to {MAX_HANDICAP})"
         )

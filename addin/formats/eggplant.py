@@ -271,7 +271,7 @@ def read_settings(
     notes: list[str] = []
     taken: dict[str, str] = {}
     rounds = _text(values, "numberofrounds")
-    if rounds.isdigit() and len(rounds) <= 6 and 1 <= int(rounds) <= limits.MAX_ROUNDS:
+    if rounds.isdecimal() and len(rounds) <= 6 and 1 <= int(rounds) <= limits.MAX_ROUNDS:
         settings = replace(settings, rounds=int(rounds))
         taken["rounds"] = f"Number of rounds {rounds}"
     komi = _number(_text(values, "defaultkomi"))
@@ -318,7 +318,7 @@ def _handicap_policy(values: dict[str, str]) -> HandicapPolicy | None:
     if games == "false":
         return HandicapPolicy.NONE
     modifier = _text(values, "handicapmodifier")
-    if games != "true" or not modifier.isdigit():
+    if games != "true" or not modifier.isdecimal():
         return None
     for policy in HandicapPolicy:
         if policy.reduction == int(modifier):
@@ -341,7 +341,7 @@ def _handicap_rules(
     settings = replace(settings, top_band_even=False)
     taken["top_band_even"] = "Top band games even No (Eggplant has no such rule)"
     ceiling = _text(values, "handicapceiling")
-    if ceiling.isdigit() and len(ceiling) <= 2 and int(ceiling) <= 9:
+    if ceiling.isdecimal() and len(ceiling) <= 2 and int(ceiling) <= 9:
         settings = replace(settings, handicap_ceiling=int(ceiling))
         taken["handicap_ceiling"] = f"Handicap ceiling {ceiling}"
     elif ceiling:

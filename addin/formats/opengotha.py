@@ -127,7 +127,7 @@ def rank_value(rank: str) -> int:
     text = rank.strip() or " "
     try:
         last = text[-1].upper()
-        number = int(text) if last.isdigit() else int(text[:-1])
+        number = int(text) if last.isdecimal() else int(text[:-1])
     except ValueError:
         return -30
     if last == "D":
@@ -147,7 +147,7 @@ def rank_text(value: int) -> str:
 def _pin(text: str) -> int | None:
     """An EGF PIN (``egfPin``: eight digits) as a number; anything else none."""
     text = text.strip()
-    return int(text) if text.isascii() and text.isdigit() and len(text) <= 8 else None
+    return int(text) if text.isascii() and text.isdecimal() and len(text) <= 8 else None
 
 
 def key_of(text: str) -> str:
@@ -389,7 +389,7 @@ class _Reader:
             aga = el.get("agaId", "").strip()
             if (
                 aga.isascii()  # "²" is a digit to str.isdigit, not to int
-                and aga.isdigit()
+                and aga.isdecimal()
                 and 1 <= int(aga) <= 99_999
                 and int(aga) not in wanted.values()
             ):

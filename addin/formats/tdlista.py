@@ -164,7 +164,7 @@ def _aga_id(fields: list[str], source: str, number: int, line: str) -> int | Non
             return None
         raise TDListAError(source, number, f"no AGA number (second field) in {shown(line)}")
     text = fields[1]
-    if not (text.isascii() and text.isdigit()):
+    if not (text.isascii() and text.isdecimal()):
         problem = f"AGA number {shown(text)} of {shown(fields[0])} is not a number"
         raise TDListAError(source, number, problem)
     if len(text.lstrip("0")) > 5 or not 1 <= int(text) <= MAX_AGA_ID:  # as in Players
@@ -241,7 +241,7 @@ class _DateCache:
 
 def _parse_date(text: str, what: str) -> date:
     parts = text.split("/")
-    if len(parts) != 3 or not all(p.isascii() and p.isdigit() for p in parts):
+    if len(parts) != 3 or not all(p.isascii() and p.isdecimal() for p in parts):
         raise _LineError(f"{what} {shown(text)} is not a date M/D/YYYY")
     if len(parts[2]) != 4:
         raise _LineError(f"{what} {shown(text)} is not a date M/D/YYYY (4-digit year)")

@@ -452,6 +452,6 @@ def stamp_script(stamp: str) -> str:
 def page_stamp_script(stamp: str, when: str) -> str:
     """A page's stamp file: calls the page's callback with its ``stamp`` (letters and
     digits) and the publication's time (``2026-11-26 10:30``)."""
-    if not stamp.isalnum() or not all(c.isdigit() or c in "-: " for c in when):
+    if not stamp.isalnum() or not all(c.isdecimal() or c in "-: " for c in when):
         raise ValueError("a stamp is letters and digits only, a time digits, '-', ':' and ' '")
     return f'window.{PAGE_CALLBACK} && window.{PAGE_CALLBACK}("{stamp}", "{when}");\n'

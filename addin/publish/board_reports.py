@@ -540,7 +540,7 @@ class ReportBox:
 def _number(fields: Mapping[str, str], key: str) -> int:
     """A whole number typed in ASCII digits ("²" and "٣" are digits to Python, not here)."""
     value = fields.get(key, "").strip()
-    if not (value.isascii() and value.isdigit()) or len(value) > 6:
+    if not (value.isascii() and value.isdecimal()) or len(value) > 6:
         raise Refused(400, f"The {key} is a number.")
     return int(value)
 

@@ -205,7 +205,7 @@ def _state_mark(data: SiteData, number: int, board: str, side: str = "") -> str:
     """A board's report state in the round in play ("White has reported: waiting for
     Black"), as published; the served site's script keeps it current. ``side``: the colour
     of the player whose own page it is."""
-    if number != data.round or not board.isdigit():
+    if number != data.round or not board.isdecimal():
         return ""
     state = data.states.get(int(board), "")
     said = state_text(state, side) if state else ""
@@ -238,7 +238,7 @@ def pairings_page(data: SiteData, number: int | None = None) -> str:
         if rec.outcome is Outcome.ABSENT:
             text = "Not paired in this round: please see the tournament director"
         on = _board(data, rec) if rec.opponent is not None else ""
-        key = find_key(data.name(pid), pid, *([int(on)] if on.isdigit() else []))
+        key = find_key(data.name(pid), pid, *([int(on)] if on.isdecimal() else []))
         seat, opponent = _seat(data, rec), _opponent_line(data, rec)
         by_name.append(
             f'<li data-find="{key}"><div class="who">'
@@ -430,7 +430,7 @@ def _now(data: SiteData, pid: PlayerId) -> str:
     board = _board(data, rec) if rec.opponent is not None else ""
     side = "" if rec.color is None else ("white" if rec.color is Color.WHITE else "black")
     form = ""
-    if pending and rec.opponent is not None and board.isdigit() and side:
+    if pending and rec.opponent is not None and board.isdecimal() and side:
         form = f'<h3 id="report-h">Report a result</h3>{status_line()}' + personal_form(
             data.round, int(board), side, data.name(rec.opponent)
         )

@@ -163,7 +163,7 @@ class SiteHandler(SimpleHTTPRequestHandler):
             self._answer(429, "error", "Too many attempts: wait a few minutes, or see the TD.")
             return
         length = self.headers.get("Content-Length", "")
-        if not (length.isascii() and length.isdigit()):
+        if not (length.isascii() and length.isdecimal()):
             self._answer(411, "error", "A report says how long it is.")
             return
         if int(length) > MAX_BODY:

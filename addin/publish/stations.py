@@ -315,7 +315,7 @@ def describe(e: Entry, t: Tournament | None) -> str:
 
     def who(key: str) -> str:
         text = str(p.get(key, "?"))
-        player = t.players.get(int(text)) if t is not None and text.isdigit() else None
+        player = t.players.get(int(text)) if t is not None and text.isdecimal() else None
         return f"{player.name} ({text})" if player is not None else f"AGA # {text}"
 
     if e.action == "register":
@@ -545,7 +545,7 @@ def _same_origin(h: Any) -> bool:
 
 def _form(h: Any) -> dict[str, str] | None:
     length = h.headers.get("Content-Length", "")
-    if not length.isdigit() or int(length) > MAX_BODY:
+    if not length.isdecimal() or int(length) > MAX_BODY:
         h.close_connection = True
         return None
     try:

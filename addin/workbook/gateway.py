@@ -154,7 +154,7 @@ def selected_rows(address: str) -> tuple[int, ...]:
         area = area.strip().split("!")[-1]
         if not area:
             continue
-        ends = [int("".join(ch for ch in end if ch.isdigit()) or 0) for end in area.split(":")]
+        ends = [int("".join(ch for ch in end if ch.isdecimal()) or 0) for end in area.split(":")]
         if 0 in ends:  # a whole column (A:A): no row in particular
             continue
         rows.update(range(min(ends), max(ends) + 1))

@@ -683,7 +683,7 @@ def round_sheet(number: int) -> str:
 
 def round_number_of(sheet: str) -> int | None:
     prefix = "Round "
-    if sheet.startswith(prefix) and sheet[len(prefix) :].isdigit():
+    if sheet.startswith(prefix) and sheet[len(prefix) :].isdecimal():
         return int(sheet[len(prefix) :])
     return None
 

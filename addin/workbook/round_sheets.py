@@ -34,7 +34,7 @@ def renamed_candidates(number: int, sheet_names: Iterable[str]) -> list[str]:
         for s in sheet_names
         if round_number_of(s) is None
         and _squashed(s).startswith(wanted)
-        and not _squashed(s)[len(wanted) :][:1].isdigit()
+        and not _squashed(s)[len(wanted) :][:1].isdecimal()
     ]
 
 
