@@ -18,6 +18,7 @@ import argparse
 import contextlib
 import gc
 import os
+import re
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -350,12 +351,21 @@ def _program_name() -> str:
     return started_as if started_as in ("mcmahon", "aga-mcmahon") else "python -m addin"
 
 
+_LONG_QUOTE = re.compile(r"'([^']{201,})'")
+"""A value argparse quotes whole (``invalid int value: '999...'``), past 200 characters."""
+
+
+def _cut(value: str) -> str:
+    return f"'{value[:200]}'... ({len(value):,} characters)"
+
+
 class OneLineParser(argparse.ArgumentParser):
     """Usage errors as one line (what is wrong, and where to read more), exit status 2."""
 
     def error(self, message: str) -> NoReturn:
         if message.startswith("argument COMMAND: invalid choice"):
             message = message.split(" (choose from", 1)[0]  # --help lists the commands
+        message = _LONG_QUOTE.sub(lambda m: _cut(m.group(1)), message)
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 

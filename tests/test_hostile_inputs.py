@@ -80,7 +80,7 @@ def case(id: str, line: str, message: str, code: int = 1, file: bytes | None = N
 
 
 ROUND_CASES = [
-    case(f"{cmd}-round-{n}", f"{cmd} {{book}} --round {n} {rest}", expect)
+    case(f"{cmd}-round-{n}", f"{cmd} {{book}} --round {n} {rest}", expect, code)
     for cmd, rest in [
         ("pair", ""),
         ("unpair", ""),
@@ -94,11 +94,12 @@ ROUND_CASES = [
         ("prohibit", "--first 10000 --second 10001"),
         ("report", "pairings --out {tmp}/r.html"),
     ]
-    for n, expect in [
-        ("0", "round 0 is not a round of this 4-round tournament"),
-        ("-1", "round -1 is not a round"),
-        ("99", "round 99 is not a round"),
-        ("100000000000000000000", "is not a round"),
+    for n, expect, code in [
+        ("0", "round 0 is not a round of this 4-round tournament", 1),
+        ("-1", "round -1 is not a round", 1),
+        ("99", "round 99 is not a round", 1),
+        # past what a cell holds exactly: named as typed, never rounded to another number
+        ("100000000000000000000", "100000000000000000000 is past 9,007,199,254,740,992", 2),
     ]
     if not (cmd == "pair" and n == "99")
 ] + [
@@ -128,7 +129,12 @@ NUMBER_CASES = [
     case("result-unknown", "result {book} --board 1 --result maybe", "--result"),
     case("player-0", "drop {book} --player 0", "AGA # 0 is not in the Players sheet"),
     case("player-negative", "bye {book} --round 3 --player -5", "is not in the Players sheet"),
-    case("player-huge", "readmit {book} --player 99999999999999999999", "not in the Players"),
+    case(  # once said "AGA # 100000000000000000000": rounded through a float
+        "player-huge",
+        "readmit {book} --player 99999999999999999999",
+        "99999999999999999999 is past 9,007,199,254,740,992",
+        2,
+    ),
     case("band-0", "set-band {book} --player 10000 --band 0", "band"),
     case("band-99", "set-band {book} --player 10000 --band 99", "band"),
     case("replace-id-text", "replace-id {book} --from 10000 --to abc", "is not an AGA number"),
@@ -213,6 +219,17 @@ OUTPUT_CASES = [
     case("serve-poster-only-any-port", "serve {book} --poster-only --port 0", "a fixed port"),
     case("serve-bind-a-name", "serve {book} --bind hall-pc", "is not an IPv4 address"),
     case("accept-results-a-board", "accept-results {book} --board 1", "unrecognized arguments", 2),
+    case("checkin-superscript-two", "checkin {book} --player ²", "invalid int value: '²'", 2),
+    case(
+        "checkin-23-digits",
+        "checkin {book} --player 99999999999999999999999",
+        "99999999999999999999999 is past 9,007,199,254,740,992",
+        2,
+    ),
+    case("checkin-not-registered", "checkin {book} --player 987654", "is not in the Players sheet"),
+    case("drop-5000-digits", "drop {book} --player " + "9" * 5000, "(5,000 characters)", 2),
+    case("take-entries-missing-book", "take-entries {tmp}/missing.xlsx", "missing.xlsx"),
+    case("take-entries-a-board", "take-entries {book} --board 1", "unrecognized arguments", 2),
     case("check-aga-missing-book", "check-aga {tmp}/missing.xlsx", "missing.xlsx"),
     case("publish-no-folder", "publish {book} --to {tmp}/none/site", "there is no folder"),
     case("publish-to-a-file", "publish {book} --to {book}", "is a file, not a folder"),

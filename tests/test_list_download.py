@@ -204,7 +204,7 @@ class Watching:
 
 
 def test_the_store_tells_the_door_how_a_slow_download_goes(server: ListServer, book: Path) -> None:
-    from addin.cli import FileBook
+    from addin.store import FileBook
     from addin.store import run as run_action
 
     door = Watching()
@@ -217,7 +217,7 @@ def test_the_store_tells_the_door_how_a_slow_download_goes(server: ListServer, b
 
 
 def test_a_download_cut_short_ends_the_door_s_progress_line(server: ListServer, book: Path) -> None:
-    from addin.cli import FileBook
+    from addin.store import FileBook
     from addin.store import run as run_action
 
     door = Watching()

@@ -291,12 +291,12 @@ def _typed(p: Param, raw: object) -> object:
     if p.kind is ParamKind.INT:
         if isinstance(raw, bool):
             raise ValueError("is not a whole number")
-        number = float(raw) if isinstance(raw, int | float) else _number(str(raw))
-        if not number.is_integer():
-            raise ValueError("is not a whole number")
+        number = _whole(raw)
         if p.bounds and not p.bounds[0] <= number <= p.bounds[1]:
             raise ValueError(f"is not between {p.bounds[0]} and {p.bounds[1]}")
-        return int(number)
+        if not -LARGEST_WHOLE <= number <= LARGEST_WHOLE:
+            raise ValueError(f"is past {LARGEST_WHOLE:,}, the largest whole number taken here")
+        return number
     if p.kind is ParamKind.DATE:
         if isinstance(raw, date):
             return raw
@@ -317,11 +317,33 @@ def _typed(p: Param, raw: object) -> object:
     return text
 
 
-def _number(text: str) -> float:
+LARGEST_WHOLE = 2**53
+"""The largest whole number a parameter takes: what a spreadsheet cell (a double) holds
+exactly. Past it a number is refused by name, never rounded to another (a 23-digit AGA #
+once became 99999999999999991611392)."""
+
+
+def _whole(raw: object) -> int:
+    """``raw`` as a whole number, exactly: ``"5845"`` and a cell's ``5845.0`` alike;
+    ValueError for anything else (``"²"``, ``"12x"``, ``1.5``, ``inf``)."""
+    if isinstance(raw, int):
+        return raw
+    if isinstance(raw, float):
+        if not raw.is_integer():
+            raise ValueError("is not a whole number")
+        return int(raw)
+    text = str(raw).strip()
     try:
-        return float(text)
+        return int(text)  # exact, however long (a number past the limit is named)
+    except ValueError:
+        pass
+    try:
+        number = float(text)  # "5845.0", "1e3", as a spreadsheet may give them
     except ValueError:
         raise ValueError("is not a whole number") from None
+    if not number.is_integer():
+        raise ValueError("is not a whole number")
+    return int(number)
 
 
 def read_input(path: Path) -> InputFile:

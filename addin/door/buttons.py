@@ -56,7 +56,7 @@ PLACES: dict[str, tuple[str, str, str]] = {
     "pair": ("round", LARGE, "MacroPlay"),
     "result": ("round", LARGE, "ReviewAcceptOrRejectChangeDialog"),
     "accept-results": ("round", SMALL, "RefreshAll"),
-    "take-entries": ("round", SMALL, "ImportSavedImports"),
+    "take-entries": ("round", SMALL, "CompareAndMergeWorkbooks"),
     "unpair": ("round", SMALL, "SheetDelete"),
     "break-pair": ("round", SMALL, "CellsDelete"),
     "make-pair": ("round", SMALL, "CellsInsertDialog"),
