@@ -68,7 +68,7 @@ def _indexed(tables: TableSource) -> tuple[EgdIndex, list[Problem], bool]:
     if data.problems and data.present:
         return EgdIndex(()), list(data.problems), False
     index = EgdIndex(p for p in map(_player, data.rows) if p is not None)
-    return index, [], bool(data.rows) and not data.problems  # an empty list costs nothing
+    return index, [], not data.problems  # kept even empty: reading it opens the workbook
 
 
 def previous_egd_players(tables: TableSource, wanted: Collection[int]) -> dict[int, EgdPlayer]:
