@@ -85,7 +85,7 @@ def import_players(draft: Draft, report: ParseReport, name: str, update: bool) -
     write_egd_players(draft, report.players)
     saved_in = draft.path
     if draft.snapshot.terminal and saved_in is not None:
-        draft.change.afterwards = lambda: keep_index(saved_in, egd=True)
+        draft.change.afterwards = lambda: keep_index(saved_in)
     say_skipped(draft, report.skipped)
 
 

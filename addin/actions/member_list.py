@@ -3,6 +3,7 @@ against."""
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 from addin.actions.change import ActionError
@@ -30,27 +31,24 @@ def read_egd(tables: TableSource) -> EgdIndex:
     return index
 
 
-def keep_index(path: Path, egd: bool = False) -> int:
-    """Index the TDListA (``egd``: the EGD list) saved in ``path`` and keep it, as ``lookup``
-    reads and keys it: a new list is indexed when it arrives, not at the desk's first
-    look-up. What is kept is what reading the saved file makes, under keys of its saved
-    bytes, so a list changed later misses it. Run once the workbook is saved
-    (``Change.afterwards``); anything in the way (another command's turn, a list with
-    problems) leaves nothing kept and is no error: the next look-up indexes the list.
-    Returns the exit code, 0."""
+def keep_index(path: Path) -> int:
+    """Index the TDListA and the EGD list saved in ``path`` and keep both, as ``lookup``
+    reads and keys them (it searches both): a new list is indexed when it arrives, not at
+    the desk's first look-up, and the other list's index, whose keys the save may have
+    changed, is kept again with it. What is kept is what reading the saved file makes,
+    under keys of its saved bytes, so a list changed later misses it. Run once the
+    workbook is saved (``Change.afterwards``); anything in the way (another command's turn,
+    a list with problems) leaves nothing kept and is no error: the next look-up indexes
+    the list. Returns the exit code, 0."""
     from addin.workbook.calamine_reader import CalamineReader
     from addin.workbook.egd_sheet import EGD_SHEETS
     from addin.workbook.member_sheet import MEMBER_SHEETS
     from addin.workbook.saving import one_at_a_time, target_of
 
-    try:
-        with one_at_a_time(target_of(path), timeout=KEEP_WAIT):
-            if egd:
-                read_egd(CalamineReader.open(path, EGD_SHEETS))
-            else:
-                read_members(CalamineReader.open(path, MEMBER_SHEETS))
-    except Exception:  # the import is done and reported; keeping its index is a bonus
-        pass
+    # the import is done and reported: keeping its index is a bonus, never an error
+    with contextlib.suppress(Exception), one_at_a_time(target_of(path), timeout=KEEP_WAIT):
+        read_members(CalamineReader.open(path, MEMBER_SHEETS))
+        read_egd(CalamineReader.open(path, EGD_SHEETS))
     return 0
 
 
