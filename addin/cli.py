@@ -501,11 +501,9 @@ def _stamp(args: argparse.Namespace) -> tuple[int, int, int] | None:
     book = getattr(args, "book", None)
     if not book or _makes_file(args.command):
         return None
-    try:
-        st = Path(book).stat()
-    except (OSError, ValueError):
-        return None
-    return (st.st_ino, st.st_mtime_ns, st.st_size)
+    from addin.workbook.saving import file_identity
+
+    return file_identity(Path(book))
 
 
 def _unchanged(args: argparse.Namespace, before: tuple[int, int, int] | None) -> str:

@@ -53,7 +53,13 @@ from addin.actions.registry import ACTIONS, FOLLOW_UPS, Action, arguments, load_
 from addin.workbook.cells import RefusedValue
 from addin.workbook.gateway import LogEntry, Storage, TableData, WorkbookError
 from addin.workbook.layout import Table, section_sheets
-from addin.workbook.saving import SaveRefused, WorkbookBusy, WorkbookLocked, write_bytes_safely
+from addin.workbook.saving import (
+    SaveRefused,
+    WorkbookBusy,
+    WorkbookLocked,
+    file_identity,
+    write_bytes_safely,
+)
 
 __all__ = [
     "Answered",
@@ -340,7 +346,7 @@ class TournamentStore:
             )
         if self.storage is None:
             self.storage = self.workbook.open(section_sheets(spec.reads), writes=spec.changes)
-            self._identity = _identity(self.storage.path)
+            self._identity = _identity_of(self.storage.path)
         storage = self.storage
         path = storage.path
         return Snapshot(
@@ -540,7 +546,7 @@ class TournamentStore:
         """The file is as it was loaded: nothing else wrote it meanwhile (the turn keeps
         this program's own commands out; a spreadsheet saving it does not take turns)."""
         assert self.storage is not None
-        if self._identity is not None and _identity(self.storage.path) != self._identity:
+        if self._identity is not None and _identity_of(self.storage.path) != self._identity:
             raise ActionError(
                 f"{self.workbook.name} was saved by another program while this action ran: "
                 "nothing was written; run it again"
@@ -923,17 +929,6 @@ class Answering:
 # --- helpers ----------------------------------------------------------------------------
 
 
-def _identity(path: Path | None) -> tuple[int, int, int] | None:
-    """The file's identity and time: an atomic save replaces the file."""
-    if path is None:
-        return None
-    try:
-        st = Path(path).stat()
-    except OSError:
-        return None
-    return (st.st_ino, st.st_mtime_ns, st.st_size)
-
-
 def _earlier_round(path: Path) -> Callable[[int, str], Any]:
     def earlier(number: int, digest: str) -> Any:
         from addin.journal.rounds import round_as_stamped
@@ -986,3 +981,7 @@ class _NoSheets:
 
 
 __all__ += ["Draft", "OpenFile", "Replaced", "Request", "SelectRows"]
+
+
+def _identity_of(path: Path | None) -> tuple[int, int, int] | None:
+    return None if path is None else file_identity(path)

@@ -63,7 +63,7 @@ from addin.publish.station_queue import (
     stations_folder,
 )
 from addin.publish.text import clean
-from addin.workbook.saving import target_of
+from addin.workbook.saving import file_identity, target_of
 
 PATH = "/station"
 COOKIE = "aga_station"
@@ -352,7 +352,7 @@ class WorkbookView:
         self._problem = ""
 
     def tournament(self) -> Tournament | None:
-        identity = _identity(self.book)
+        identity = file_identity(self.book)
         due = identity != self._seen and time.monotonic() - self._read_at >= VIEW_SECONDS
         if due and self.lock.acquire(blocking=self._t is None):  # one reads, others go on
             try:
@@ -397,7 +397,7 @@ class WorkbookView:
 
     def members(self) -> MemberIndex | None:
         """The TDListA indexed; while it is read again, look-ups use the one before."""
-        identity = _identity(self.book)
+        identity = file_identity(self.book)
         stale = identity != self._members_seen
         due = stale and time.monotonic() - self._members_at >= MEMBERS_SECONDS
         if (self._members is None or due) and self._members_lock.acquire(
@@ -475,14 +475,6 @@ class WorkbookView:
 
 def _rating(rating: float | None) -> str:
     return "" if rating is None else f"{rating:.2f} ({rank_of(rating)})"
-
-
-def _identity(path: Path) -> tuple[int, int, int] | None:
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    return (st.st_ino, st.st_mtime_ns, st.st_size)
 
 
 # --- sign-in failures ---------------------------------------------------------------------

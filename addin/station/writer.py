@@ -41,7 +41,7 @@ from addin.publish.station_queue import (
     stations_folder,
 )
 from addin.workbook.file_store import FileStore
-from addin.workbook.saving import held_by, target_of
+from addin.workbook.saving import file_identity, held_by, target_of
 
 IDLE_SECONDS = 0.05
 """How often an idle writer looks for new entries (a few stat calls)."""
@@ -123,7 +123,7 @@ class Writer:
         self.book = Path(book)
         self.queue = EntryQueue(stations_folder(self.book))
         self.out = out or sys.stdout
-        self._checked: dict[str, tuple[tuple[int, int, int], Told]] = {}
+        self._checked: dict[str, tuple[tuple[int, int, int] | None, Told]] = {}
         """Each waiting entry checked while the workbook was held: against which file."""
 
     def step(self) -> bool:
@@ -143,7 +143,7 @@ class Writer:
         return True
 
     def _check(self, entry: Entry, holder: str) -> None:
-        identity = _identity(self.book)
+        identity = file_identity(self.book)
         seen = self._checked.get(entry.id)
         if seen is not None and seen[0] == identity:
             return
@@ -165,14 +165,6 @@ class Writer:
                 time.sleep(IDLE_SECONDS)
             elif _holder(self.book):
                 time.sleep(HELD_SECONDS)
-
-
-def _identity(path: Path) -> tuple[int, int, int]:
-    try:
-        st = target_of(path).stat()
-    except OSError:
-        return (0, 0, 0)
-    return (st.st_ino, st.st_mtime_ns, st.st_size)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -44,6 +44,16 @@ def target_of(path: Path) -> Path:
     return path.resolve() if path.is_symlink() else path
 
 
+def file_identity(path: Path) -> tuple[int, int, int] | None:
+    """The file's identity and time (inode, modified, size): a save, atomic or not, changes
+    it, so a reader knows the file was written since it looked. None when it cannot be read."""
+    try:
+        st = Path(path).stat()
+    except (OSError, ValueError):  # ValueError: a name the system cannot hold (a NUL)
+        return None
+    return (st.st_ino, st.st_mtime_ns, st.st_size)
+
+
 def is_read_only(path: Path) -> bool:
     """No write permission bit for the owner (root ignores permissions; a TD's intent does not)."""
     try:
