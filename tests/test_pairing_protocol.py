@@ -436,31 +436,46 @@ def test_avoidance_never_moves_a_player_to_another_score_group() -> None:
     assert "Same club kept" in result.games[0].notes
 
 
-def test_egf_style_avoidance_may_cost_up_to_its_points_and_wins_the_tie() -> None:
-    """EGF style, "Avoidance may cost (points)" 1: 1 and 2, alone at score 1, share a club.
-    Pairing each against a player of score 0 costs two games a point apart: a score
-    difference of 2 (points squared), exactly the game's price (one point squared, plus
-    one unit). At that tie avoidance wins, as OpenGotha trades (bosp2024 round 2); the
-    lower tiers (here the choice of floaters) used to keep the same-club game."""
+@pytest.mark.parametrize(
+    ("points", "score", "avoided"),
+    [(1, 1, False), (2, 1, True), (2, 2, False), (3, 2, True), (3, 3, False), (5, 3, True)],
+)
+def test_egf_style_avoidance_may_cost_what_opengotha_reads_its_points_as(
+    points: int, score: int, avoided: bool
+) -> None:
+    """EGF style, "Avoidance may cost (points)" N: 1 and 2, alone at a score, share a club;
+    3 and 4 are at 0. Avoiding the club game takes two games ``score`` points apart, a total
+    score difference 2 x ``score`` higher. OpenGotha's preferMMSDiffRatherThanSameClub N
+    trades up to 1.2 N + 0.5 points of it (its Tournament.costValue), so N = 3 pays 4 (its
+    trade in bosp2024 round 2: floats of 3 and 1) and not 6; N = 1 pays 1.7, not 2."""
     field = roster(4, chapter=["NYGC", "NYGC", "", ""])
-    egf = Settings(handicap_policy=HandicapPolicy.NONE, avoid_same_club=True, avoidance_points=1)
-    tie = pairing(field, {1: 1.0, 2: 1.0, 3: 0.0, 4: 0.0}, settings=egf)
-    assert (1, 2) not in pairs(tie) and tie.stats.mms_squared_difference == 2
-    dearer = pairing(field, {1: 2.0, 2: 2.0, 3: 1.0, 4: 0.0}, settings=egf)
-    assert (1, 2) in pairs(dearer), "1 + 4 more than the 1 of 3-4: over the price of 2"
+    egf = Settings(
+        handicap_policy=HandicapPolicy.NONE, avoid_same_club=True, avoidance_points=points
+    )
+    result = pairing(field, {1: float(score), 2: float(score), 3: 0.0, 4: 0.0}, settings=egf)
+    assert ((1, 2) not in pairs(result)) is avoided
+    assert result.stats.mms_squared_difference == (2 * score * score if avoided else 0)
 
 
-def test_egf_style_points_beyond_the_score_span_price_the_whole_span() -> None:
-    """ "Avoidance may cost (points)" 100 prices the same-club game as if its players were
-    the whole score span apart (OpenGotha caps its factor at the score range): two games
-    across a span of 1 (a score difference of 2, the price) are preferred to it; two
-    across a span of 2 (8, over the price of 5) are not."""
+def test_egf_style_spreads_an_equal_total_score_difference() -> None:
+    """EGF style weighs the total score difference first, as OpenGotha does; pairings of
+    the same total are still told apart by the squared difference: two games a point apart
+    (2-1, 1-0) rather than one two points apart and one even (2-0, 1-1)."""
+    field = roster(4, chapter=["A", "B", "C", "D"])
+    egf = Settings(handicap_policy=HandicapPolicy.NONE, avoid_same_club=True, avoidance_points=3)
+    result = pairing(field, {1: 2.0, 2: 1.0, 3: 1.0, 4: 0.0}, settings=egf)
+    assert (1, 4) not in pairs(result) and result.stats.mms_squared_difference == 2
+
+
+def test_egf_style_points_beyond_any_possible_total_avoid_at_any_cost() -> None:
+    """ "Avoidance may cost (points)" 100 is worth more than any pairing can total (its price
+    is capped just above that): two games across a span of 1 or of 3 are both preferred
+    to the same-club game."""
     field = roster(4, chapter=["NYGC", "NYGC", "", ""])
     egf = Settings(handicap_policy=HandicapPolicy.NONE, avoid_same_club=True, avoidance_points=100)
-    near = pairing(field, {1: 1.0, 2: 1.0, 3: 0.0, 4: 0.0}, settings=egf)
-    assert (1, 2) not in pairs(near)
-    far = pairing(field, {1: 2.0, 2: 2.0, 3: 0.0, 4: 0.0}, settings=egf)
-    assert pairs(far) == {(1, 2), (3, 4)}
+    for score in (1.0, 3.0):
+        result = pairing(field, {1: score, 2: score, 3: 0.0, 4: 0.0}, settings=egf)
+        assert (1, 2) not in pairs(result), score
 
 
 def test_avoid_handicap_games_in_the_first_half() -> None:

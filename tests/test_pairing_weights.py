@@ -28,9 +28,11 @@ MAX_SPAN_POINTS = 40
 """Largest McMahon score span covered by the fast solver's integer range: 30 one-point
 bands (9d down to 20k) plus 10 rounds. Wider spans still pair exactly: the engine then
 hands the weights to networkx, which computes with unbounded integers."""
-MAX_EGF_SPAN_POINTS = 35
-"""The same with EGF-style avoidance ("Avoidance may cost (points)" above 0, any N: its
-penalty is capped at the span), whose penalty widens the score tier."""
+MAX_EGF_PLAYERS = 200
+"""The largest field whose worst case fits with EGF-style avoidance ("Avoidance may cost
+(points)" above 0, any N: its price is capped at the span), whose total_difference tier
+sits above the score tier. Larger EGF-style fields still pair exactly (networkx when their
+real weights exceed; a 2,000-player synthetic round weighs about 2^103)."""
 
 
 def max_lower_total(
@@ -57,30 +59,37 @@ def test_one_step_of_a_tier_outweighs_every_lower_tier(players: int, unit: int, 
         assert scales[tier] > max_lower_total(scales, tier, players, span, egf), name
 
 
-@pytest.mark.parametrize(("egf", "points"), [(False, MAX_SPAN_POINTS), (True, MAX_EGF_SPAN_POINTS)])
-def test_worst_case_weights_fit_rustworkx_integers(egf: bool, points: int) -> None:
-    """At 2,000 players, 10 rounds and half points, the heaviest edge stays below the
-    bound the engine hands to rustworkx (which computes in 128-bit integers)."""
-    span = points * 2
-    scales = weights.worst_case_scales(MAX_PLAYERS, span, egf)
-    caps = weights.worst_case_caps(MAX_PLAYERS, span, egf)
+@pytest.mark.parametrize(("egf", "players"), [(False, MAX_PLAYERS), (True, MAX_EGF_PLAYERS)])
+def test_worst_case_weights_fit_rustworkx_integers(egf: bool, players: int) -> None:
+    """At 2,000 players (EGF style: 200), 10 rounds and a 40-point span in half points, the
+    heaviest edge stays below the bound the engine hands to rustworkx (which computes in
+    128-bit integers)."""
+    span = MAX_SPAN_POINTS * 2
+    scales = weights.worst_case_scales(players, span, egf)
+    caps = weights.worst_case_caps(players, span, egf)
     heaviest = sum(c * s for c, s in zip(caps, scales, strict=True))
     assert heaviest < weights.SAFE_WEIGHT < 2**127
 
 
-def test_the_egf_penalty_is_capped_at_the_score_span() -> None:
-    """ "Avoidance may cost (points)" beyond the field's score span prices a game as if its
-    players were the whole span apart (OpenGotha caps its factor at the score range), so
-    the score tier's cap holds for any N the workbook takes (up to 100)."""
-    assert weights.egf_penalty(3 * 2, 80) == 6 * 6 + 2
-    assert weights.egf_penalty(100 * 2, 80) == weights.egf_penalty(80, 80) == 80 * 80 + 2
+def test_the_egf_price_is_opengothas_reading_of_its_setting() -> None:
+    """ "Avoidance may cost (points)" N is worth 1.2 N + 0.5 points of total score difference
+    (OpenGotha's preferMMSDiffRatherThanSameClub, Tournament.costValue), in tenths of 1/q
+    point; capped just above the most a pairing can total (every game the whole span
+    apart), so the tier's cap holds for any N and q."""
+    assert weights.egf_price(3, 1, 40, 100) == 41  # 4.1 points
+    assert weights.egf_price(3, 2, 80, 100) == 82  # 4.1 points in half points
+    assert weights.egf_price(1, 1, 40, 100) == 17
+    assert weights.egf_price(100, 2, 2, 4) == weights.egf_price(60, 2, 2, 4) == 45
+    assert weights.egf_price(100, 1000, 80, 2000) == 10 * 80 * 1000 + 5
 
 
 def test_tier_order_follows_the_protocol() -> None:
-    """Score difference first; criterion 3 before criterion 4 (relaxed last); both before
+    """Score difference first (in EGF style its total, then its square; else the square
+    alone); criterion 3 before criterion 4 (relaxed last); both before
     the choice of floater; additional considerations only by transposing or switching,
     so below the floater and above split and shift; switches after all transpositions."""
     assert TIER_NAMES == (
+        "total_difference",
         "mms_difference",
         "bye_choice",
         "repeat_float",

@@ -20,10 +20,13 @@ Tiers, most important first (protocol references in brackets):
 =================  ==================================================  ==============
 tier               penalty of one candidate game                        cap per game
 =================  ==================================================  ==============
-mms_difference     (score difference in 1/q points)^2  [merge groups    (span*q)^2,
-                   so as to minimise the total score difference]; EGF   EGF style
-                   style adds min(N*q, span)^2 + 2 to a game avoidance  twice that + 2
-                   objects to (:func:`egf_penalty`)
+total_difference   EGF style only ("Avoidance may cost (points)" N >    20*span + 2 *
+                   0, avoidance on this round): the score difference    (10*span*games
+                   counted as is, twice, in tenths of 1/q point, and a  + 5) + 1 (EGF
+                   game avoidance objects to priced at twice the        style; else
+                   :func:`egf_price` plus one  [OpenGotha's trade]      nothing)
+mms_difference     (score difference in 1/q points)^2  [merge groups    (span*q)^2
+                   so as to minimise the total score difference]
 bye_choice         bye edge only: preference rank of the bye recipient   players - 1
                    (lowest score, then lowest rating)  [Odd-Numbered]
 repeat_float       players floating in the same direction as in the      2
@@ -47,6 +50,16 @@ shift              min(d, 15)^2 * w, d = distance from the split-and-     225 * 
                    lowest-ranked players)  [Basic Pairing]
 =================  ==================================================  ==============
 
+EGF style trades score difference for avoidance as OpenGotha does: its score cost is nearly
+linear in the groups apart, so what it weighs against a same-club game is the pairing's
+*total* score difference, and its setting N (preferMMSDiffRatherThanSameClub) works out at
+1.2 N + 0.5 points (``Tournament.costValue``: the club factor times 1.2 over the score range,
+plus half a group). The total_difference tier says exactly that: a pairing whose games
+are, in total, up to 1.2 N + 0.5 points further apart is preferred to one game avoidance
+objects to, and among pairings of equal total the squared difference below still spreads
+it (two games 4 apart before one 8 apart). In the AGA rule (N = 0) the tier is off and
+weighs nothing.
+
 The order follows the protocol: criterion 3 before criterion 4 ("relax criterion 4"
 comes before "relax criterion 3"), both before the choice of floater ("subject to
 criterion 3, the floater is ...", and an alternate floater is tried before relaxing
@@ -59,9 +72,12 @@ Magnitudes in the worst case the tests prove, 2,000 players, 10 rounds, a 40-poi
 span in half points (``worst_case_scales(2000, 80)``): scales from 1 (shift), 3.4e6
 (switch), then one per tier up to mms_difference;
 the heaviest edge stays below :data:`SAFE_WEIGHT` (2^120) and far below the 2^127
-of rustworkx's integers. EGF style (``worst_case_scales(2000, span, egf=True)``) widens the
-score tier's cap to twice the span squared: it stays below at 2,000 players up to a 35-point
-span in half points (70 in whole points). Real graphs are far lighter: their bounds come from the
+of rustworkx's integers. EGF style (``worst_case_scales(players, span, egf=True)``) adds the
+total_difference tier above the score tier, whose cap grows with the field (the price of a
+game is capped at the most a pairing can total): its worst case stays below at 200 players
+up to a 40-point span in half points; past that the engine hands the weights to networkx,
+which computes with unbounded integers, should a real graph come near (a 2,000-player
+synthetic round, EGF style, weighs about 2^103). Real graphs are far lighter: their bounds come from the
 penalties actually present (:func:`tier_bound`), and inactive tiers weigh nothing.
 """
 
@@ -173,8 +189,11 @@ class Context:
         self.avoid_handicap = field.settings.avoid_handicap_games and field.first_half
         points = field.settings.avoidance_points
         span = pool[0].units - pool[-1].units if pool else 0
-        self.egf_penalty = egf_penalty(points * field.score_unit, span) if points and on else 0
-        """EGF style: what a game the avoidance switches object to adds to the score tier."""
+        self.egf_price = (
+            egf_price(points, field.score_unit, span, len(pool)) if points and on else 0
+        )
+        """EGF style: the score difference a game the avoidance switches object to is worth,
+        in tenths of 1/q point (0: the AGA rule, the total_difference tier is off)."""
         self.balance = field.settings.color_policy is not ColorPolicy.MANUAL
         choice = field.settings.options.float_choice
         self.by_sos = choice is FloatChoice.EGF_SOS
@@ -240,27 +259,27 @@ Cost = Callable[[Candidate, Context], int]
 # --- criteria -------------------------------------------------------------------------
 
 
-def egf_penalty(reach: int, span: int) -> int:
-    """EGF style ("Avoidance may cost (points)" N): what a game the avoidance switches
-    object to adds to the score tier, in units of 1/q point squared. Its price is the
-    square of N points (``reach`` = N * q units) plus one unit, so that a pairing which
-    costs up to that much more score difference is preferred to it: one game N points
-    further apart, or one N and one a unit further (OpenGotha's trade in bosp2024 round 2).
-    One unit more makes a pairing that costs exactly the price win the tie; ties went to
-    the lower tiers (the bye, repeated floats), which kept the same-club game where
-    OpenGotha avoids it. N is capped at the field's score span (``span`` units), as
-    OpenGotha caps its factor at the score range: no game is further apart."""
-    return min(reach, span) ** 2 + 2
+def egf_price(points: int, unit: int, span: int, players: int) -> int:
+    """EGF style ("Avoidance may cost (points)" N): the total score difference a game the
+    avoidance switches object to is worth, in tenths of 1/q point (``unit`` = q), as
+    OpenGotha prices its preferMMSDiffRatherThanSameClub N: 1.2 N + 0.5 points. Capped just
+    above the most any pairing of ``players`` can total (every game the whole ``span``
+    units apart): a larger N avoids at any cost just the same, and the tier's cap holds."""
+    return min((12 * points + 5) * unit, 10 * span * ((players + 1) // 2) + 5)
+
+
+def total_difference(c: Candidate, ctx: Context) -> int:
+    """EGF style: the score difference counted as is (twice, in tenths of 1/q point), plus,
+    for a game the avoidance switches object to, twice :func:`egf_price` and one. A
+    pairing whose games are in total up to the price further apart is then preferred to
+    that game, and one exactly at the price too (the odd one)."""
+    cost = 20 * abs(c.hi.units - c.lo.units)
+    return cost + 2 * ctx.egf_price + 1 if ctx.objects(c) else cost
 
 
 def mms_difference(c: Candidate, ctx: Context) -> int:
-    """Squared McMahon score difference, in units of 1/q point; in EGF style a game the
-    avoidance switches object to adds :func:`egf_penalty`, so a pairing up to N points
-    further apart (and one unit) is preferred to it."""
-    cost = (c.hi.units - c.lo.units) ** 2
-    if ctx.egf_penalty and ctx.objects(c):
-        cost += ctx.egf_penalty
-    return cost
+    """Squared McMahon score difference, in units of 1/q point."""
+    return (c.hi.units - c.lo.units) ** 2
 
 
 def repeat_float(c: Candidate, ctx: Context) -> int:
@@ -338,6 +357,7 @@ def _avoids(what: str) -> Callable[[Context], bool]:
 
 
 _ACTIVE: dict[Cost, Callable[[Context], bool]] = {
+    total_difference: lambda ctx: ctx.egf_price > 0,
     repeat_float: lambda ctx: ctx.crit3,
     color_rule: lambda ctx: ctx.restricted,
     handicap_game: lambda ctx: ctx.avoid_handicap,
@@ -414,8 +434,9 @@ class Tier:
 
 
 GAME_TIERS: tuple[Tier, ...] = (
+    Tier("total_difference", (total_difference,), lambda n, span: 0),
+    # (EGF style only: worst_case_caps gives it total_difference_cap(span))
     Tier("mms_difference", (mms_difference,), lambda n, span: span * span),
-    # (EGF style adds egf_penalty(span, span) to this cap: worst_case_caps)
     Tier("bye_choice", (), lambda n, span: max(n - 1, 0), bye_only=True),
     Tier("repeat_float", (repeat_float,), lambda n, span: 2, per_player=True),
     Tier("color_rule", (color_rule,), lambda n, span: 2, per_player=True),
@@ -482,11 +503,12 @@ def scales_for(bounds: Sequence[int]) -> tuple[int, ...]:
 def worst_case_caps(players: int, span: int, egf: bool = False) -> tuple[int, ...]:
     """The largest penalty one edge can carry in each tier, for ``players`` players and a
     score span of ``span`` units (the difference between the highest and lowest McMahon
-    score, times q); ``egf``: with EGF-style avoidance, whose penalty adds to the score
-    tier (at most :func:`egf_penalty` of the span)."""
+    score, times q); ``egf``: with EGF-style avoidance, whose total_difference tier then
+    weighs (a game the whole span apart that avoidance objects to, at the capped price)."""
     caps = [t.cap(players, span) for t in TIERS]
     if egf:
-        caps[0] += egf_penalty(span, span)
+        most = 10 * span * ((players + 1) // 2) + 5  # egf_price's cap
+        caps[TIER_NAMES.index("total_difference")] = 20 * span + 2 * most + 1
     return tuple(caps)
 
 
