@@ -530,7 +530,8 @@ def real_rounds(args: argparse.Namespace) -> None:
     total_a.error, total_o.error, total_g.error = thesis_a, thesis_o, thesis_g
     print(row("**total**", total_a, total_o, total_g if args.opengotha else None, error=".3f"))
     print(
-        f"\nEGF style (avoidance may cost up to {EGF_POINTS} McMahon points, the files' own "
+        f"\nEGF style (avoidance may cost {EGF_POINTS}, as OpenGotha reads it: "
+        f"{1.2 * EGF_POINTS + 0.5:g} McMahon points in total; the files' own "
         f"preferMMSDiffRatherThanSameClub): Σ(ΔMMS)² {egf.msd2:g}, same-club games in the "
         f"first half {egf.club_on}, |W-B|>=2 {egf.colour}"
     )

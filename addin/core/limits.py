@@ -23,7 +23,7 @@ BAND_D = (0.01, 100.0)
 """The band parameter D: above 0; past 100 every separation is already its most, R/3."""
 
 MAX_AVOIDANCE_POINTS = 100
-"""The McMahon points an avoidance (same club, family...) may cost at most."""
+"""The largest "Avoidance may cost (points)" (OpenGotha's preferMMSDiffRatherThanSameClub)."""
 
 MAX_SEED = 999_999_999_999
 """The Random seed: any whole number a cell holds exactly (Excel keeps 15 digits)."""

@@ -168,7 +168,9 @@ class Settings:
     avoid_same_country: bool = False
     avoid_handicap_games: bool = False
     avoidance_points: int = 0
-    """EGF style: avoidance may cost up to this many McMahon points (0: the AGA rule)."""
+    """EGF style: avoidance may cost this many McMahon points, read as OpenGotha reads its
+    preferMMSDiffRatherThanSameClub (a pairing up to 1.2 N + 0.5 points further apart in
+    total is preferred to one game avoidance objects to; 0: the AGA rule)."""
     tiebreaks: tuple[str, ...] = ("SOS", "SODOS", "Face to face", "Random")
     extra_columns: tuple[str, ...] = ()
     """Tiebreak-like columns shown in the standings that break no tie ("(CUSP)")."""

@@ -296,7 +296,10 @@ SETTINGS: tuple[Setting, ...] = (
         "Avoidance may cost (points)",
         Kind.INT,
         0,
-        help="0: AGA rule (only within a score group); N: EGF style, up to N McMahon points",
+        help=(
+            "0: AGA rule (only within a score group); N: EGF style, as OpenGotha's "
+            "preferMMSDiffRatherThanSameClub: up to 1.2 N + 0.5 McMahon points more in total"
+        ),
         bounds=(0, MAX_AVOIDANCE_POINTS),
     ),
     Setting(

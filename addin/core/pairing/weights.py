@@ -77,8 +77,9 @@ total_difference tier above the score tier, whose cap grows with the field (the 
 game is capped at the most a pairing can total): its worst case stays below at 200 players
 up to a 40-point span in half points; past that the engine hands the weights to networkx,
 which computes with unbounded integers, should a real graph come near (a 2,000-player
-synthetic round, EGF style, weighs about 2^103). Real graphs are far lighter: their bounds come from the
-penalties actually present (:func:`tier_bound`), and inactive tiers weigh nothing.
+synthetic round, EGF style, weighs about 2^103). Real graphs are far lighter: their bounds
+come from the penalties actually present (:func:`tier_bound`), and inactive tiers weigh
+nothing.
 """
 
 from __future__ import annotations
