@@ -436,7 +436,7 @@ class Tier:
 
 GAME_TIERS: tuple[Tier, ...] = (
     Tier("total_difference", (total_difference,), lambda n, span: 0),
-    # (EGF style only: worst_case_caps gives it total_difference_cap(span))
+    # (EGF style only: its cap, which grows with the field, is set by worst_case_caps)
     Tier("mms_difference", (mms_difference,), lambda n, span: span * span),
     Tier("bye_choice", (), lambda n, span: max(n - 1, 0), bye_only=True),
     Tier("repeat_float", (repeat_float,), lambda n, span: 2, per_player=True),
