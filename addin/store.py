@@ -929,6 +929,11 @@ class Answering:
 # --- helpers ----------------------------------------------------------------------------
 
 
+def _identity_of(path: Path | None) -> tuple[int, int, int] | None:
+    """:func:`.saving.file_identity` of the opened workbook's file (None: not a file)."""
+    return None if path is None else file_identity(path)
+
+
 def _earlier_round(path: Path) -> Callable[[int, str], Any]:
     def earlier(number: int, digest: str) -> Any:
         from addin.journal.rounds import round_as_stamped
@@ -981,7 +986,3 @@ class _NoSheets:
 
 
 __all__ += ["Draft", "OpenFile", "Replaced", "Request", "SelectRows"]
-
-
-def _identity_of(path: Path | None) -> tuple[int, int, int] | None:
-    return None if path is None else file_identity(path)

@@ -1,9 +1,43 @@
 """Every test keeps what it keeps (``read_cache``: the TDListA's index) in a folder of its
-own: never the user's, never another test's (two tests' lists may be the same bytes)."""
+own: never the user's, never another test's (two tests' lists may be the same bytes). And
+an interpreter without the project's packages is told so in one line, instead of a hundred
+collection errors."""
 
 from __future__ import annotations
 
+import re
+import tomllib
+from importlib import metadata
+from pathlib import Path
+
 import pytest
+
+PYPROJECT = Path(__file__).resolve().parents[1] / "pyproject.toml"
+
+
+def missing_packages() -> list[str]:
+    """The packages pyproject.toml names (the project's and its test extra) that this
+    interpreter has not installed."""
+    project = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))["project"]
+    wanted = [*project["dependencies"], *project["optional-dependencies"]["test"]]
+    missing = []
+    for requirement in wanted:
+        name = re.split(r"[<>=!~;\[ ]", requirement, maxsplit=1)[0]
+        try:
+            metadata.version(name)
+        except metadata.PackageNotFoundError:
+            missing.append(name)
+    return missing
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    missing = missing_packages()
+    if missing:
+        pytest.exit(
+            f"{len(missing)} of the project's packages are not installed for this Python "
+            f'({", ".join(missing)}): run pip install -e ".[test]" (README)',
+            returncode=4,
+        )
 
 
 @pytest.fixture(autouse=True)

@@ -266,7 +266,13 @@ def egf_price(points: int, unit: int, span: int, players: int) -> int:
     OpenGotha prices its preferMMSDiffRatherThanSameClub N: 1.2 N + 0.5 points. Capped just
     above the most any pairing of ``players`` can total (every game the whole ``span``
     units apart): a larger N avoids at any cost just the same, and the tier's cap holds."""
-    return min((12 * points + 5) * unit, 10 * span * ((players + 1) // 2) + 5)
+    return min((12 * points + 5) * unit, _most_price(span, players))
+
+
+def _most_price(span: int, players: int) -> int:
+    """Just above the most any pairing of ``players`` can total, in tenths of 1/q point:
+    every game the whole ``span`` units apart."""
+    return 10 * span * ((players + 1) // 2) + 5
 
 
 def total_difference(c: Candidate, ctx: Context) -> int:
@@ -435,8 +441,12 @@ class Tier:
 
 
 GAME_TIERS: tuple[Tier, ...] = (
-    Tier("total_difference", (total_difference,), lambda n, span: 0),
-    # (EGF style only: its cap, which grows with the field, is set by worst_case_caps)
+    Tier(
+        "total_difference",
+        (total_difference,),
+        lambda n, span: 20 * span + 2 * _most_price(span, n) + 1,
+    ),
+    # (EGF style only: worst_case_caps keeps this cap with egf=True, else the tier weighs 0)
     Tier("mms_difference", (mms_difference,), lambda n, span: span * span),
     Tier("bye_choice", (), lambda n, span: max(n - 1, 0), bye_only=True),
     Tier("repeat_float", (repeat_float,), lambda n, span: 2, per_player=True),
@@ -507,9 +517,8 @@ def worst_case_caps(players: int, span: int, egf: bool = False) -> tuple[int, ..
     score, times q); ``egf``: with EGF-style avoidance, whose total_difference tier then
     weighs (a game the whole span apart that avoidance objects to, at the capped price)."""
     caps = [t.cap(players, span) for t in TIERS]
-    if egf:
-        most = 10 * span * ((players + 1) // 2) + 5  # egf_price's cap
-        caps[TIER_NAMES.index("total_difference")] = 20 * span + 2 * most + 1
+    if not egf:
+        caps[TIER_NAMES.index("total_difference")] = 0
     return tuple(caps)
 
 
