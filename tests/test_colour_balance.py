@@ -16,7 +16,7 @@ from addin.core.pairing import PairingInput, pair_round
 from addin.core.pairing.colors import ColorBook
 from addin.core.pairing.field import prepare
 from addin.core.pairing.simulate import SimTournament, make_players, random_rounds
-from addin.core.pairing.weights import Candidate, Context, colour_balance
+from addin.core.pairing.weights import Context, colour_balance
 
 SETTINGS = Settings(handicap_policy=HandicapPolicy.NONE, color_policy=ColorPolicy.UNRESTRICTED)
 
@@ -122,4 +122,4 @@ def test_the_colour_tier_prices_the_colouring_the_colouring_step_gives(
             balance.get(e.id, 0) + (0 if coloured.handicap else 1 if e is coloured.white else -1)
             for e in (hi, lo)
         ]
-        assert colour_balance(Candidate(hi, lo), ctx) == sum(abs(b) >= 2 for b in after)
+        assert colour_balance([(hi.index, lo.index)], ctx) == [sum(abs(b) >= 2 for b in after)]

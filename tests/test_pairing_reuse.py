@@ -15,7 +15,7 @@ from addin.core.pairing import pair_round
 from addin.core.pairing.colors import ColorBook, stones
 from addin.core.pairing.field import prepare
 from addin.core.pairing.simulate import simulate
-from addin.core.pairing.weights import Candidate, Context
+from addin.core.pairing.weights import Context
 
 SETTINGS = {
     "default": Settings(),
@@ -56,8 +56,11 @@ def test_stones_from_per_player_ratings_are_the_handicap_schemes(name: str) -> N
     fast, slow = Context(f, ColorBook(f)), Context(f, ColorBook(f), fast_stones=False)
     seen = set()
     for hi, lo in itertools.combinations(f.pool, 2):
-        c = Candidate(hi, lo)
         expected = stones(hi, lo, settings)
-        assert fast.stones(c) == slow.stones(c) == expected, (hi.rating, lo.rating)
+        i, j = hi.index, lo.index
+        assert fast.stones_between(i, j) == slow.stones_between(i, j) == expected, (
+            hi.rating,
+            lo.rating,
+        )
         seen.add(expected)
     assert len(seen) > 1 or settings.handicap_policy is HandicapPolicy.NONE

@@ -15,7 +15,7 @@ from addin.core.pairing import bye as byes
 from addin.core.pairing.colors import ColorBook
 from addin.core.pairing.field import prepare
 from addin.core.pairing.inputs import PairingInput
-from addin.core.pairing.weights import BYE_TIER, GAME_TIERS, Candidate, Context, game_costs
+from addin.core.pairing.weights import BYE_TIER, GAME_TIERS, Context, game_costs
 
 
 def game_tier_totals(
@@ -27,13 +27,14 @@ def game_tier_totals(
     field = prepare(inp)
     ctx = Context(field, ColorBook(field))
     pool = {e.id: e for e in field.pool}
-    totals = [0] * len(GAME_TIERS)
-    for a, b in games:
-        if a not in pool or b not in pool:
-            continue
-        hi, lo = sorted((pool[a], pool[b]), key=lambda e: e.index)
-        for t, cost in enumerate(game_costs(Candidate(hi, lo), ctx)):
-            totals[t] += cost
+    played = [
+        (min(pool[a].index, pool[b].index), max(pool[a].index, pool[b].index))
+        for a, b in games
+        if a in pool and b in pool
+    ]
+    totals = [sum(tier) for tier in zip(*game_costs(played, ctx), strict=True)] or [0] * len(
+        GAME_TIERS
+    )
     if bye is not None and bye in pool and byes.needs_bye(field):
         everyone = byes.candidate_sets(field)[-1]
         totals[BYE_TIER] += byes.bye_rank(field, everyone).get(pool[bye].index, len(everyone))

@@ -191,19 +191,18 @@ class ColorBook:
         """Decide colours, handicap and komi of the game ``a`` against ``b``."""
         settings = self.settings
         strong, weak = stronger_first(a, b, settings)
-        handicap = stones(a, b, settings)
+        top = top_band_game(settings, a.top_band, b.top_band)
+        conditions = game_conditions(
+            strong.rating, weak.rating, settings, top, (strong.score, weak.score)
+        )
         notes: list[str] = []
         if settings.color_policy is ColorPolicy.MANUAL:
             white, black = strong, weak
             notes.append("Colours: the TD enters them (manual colours; stronger listed as White)")
-        elif handicap > 0:
+        elif conditions.handicap > 0:
             white, black = strong, weak
-        else:
+        else:  # an even game's conditions are the same either way round
             white, black = self._even(a, b)
-        top = top_band_game(settings, a.top_band, b.top_band)
-        conditions = game_conditions(
-            white.rating, black.rating, settings, top, (white.score, black.score)
-        )
         if conditions.handicap > 0:
             by_score = settings.handicap_basis is HandicapBasis.MMS
             what, low, high = (

@@ -10,8 +10,8 @@ on input order.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 
 from addin.core.european import AvoidanceScope, FloatChoice
@@ -115,7 +115,7 @@ class Field:
 
 def _score_unit(scores: Sequence[float]) -> int:
     q = 1
-    for s in scores:
+    for s in set(scores):  # a few distinct scores among many players
         q = math.lcm(q, Fraction(s).limit_denominator(MAX_SCORE_DENOMINATOR).denominator)
     return q
 
@@ -195,23 +195,11 @@ def prepare(inp: PairingInput) -> Field:
     bga = inp.settings.options.float_choice is FloatChoice.BGA
     priority = float_priorities(inp.history, inp.scores) if bga else {}
     ranked = sorted(
-        (
-            Entrant(
-                p,
-                float(inp.scores[p.aga_id]),
-                _rating(p),
-                0,
-                sos=sos.get(p.aga_id, 0.0),
-                float_priority=priority.get(p.aga_id, (1, 1)),
-            )
-            for p in present.values()
-        ),
-        key=lambda e: (-e.score, *seed(e.id), -e.rating, e.id),
+        ((p, float(inp.scores[p.aga_id]), _rating(p)) for p in present.values()),
+        key=lambda r: (-r[1], *seed(r[0].aga_id), -r[2], r[0].aga_id),
     )
-    ranked = [replace(e, order=n, units=round(e.score * unit)) for n, e in enumerate(ranked)]
     in_forced = {p for fp in forced_ids for p in fp}
-    pool, groups = _pool(e for e in ranked if e.id not in in_forced)
-    by_id = {e.id: e for e in ranked}
+    pool, groups, by_id = _place(ranked, in_forced, unit, sos, priority)
     forced = sorted(
         (_in_order(by_id[a], by_id[b]) for a, b in forced_ids), key=lambda g: g[0].order
     )
@@ -249,16 +237,29 @@ def _in_order(a: Entrant, b: Entrant) -> tuple[Entrant, Entrant]:
     return (a, b) if a.order < b.order else (b, a)
 
 
-def _pool(
-    entrants: Iterable[Entrant],
-) -> tuple[tuple[Entrant, ...], tuple[tuple[int, ...], ...]]:
-    """Index the pool and cut it into score groups."""
+def _place(
+    ranked: Sequence[tuple[Player, float, float]],
+    forced: set[PlayerId],
+    unit: int,
+    sos: Mapping[PlayerId, float],
+    priority: Mapping[PlayerId, tuple[int, int]],
+) -> tuple[tuple[Entrant, ...], tuple[tuple[int, ...], ...], dict[PlayerId, Entrant]]:
+    """Every player's entrant, in field order (player, score, rating each): the pool,
+    indexed and cut into score groups, and everyone by id (forced pairs too)."""
     pool: list[Entrant] = []
     groups: list[list[int]] = []
-    for e in entrants:
-        if not pool or pool[-1].units != e.units:
-            groups.append([])
-        i = len(pool)
-        groups[-1].append(i)
-        pool.append(replace(e, index=i, group=len(groups) - 1, rank_in_group=len(groups[-1]) - 1))
-    return tuple(pool), tuple(tuple(g) for g in groups)
+    everyone: dict[PlayerId, Entrant] = {}
+    for order, (p, score, rating) in enumerate(ranked):
+        pid, units = p.aga_id, round(score * unit)
+        seeding = (sos.get(pid, 0.0), priority.get(pid, (1, 1)))
+        if pid in forced:
+            e = Entrant(p, score, rating, order, -1, -1, 0, units, *seeding)
+        else:
+            if not pool or pool[-1].units != units:
+                groups.append([])
+            index, group, rank = len(pool), len(groups) - 1, len(groups[-1])
+            e = Entrant(p, score, rating, order, index, group, rank, units, *seeding)
+            groups[-1].append(index)
+            pool.append(e)
+        everyone[pid] = e
+    return tuple(pool), tuple(tuple(g) for g in groups), everyone

@@ -7,18 +7,19 @@ from the graph itself, which keeps the numbers small (see :func:`.weights.scales
 
 from __future__ import annotations
 
-from collections.abc import Iterable, MutableMapping, Sequence
+from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass
+from itertools import repeat
+from operator import add, mul
+from typing import cast
 
 from addin.core.pairing.field import Field
 from addin.core.pairing.structure import Layout, Structure
 from addin.core.pairing.weights import (
     TIERS,
-    Candidate,
     Context,
     Placer,
     bye_costs,
-    combine,
     game_costs,
     scales_for,
     tier_bound,
@@ -71,45 +72,51 @@ def build_problem(
     ``placements`` the full costs of games whose score group kept its layout.
     """
     pool = field.pool
-    placer = Placer(field, structure)
     placed = placements if placements is not None else Placements()
     version = placed.versions(structure)
     edges: list[tuple[int, int]] = list(pairs)
-    costs: list[tuple[int, ...]] = []
-    for i, j in edges:
-        group = pool[i].group
-        kept = placed.costs.get((i, j))
-        if kept is not None and kept[0] == version[group]:
-            costs.append(kept[1])
-            continue
-        candidate = Candidate(pool[i], pool[j])
-        base = cache.get((i, j))
-        if base is None:
-            base = cache[(i, j)] = game_costs(candidate, ctx)
-        full = base + placer.costs(candidate)
-        placed.costs[(i, j)] = (version[group], full)
-        costs.append(full)
+    group = ctx.group
+    kept = placed.costs
+    found = [kept.get(e) for e in edges]
+    costs = [
+        None if f is None or f[0] != version[group[e[0]]] else f[1]
+        for e, f in zip(edges, found, strict=True)
+    ]
+    fresh = [k for k, c in enumerate(costs) if c is None]
+    if fresh:  # games not yet weighed under their group's layout: all at once
+        games = [edges[k] for k in fresh]
+        unknown = [e for e in games if e not in cache]
+        cache.update(zip(unknown, game_costs(unknown, ctx), strict=True))
+        layout = Placer(field, structure).costs(games)
+        full = list(map(add, map(cache.__getitem__, games), layout))
+        versions = [version[group[i]] for i, _ in games]
+        kept.update(zip(games, zip(versions, full, strict=True), strict=True))
+        if len(fresh) == len(costs):
+            costs[:] = full
+        else:
+            for k, c in zip(fresh, full, strict=True):
+                costs[k] = c
     bye_node = None
     if bye_ranks is not None:
         bye_node = len(pool)
         for i in sorted(bye_ranks):
             edges.append((i, bye_node))
             costs.append(bye_costs(bye_ranks[i]))
-    scales = scales_for(_bounds(costs, len(pool) + (bye_node is not None)))
-    totals = [combine(c, scales) for c in costs]
+    complete = cast(list[tuple[int, ...]], costs)
+    nodes = len(pool) + (bye_node is not None)
+    columns = list(zip(*complete, strict=True)) or [(0,)] * len(TIERS)
+    maxima = [max(column) for column in columns]
+    scales = scales_for([tier_bound(t, m, nodes) for t, m in zip(TIERS, maxima, strict=True)])
+    totals = [0] * len(complete)
+    for column, scale, most in zip(columns, scales, maxima, strict=True):
+        if most:  # tier by tier, over every edge at once (most tiers weigh nothing)
+            totals = list(map(add, totals, map(mul, column, repeat(scale))))
     offset = max(totals, default=0) + 1
     return Problem(
-        nodes=len(pool) + (bye_node is not None),
+        nodes=nodes,
         edges=tuple(edges),
-        costs=tuple(costs),
+        costs=tuple(complete),
         scales=scales,
-        weights=tuple(offset - t for t in totals),
+        weights=tuple(map(offset.__sub__, totals)),
         bye_node=bye_node,
     )
-
-
-def _bounds(costs: Iterable[tuple[int, ...]], nodes: int) -> list[int]:
-    """Data-driven tier bounds: the largest penalty present times what a matching can hold."""
-    columns = list(zip(*costs, strict=True)) or [(0,)] * len(TIERS)
-    maxima = [max(column) for column in columns]
-    return [tier_bound(t, m, nodes) for t, m in zip(TIERS, maxima, strict=True)]

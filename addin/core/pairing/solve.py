@@ -8,6 +8,7 @@ weight above :data:`.weights.SAFE_WEIGHT` (it falls back to networkx instead).
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import Literal
 
 import rustworkx as rx
@@ -21,13 +22,19 @@ BACKENDS: tuple[Backend, ...] = ("rustworkx", "networkx")
 def _rustworkx(problem: Problem) -> set[tuple[int, int]]:
     # only the nodes that have an edge: a pass that re-solves one region of the field
     # hands over the region's edges, and the solver's cost follows the nodes it is given
-    used = sorted({v for edge in problem.edges for v in edge})
-    local = {v: k for k, v in enumerate(used)}
+    used = sorted(set(chain.from_iterable(problem.edges)))
+    edges: list[tuple[int, int, int]]
+    if used and used[-1] == len(used) - 1:  # every node from 0 on: the nodes as they are
+        edges = [(i, j, w) for (i, j), w in zip(problem.edges, problem.weights, strict=True)]
+    else:
+        local = {v: k for k, v in enumerate(used)}
+        edges = [
+            (local[i], local[j], w)
+            for (i, j), w in zip(problem.edges, problem.weights, strict=True)
+        ]
     graph = rx.PyGraph(multigraph=False)
     graph.add_nodes_from(range(len(used)))
-    graph.add_edges_from(
-        [(local[i], local[j], w) for (i, j), w in zip(problem.edges, problem.weights, strict=True)]
-    )
+    graph.add_edges_from(edges)
     matched = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
     return {(used[i], used[j]) for i, j in matched}
 

@@ -87,8 +87,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from operator import mul
-from typing import NamedTuple
+from operator import add, mul
 
 from addin.core.european import AvoidanceScope, FloatChoice, GroupPairing
 from addin.core.handicap import gap_stones
@@ -122,11 +121,8 @@ SAFE_WEIGHT = 2**120
 """Largest edge weight handed to rustworkx (i128 arithmetic, with room for its duals)."""
 
 
-class Candidate(NamedTuple):
-    """A possible game: ``hi`` is placed above ``lo`` in the field."""
-
-    hi: Entrant
-    lo: Entrant
+Games = Sequence[tuple[int, int]]
+"""Candidate games as pairs of pool indices ``(i, j)``, ``i`` placed above ``j`` (``i < j``)."""
 
 
 AVOIDANCE: tuple[tuple[str, str, Callable[[Player], str]], ...] = (
@@ -168,6 +164,14 @@ class Context:
         self.crit3 = field.crit3_active
         floats = field.history.last_float
         self.float_dir = [floats.get(e.id, 0) for e in pool]
+        self.floated_down = [d == -1 for d in self.float_dir]
+        self.floated_up = [d == 1 for d in self.float_dir]
+        self.units = [e.units for e in pool]
+        self.group = [e.group for e in pool]
+        self.rank_in_group = [e.rank_in_group for e in pool]
+        self.float_priority = [e.float_priority for e in pool]
+        """Per pool index, what the criteria read of each player (they run over every
+        candidate game at once, thousands a round: a list lookup each)."""
         self.restricted = colors.restricted
         self.forbidden = [colors.forbidden(e) for e in pool]
         self.forbidden_at = [COLOUR_SETS.index(f) for f in self.forbidden]
@@ -176,6 +180,17 @@ class Context:
         """Per colour, whether each player may take it (criterion 4)."""
         self.balances = [field.history.balance.get(e.id, 0) for e in pool]
         """Whites minus Blacks in even games, per pool index."""
+        at = self.forbidden_at if self.restricted else [0] * len(pool)
+        states = sorted(set(zip(self.balances, at, strict=True)))
+        place = {state: k for k, state in enumerate(states)}
+        self.colour_state = [place[state] for state in zip(self.balances, at, strict=True)]
+        """Per player, the place of its (balance, forbidden colours) in :attr:`even_off`."""
+        self.even_off = [
+            [_even_off(ba, bb, BREAKS[fa][fb], BREAKS[fb][fa]) for bb, fb in states]
+            for ba, fa in states
+        ]
+        """:func:`_even_off` of an even game between every two colour states of the field
+        (a few dozen: the colour tier is then a table lookup per game)."""
         on = [
             (what, value)
             for what, switch, value in AVOIDANCE
@@ -183,10 +198,12 @@ class Context:
             and (field.first_half or field.settings.options.avoidance_scope is _BELOW_BAR)
         ]
         self.avoided = tuple(what for what, _ in on)
-        self.keys = [
-            {what: _key(value(e.player)) if field.avoids(e) else "" for what, value in on}
-            for e in pool
-        ]
+        self.keys = {
+            what: [_key(value(e.player)) if field.avoids(e) else "" for e in pool]
+            for what, value in on
+        }
+        """Per avoided attribute, each player's (folded) value; "" when avoidance does not
+        apply to the player or the value is blank."""
         self.avoid_handicap = field.settings.avoid_handicap_games and field.first_half
         points = field.settings.avoidance_points
         span = pool[0].units - pool[-1].units if pool else 0
@@ -207,9 +224,7 @@ class Context:
             self.sos_bottom = [len(field.groups[e.group]) - 1 - ranks[e.index] for e in pool]
         self._stones: dict[tuple[int, int], int] = {}
         settings = field.settings
-        self._all_even = (
-            settings.handicap_policy.reduction is None or settings.handicap_ceiling <= 0
-        )
+        self.all_even = settings.handicap_policy.reduction is None or settings.handicap_ceiling <= 0
         """No handicap policy, or a ceiling of 0: every game is even (no stones to work out)."""
         self._by_gap = fast_stones and settings.handicap_basis is not HandicapBasis.MMS
         cap = settings.handicap_even_from
@@ -228,17 +243,20 @@ class Context:
         )
         """(tier, criterion) of every criterion that applies this round."""
 
-    def objects(self, c: Candidate) -> bool:
-        """The avoidance switches object to this game (players share an attribute)."""
-        mine, theirs = self.keys[c.hi.index], self.keys[c.lo.index]
-        return any(mine[what] and mine[what] == theirs[what] for what in self.avoided)
-
-    def stones(self, c: Candidate) -> int:
-        return self.stones_between(c.hi.index, c.lo.index)
+    def objected(self, games: Games) -> list[bool]:
+        """Per game, whether the avoidance switches object to it (the players share an
+        attribute whose switch is on)."""
+        out = [False] * len(games)
+        for keys in self.keys.values():
+            out = [
+                o or bool((k := keys[i]) and k == keys[j])
+                for o, (i, j) in zip(out, games, strict=True)
+            ]
+        return out
 
     def stones_between(self, i: int, j: int) -> int:
         """Handicap stones of the game between pool indices ``i`` < ``j``."""
-        if self._all_even:
+        if self.all_even:
             return 0
         key = (i, j)
         found = self._stones.get(key)
@@ -254,7 +272,8 @@ class Context:
         return found
 
 
-Cost = Callable[[Candidate, Context], int]
+Cost = Callable[[Games, Context], list[int]]
+"""A criterion: the penalty of each of the candidate games (in their order)."""
 
 
 # --- criteria -------------------------------------------------------------------------
@@ -275,51 +294,63 @@ def _most_price(span: int, players: int) -> int:
     return 10 * span * ((players + 1) // 2) + 5
 
 
-def total_difference(c: Candidate, ctx: Context) -> int:
+def total_difference(games: Games, ctx: Context) -> list[int]:
     """EGF style: the score difference counted as is (twice, in tenths of 1/q point), plus,
     for a game the avoidance switches object to, twice :func:`egf_price` and one. A
     pairing whose games are in total up to the price further apart is then preferred to
     that game, and one exactly at the price too (the odd one)."""
-    cost = 20 * abs(c.hi.units - c.lo.units)
-    return cost + 2 * ctx.egf_price + 1 if ctx.objects(c) else cost
+    units, price = ctx.units, 2 * ctx.egf_price + 1
+    return [
+        20 * abs(units[i] - units[j]) + (price if objected else 0)
+        for (i, j), objected in zip(games, ctx.objected(games), strict=True)
+    ]
 
 
-def mms_difference(c: Candidate, ctx: Context) -> int:
+def mms_difference(games: Games, ctx: Context) -> list[int]:
     """Squared McMahon score difference, in units of 1/q point."""
-    return (c.hi.units - c.lo.units) ** 2
+    units = ctx.units
+    return [(units[i] - units[j]) ** 2 for i, j in games]
 
 
-def repeat_float(c: Candidate, ctx: Context) -> int:
+def repeat_float(games: Games, ctx: Context) -> list[int]:
     """Criterion 3: a down-floater who floated down last round, an up-floater who floated up."""
-    if c.hi.units == c.lo.units:
-        return 0
-    return (ctx.float_dir[c.hi.index] == -1) + (ctx.float_dir[c.lo.index] == 1)
+    units, down, up = ctx.units, ctx.floated_down, ctx.floated_up
+    return [0 if units[i] == units[j] else down[i] + up[j] for i, j in games]
 
 
-def color_rule(c: Candidate, ctx: Context) -> int:
+def color_rule(games: Games, ctx: Context) -> list[int]:
     """Criterion 4 breaks that no colour choice avoids (restricted colours, even games)."""
-    i, j = c.hi.index, c.lo.index
-    breaks = UNAVOIDABLE[ctx.forbidden_at[i]][ctx.forbidden_at[j]]
-    return breaks if breaks and not ctx.stones_between(i, j) else 0
+    at, stones = ctx.forbidden_at, ctx.stones_between
+    return [
+        breaks if (breaks := UNAVOIDABLE[at[i]][at[j]]) and not stones(i, j) else 0
+        for i, j in games
+    ]
 
 
-def floater_choice(c: Candidate, ctx: Context) -> int:
+def floater_choice(games: Games, ctx: Context) -> list[int]:
     """The up-floater should be the strongest of its score group. EGF (spec 6.1.2): the
-    down-floater the highest SOS of its group, the up-floater the lowest of its own."""
-    if c.hi.group == c.lo.group:
-        return 0
+    down-floater the highest SOS of its group, the up-floater the lowest of its own.
+    BGA (6.1.1): priorities first (0-4), then the draw (0-10): at most 58."""
+    group = ctx.group
     if ctx.by_sos:
-        return min(ctx.sos_top[c.hi.index] + ctx.sos_bottom[c.lo.index], FLOAT_CAP)
-    if ctx.by_priority:  # BGA 6.1.1: priorities first (0-4), then the draw (0-10): at most 58
-        priority = c.hi.float_priority[1] + c.lo.float_priority[0]
-        return 12 * priority + ctx.draw[c.hi.index] + ctx.draw[c.lo.index]
-    return min(c.lo.rank_in_group, FLOAT_CAP)
+        top, bottom = ctx.sos_top, ctx.sos_bottom
+        return [0 if group[i] == group[j] else min(top[i] + bottom[j], FLOAT_CAP) for i, j in games]
+    if ctx.by_priority:
+        priority, draw = ctx.float_priority, ctx.draw
+        return [
+            0
+            if group[i] == group[j]
+            else 12 * (priority[i][1] + priority[j][0]) + draw[i] + draw[j]
+            for i, j in games
+        ]
+    rank = ctx.rank_in_group
+    return [0 if group[i] == group[j] else min(rank[j], FLOAT_CAP) for i, j in games]
 
 
 def _same(what: str) -> Cost:
-    def cost(c: Candidate, ctx: Context) -> int:
-        key = ctx.keys[c.hi.index][what]
-        return AVOIDANCE_WEIGHTS[what] if key and key == ctx.keys[c.lo.index][what] else 0
+    def cost(games: Games, ctx: Context) -> list[int]:
+        keys, weight = ctx.keys[what], AVOIDANCE_WEIGHTS[what]
+        return [weight if (key := keys[i]) and key == keys[j] else 0 for i, j in games]
 
     cost.__name__ = f"same_{what}"
     cost.__doc__ = f"When both players share a {what} (its switch on, first half only)."
@@ -331,28 +362,33 @@ same_family, same_club, same_city, same_state, same_country = (
 )
 
 
-def handicap_game(c: Candidate, ctx: Context) -> int:
+def handicap_game(games: Games, ctx: Context) -> list[int]:
     """A handicap game, when handicap games are to be avoided (first half only); it
     weighs more than the colour imbalance of one game."""
-    return HANDICAP_WEIGHT if ctx.stones(c) else 0
+    stones = ctx.stones_between
+    return [HANDICAP_WEIGHT if stones(i, j) else 0 for i, j in games]
 
 
-def colour_balance(c: Candidate, ctx: Context) -> int:
+def colour_balance(games: Games, ctx: Context) -> list[int]:
     """Players the game leaves two or more colours off balance in even games: after the
     colouring the colouring step will give an even game (criterion 4 first when
     restricted, then Black to whoever has had more Whites), or as they stand when a
     handicap fixes the colours. Pricing a colouring the step would not give (the better of
     the two) let a pair of +2 and +4 look like +1 and +5 (one player off) and end at +3 and
     +3 (two)."""
-    i, j = c.hi.index, c.lo.index
-    ba, bb = ctx.balances[i], ctx.balances[j]
-    if ctx.stones_between(i, j):
-        return off_balance(ba, bb, False)
-    first = second = 0
-    if ctx.restricted:
-        fi, fj = ctx.forbidden_at[i], ctx.forbidden_at[j]
-        first, second = BREAKS[fi][fj], BREAKS[fj][fi]
-    return off_balance(ba, bb, True, first_takes_white(ba, bb, first, second))
+    state, off = ctx.colour_state, ctx.even_off
+    if ctx.all_even:
+        return [off[state[i]][state[j]] for i, j in games]
+    balance, stones = ctx.balances, ctx.stones_between
+    return [
+        off_balance(balance[i], balance[j], False) if stones(i, j) else off[state[i]][state[j]]
+        for i, j in games
+    ]
+
+
+def _even_off(ba: int, bb: int, breaks_first: int, breaks_second: int) -> int:
+    """:func:`.colors.off_balance` after the colouring step's choice for an even game."""
+    return off_balance(ba, bb, True, first_takes_white(ba, bb, breaks_first, breaks_second))
 
 
 def _always(ctx: Context) -> bool:
@@ -396,33 +432,46 @@ class Placer:
       higher player's position (the spec's dP^2, leaning towards disturbing the
       lowest-ranked players).
 
-    Positions are precomputed per player: this runs once per candidate edge and pass.
+    Everything of the higher player is precomputed per player (its position, its
+    partner's, its rank weight): this runs over every candidate game each pass.
     """
 
     def __init__(self, field: Field, structure: Structure) -> None:
         layouts = structure.layouts
+        fold = field.settings.options.group_pairing is GroupPairing.FOLD
+        self.group = [e.group for e in field.pool]
         self.own = [layouts[e.group].position(e.index, True) for e in field.pool]
-        self.info = [
-            (len(g.staying), g.floaters, g.half, [rank_weight(p, g.size) for p in range(g.size)])
-            for g in layouts
+        self.half = [layouts[g].half for g in self.group]
+        self.upper = [top < half for top, half in zip(self.own, self.half, strict=True)]
+        sizes = [layouts[g].size for g in self.group]
+        self.partner = [
+            size - 1 - top if fold else top + half  # spec 7.3: split and fold, top meets bottom
+            for top, half, size in zip(self.own, self.half, sizes, strict=True)
         ]
-        self.fold = field.settings.options.group_pairing is GroupPairing.FOLD
-        self.sizes = [g.size for g in layouts]
+        self.weight = [
+            rank_weight(top, size) if top < size else W_MIN
+            for top, size in zip(self.own, sizes, strict=True)
+        ]
+        self.pulled = [(len(g.staying), g.floaters) for g in layouts]
+        self.squares = [min(d, SHIFT_CAP) ** 2 for d in range(2 * len(field.pool) + 1)]
+        """``min(d, SHIFT_CAP)^2`` of every distance a game can have."""
 
-    def costs(self, c: Candidate) -> tuple[int, int]:
-        hi, lo = c.hi, c.lo
-        staying, floaters, half, weights = self.info[hi.group]
-        top = self.own[hi.index]
-        if lo.group == hi.group:
-            bottom = self.own[lo.index]
-        else:
-            bottom = staying + bisect_left(floaters, lo.index)
-        if self.fold:  # spec 7.3: split and fold, the top meets the bottom
-            d = min(abs(bottom - (self.sizes[hi.group] - 1 - top)), SHIFT_CAP)
-        else:
-            d = min(abs(bottom - top - half), SHIFT_CAP)
-        w = weights[top] if top < len(weights) else W_MIN
-        return int((top < half) == (bottom < half)), d * d * w
+    def costs(self, games: Games) -> list[tuple[int, int]]:
+        """(switch, shift) of each of the candidate games."""
+        group, own, half, upper = self.group, self.own, self.half, self.upper
+        partner, weight, pulled = self.partner, self.weight, self.pulled
+        squares = self.squares
+        out = []
+        for i, j in games:
+            g = group[i]
+            if group[j] == g:
+                bottom = own[j]
+            else:  # a lower player, at its place among the group's floaters
+                staying, floaters = pulled[g]
+                bottom = staying + bisect_left(floaters, j)
+            d = abs(bottom - partner[i])
+            out.append((1 if (bottom < half[i]) == upper[i] else 0, weight[i] * squares[d]))
+        return out
 
 
 # --- tiers ----------------------------------------------------------------------------
@@ -476,12 +525,16 @@ TIER_NAMES = tuple(t.name for t in TIERS)
 BYE_TIER = TIER_NAMES.index("bye_choice")
 
 
-def game_costs(c: Candidate, ctx: Context) -> tuple[int, ...]:
-    """Penalties of the layout-independent tiers for one candidate game."""
-    out = [0] * len(GAME_TIERS)
+def game_costs(games: Games, ctx: Context) -> list[tuple[int, ...]]:
+    """Penalties of the layout-independent tiers for each of the candidate games: each
+    criterion that applies this round runs once over all of them."""
+    columns: list[list[int] | None] = [None] * len(GAME_TIERS)
     for tier, criterion in ctx.calls:
-        out[tier] += criterion(c, ctx)
-    return tuple(out)
+        column = criterion(games, ctx)
+        before = columns[tier]
+        columns[tier] = column if before is None else list(map(add, before, column))
+    zeros = [0] * len(games)
+    return list(zip(*(zeros if c is None else c for c in columns), strict=True))
 
 
 def bye_costs(rank: int) -> tuple[int, ...]:
