@@ -538,7 +538,8 @@ def game_costs(games: Games, ctx: Context) -> list[tuple[int, ...]]:
 
 
 def bye_costs(rank: int) -> tuple[int, ...]:
-    costs = [0] * len(TIERS)
+    """The layout-independent penalties of a bye edge: its recipient's rank."""
+    costs = [0] * len(GAME_TIERS)
     costs[BYE_TIER] = rank
     return tuple(costs)
 
