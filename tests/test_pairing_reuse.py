@@ -1,10 +1,12 @@
 """What the engine keeps from one pass of a round to the next (candidate-graph windows,
 game costs, handicap stones from per-player ratings) never changes a pairing: on seeded
 fields late in the event, where colour restrictions and floats pile up, the pairing is
-the one of the reference path that recomputes everything each pass (``reuse=False``)."""
+the one of the reference path that recomputes everything each pass (``reuse=False``). What
+it borrows from the process for a round (the cycle collector, paused) it gives back."""
 
 from __future__ import annotations
 
+import gc
 import itertools
 from dataclasses import replace
 
@@ -13,6 +15,7 @@ import pytest
 from addin.core.model import HandicapBasis, HandicapPolicy, Settings
 from addin.core.pairing import pair_round
 from addin.core.pairing.colors import ColorBook, stones
+from addin.core.pairing.errors import PairingError
 from addin.core.pairing.field import prepare
 from addin.core.pairing.simulate import simulate
 from addin.core.pairing.weights import Context
@@ -64,3 +67,23 @@ def test_stones_from_per_player_ratings_are_the_handicap_schemes(name: str) -> N
         )
         seen.add(expected)
     assert len(seen) > 1 or settings.handicap_policy is HandicapPolicy.NONE
+
+
+def test_the_cycle_collector_resumes_after_a_round_as_the_host_had_it() -> None:
+    """Pairing pauses Python's cycle collector and puts it back as it was: on after a round
+    paired or refused, and still off for a host that had turned it off."""
+    t = simulate(40, 2, total_rounds=6, seed=3)
+    inp = t.input_for(3)
+    assert gc.isenabled()
+    pair_round(inp)
+    assert gc.isenabled()
+    impossible = replace(inp, round=7)  # not a round of a 6-round event
+    with pytest.raises(PairingError):
+        pair_round(impossible)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        pair_round(inp)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

@@ -10,6 +10,7 @@ from dataclasses import replace
 
 import pytest
 
+from addin.core.european import FloatChoice, Options
 from addin.core.model import Settings
 from addin.core.pairing import bye, weights
 from addin.core.pairing.colors import ColorBook
@@ -138,6 +139,34 @@ def test_no_criterion_exceeds_its_cap(seed: int) -> None:
     for costs in weights.game_costs(list(itertools.combinations(range(n), 2)), ctx):
         for tier, cost, cap in zip(weights.GAME_TIERS, costs, caps[: len(costs)], strict=True):
             assert 0 <= cost <= cap, tier.name
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_game_weighs_the_same_alone_or_among_all_the_candidates(seed: int) -> None:
+    """The criteria run over every candidate game at once; each game's penalties are the
+    ones it has weighed on its own, whatever the other games (handicaps, restricted
+    colours, EGF-style avoidance and the European float choices included)."""
+    options = (
+        Options(),
+        Options(float_choice=FloatChoice.BGA),
+        Options(float_choice=FloatChoice.EGF_SOS),
+    )
+    switches = {
+        "avoid_same_club": True,
+        "avoid_same_city": True,
+        "avoid_handicap_games": True,
+        "avoidance_points": seed % 3,
+        "typed_options": options[seed % 3],
+    }
+    inp = replace(_lopsided(seed, 30, 3, **switches), round=3)
+    field = prepare(inp)
+    ctx = Context(field, ColorBook(field))
+    games = list(itertools.combinations(range(len(field.pool)), 2))
+    random.Random(seed).shuffle(games)
+    together = weights.game_costs(games, ctx)
+    alone = [weights.game_costs([g], ctx)[0] for g in games]
+    assert together == alone
+    assert any(any(costs) for costs in together)
 
 
 def _perfect_matchings(nodes: list[int], allowed: set[tuple[int, int]]):

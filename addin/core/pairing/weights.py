@@ -1,7 +1,9 @@
 """The pairing criteria as integer penalties in lexicographic tiers.
 
-Each criterion is a small named function of one candidate game, as in pairgoth. A tier
-groups criteria of equal rank; tiers act lexicographically because every tier's *scale*
+Each criterion is a small named function, as in pairgoth: given the round's candidate games
+(pairs of pool indices), the penalty of each, all in one pass over precomputed per-player
+lists, since a large field has thousands of candidate games a pass. A tier groups criteria
+of equal rank; tiers act lexicographically because every tier's *scale*
 exceeds the largest total that all lower tiers together can reach in one matching:
 
     scale[lowest] = 1
@@ -154,8 +156,8 @@ def shared(a: Entrant, b: Entrant, field: Field) -> list[str]:
 
 
 class Context:
-    """The round's facts the criteria read, precomputed per pool index (criteria run once
-    per candidate edge, tens of thousands of times for a large field)."""
+    """The round's facts the criteria read, precomputed per pool index (a criterion reads
+    them for every candidate game, thousands a pass for a large field)."""
 
     def __init__(self, field: Field, colors: ColorBook, fast_stones: bool = True) -> None:
         self.field = field
