@@ -32,9 +32,8 @@ def game_tier_totals(
         for a, b in games
         if a in pool and b in pool
     ]
-    totals = [sum(tier) for tier in zip(*game_costs(played, ctx), strict=True)] or [0] * len(
-        GAME_TIERS
-    )
+    costs = game_costs(played, ctx)
+    totals = [sum(c[t] for c in costs) for t in range(len(GAME_TIERS))]
     if bye is not None and bye in pool and byes.needs_bye(field):
         everyone = byes.candidate_sets(field)[-1]
         totals[BYE_TIER] += byes.bye_rank(field, everyone).get(pool[bye].index, len(everyone))

@@ -65,20 +65,19 @@ class Placements:
         """(switch, shift) of each game under ``structure``: kept where the higher
         player's group has the layout it was placed under, the others all at once."""
         version = self.versions(structure)
-        group = [version[e.group] for e in field.pool]
+        layout_of = [version[e.group] for e in field.pool]  # the layout a player's games take
         kept = self.costs
         found = [kept.get(e) for e in edges]
         costs = [
-            None if f is None or f[0] != group[e[0]] else f[1]
+            None if f is None or f[0] != layout_of[e[0]] else f[1]
             for e, f in zip(edges, found, strict=True)
         ]
         fresh = [k for k, c in enumerate(costs) if c is None]
         if fresh:
             games = [edges[k] for k in fresh]
             placed = Placer(field, structure).costs(games)
-            kept.update(
-                zip(games, zip([group[i] for i, _ in games], placed, strict=True), strict=True)
-            )
+            layouts = [layout_of[i] for i, _ in games]
+            kept.update(zip(games, zip(layouts, placed, strict=True), strict=True))
             if len(fresh) == len(costs):
                 return placed
             for k, c in zip(fresh, placed, strict=True):
