@@ -207,10 +207,13 @@ SCRIPT = (
     }
   }
   var reloading = "aga-reloading:" + own;
+  var scrolled = "aga-scroll:" + own;
   function settled() {
     /* A reload a server answered from its cache (a 304 for a page published again within
        the same second: Last-Modified counts whole seconds) brings back the old page: go
-       once more to an address no cache holds (?v=stamp), then show the plain address. */
+       once more to an address no cache holds (?v=stamp), then show the plain address, at
+       the place the reader was when the reload was asked for (kept then: the reloaded
+       page's own position is still being restored, bit by bit, while it loads). */
     var wanted = null;
     try {
       wanted = sessionStorage.getItem(reloading);
@@ -219,16 +222,16 @@ SCRIPT = (
     if (/[?&]v=/.test(location.search)) {
       try {
         history.replaceState(history.state, "", location.pathname + location.hash);
-        var y = Number(sessionStorage.getItem("aga-scroll:" + own));
+        var y = Number(sessionStorage.getItem(scrolled));
         if (y > 0) { window.scrollTo(0, y); }
-        sessionStorage.removeItem("aga-scroll:" + own);
+        sessionStorage.removeItem(scrolled);
       } catch (e) { /* an address or storage the browser keeps */ }
       return true;
     }
-    if (!wanted || !mine || wanted === mine) { return true; }
-    try {
-      sessionStorage.setItem("aga-scroll:" + own, String(window.scrollY));
-    } catch (e) { /* back at the top */ }
+    if (!wanted || !mine || wanted === mine) {
+      try { sessionStorage.removeItem(scrolled); } catch (e) { /* storage off */ }
+      return true;
+    }
     location.replace(location.pathname + "?v=" + encodeURIComponent(wanted) + location.hash);
     return false;
   }
@@ -248,7 +251,10 @@ SCRIPT = (
     if (typeof stamp !== "string" || !mine) { return; }
     if (stamp !== mine) {
       if (!reloadedFor(stamp)) {
-        try { sessionStorage.setItem(reloading, stamp); } catch (e) { /* off */ }
+        try {
+          sessionStorage.setItem(reloading, stamp);
+          sessionStorage.setItem(scrolled, String(window.scrollY));
+        } catch (e) { /* off */ }
         location.reload();
       }
       return;
