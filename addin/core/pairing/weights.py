@@ -165,9 +165,8 @@ class Context:
         pool = field.pool
         self.crit3 = field.crit3_active
         floats = field.history.last_float
-        self.float_dir = [floats.get(e.id, 0) for e in pool]
-        self.floated_down = [d == -1 for d in self.float_dir]
-        self.floated_up = [d == 1 for d in self.float_dir]
+        self.floated_down = [floats.get(e.id, 0) == -1 for e in pool]
+        self.floated_up = [floats.get(e.id, 0) == 1 for e in pool]
         self.units = [e.units for e in pool]
         self.group = [e.group for e in pool]
         self.rank_in_group = [e.rank_in_group for e in pool]
@@ -199,13 +198,13 @@ class Context:
             if getattr(field.settings, switch)
             and (field.first_half or field.settings.options.avoidance_scope is _BELOW_BAR)
         ]
-        self.avoided = tuple(what for what, _ in on)
         self.keys = {
             what: [_key(value(e.player)) if field.avoids(e) else "" for e in pool]
             for what, value in on
         }
-        """Per avoided attribute, each player's (folded) value; "" when avoidance does not
-        apply to the player or the value is blank."""
+        """Per avoided attribute (its switch on, and avoidance applying this round), each
+        player's (folded) value; "" when avoidance does not apply to the player or the value
+        is blank."""
         self.avoid_handicap = field.settings.avoid_handicap_games and field.first_half
         points = field.settings.avoidance_points
         span = pool[0].units - pool[-1].units if pool else 0
@@ -398,7 +397,7 @@ def _always(ctx: Context) -> bool:
 
 
 def _avoids(what: str) -> Callable[[Context], bool]:
-    return lambda ctx: what in ctx.avoided
+    return lambda ctx: what in ctx.keys
 
 
 _ACTIVE: dict[Cost, Callable[[Context], bool]] = {
