@@ -468,7 +468,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run(args: argparse.Namespace, rng: random.Random, book: Path, event: dict[str, list],
          server: Server, setup: float) -> int:  # fmt: skip
-    from addin.publish.station_queue import stations_folder
+    from addin.station.entries import stations_folder
 
     key = (stations_folder(book) / "key").read_text().strip()
     tally = Tally()

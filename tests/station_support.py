@@ -21,8 +21,8 @@ from pathlib import Path
 from addin.core.member import Member
 from addin.formats.tdlista import parse_tdlista
 from addin.publish.serve import SiteServer, open_server
-from addin.publish.station_queue import stations_folder
-from addin.publish.stations import StationDesk
+from addin.station.desk import StationDesk
+from addin.station.entries import stations_folder
 from tests.helpers import TDLISTA_SNAPSHOT, run
 from tests.typing_helpers import set_setting
 
@@ -167,7 +167,7 @@ class Station:
 
     def send(self, action: str, entry: str | None = None, **params: object) -> str:
         """Send an entry as the page's form does; its id."""
-        from addin.publish.station_queue import new_id
+        from addin.station.entries import new_id
 
         entry = entry or new_id()
         fields = {"csrf": self.csrf(), "id": entry, "action": action, **params}
@@ -190,7 +190,7 @@ class Station:
             time.sleep(0.1)
 
     def answer(self, entry: str, yes: bool) -> str:
-        from addin.publish.station_queue import new_id
+        from addin.station.entries import new_id
 
         answer_id = new_id()
         fields = {

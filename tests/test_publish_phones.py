@@ -15,7 +15,7 @@ import openpyxl
 import pytest
 
 from addin.publish.explain import _points
-from addin.publish.text import clean
+from addin.reports.text import clean
 from tests.helpers import run, sheet_rows
 from tests.test_publish_browser import PHONE, browser, scroll_width  # noqa: F401
 from tests.test_publish_site import played_book, published, text_of

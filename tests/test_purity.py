@@ -44,10 +44,14 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("reports", frozenset({"core"})),  # reports as data, and renderers that take that data
     ("workbook", frozenset({"core", "reports"})),  # the only code that knows sheets
     ("journal", frozenset({"core", "workbook"})),
-    ("publish", frozenset({"core", "reports", "workbook"})),
+    # The stations' side of the served site: their pages, their desk, the entries they keep.
+    ("station", frozenset({"core", "reports", "workbook"})),
+    ("publish", frozenset({"core", "reports", "workbook", "station"})),
     (
         "actions",
-        frozenset({"core", "download", "formats", "reports", "workbook", "journal", "publish"}),
+        frozenset(
+            {"core", "download", "formats", "reports", "workbook", "journal", "station", "publish"}
+        ),
     ),
     # The tournament store: it loads for an action and commits its change, for every door.
     # It fetches what an action asks for from the web (a rating list) before committing.
@@ -56,13 +60,16 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     # What the window doors share; it counts the stations' entries waiting (publish).
     (
         "door",
-        frozenset({"core", "reports", "workbook", "journal", "publish", "actions", "store"}),
+        frozenset(
+            {"core", "reports", "workbook", "journal", "station", "publish", "actions", "store"}
+        ),
     ),
     # The doors, side by side: none imports another.
     ("excel", frozenset({"core", "workbook", "actions", "door"})),
     ("calc", frozenset({"core", "workbook", "actions", "door"})),
-    # The stations' writer: entries from the served stations, run through the store.
-    ("station", frozenset({"core", "workbook", "publish", "store"})),
+    # The stations' writer: entries the stations kept, run through the store
+    # (addin/station/writer.py, beside the pages and entries of its package).
+    ("station.writer", frozenset({"core", "workbook", "station", "store"})),
     (
         "cli",
         frozenset(
@@ -73,7 +80,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
 )
 """Every part of ``addin``: a subpackage, or a top-level module (``cli``, ``demo``)."""
 
-DOORS = ("cli", "excel", "calc", "station")
+DOORS = ("cli", "excel", "calc", "station.writer")
 INSTALLERS = frozenset(
     {"addin.excel.install", "addin.excel.build", "addin.calc.install", "addin.calc.extension"}
 )
@@ -87,6 +94,8 @@ SPREADSHEET_LIBRARIES = ("openpyxl", "xlwings", "uno", "python_calamine")
 def part_of(module: str) -> str | None:
     """The part a module of ``addin`` belongs to; None for ``addin`` itself (its version)."""
     parts = module.split(".")
+    if parts[1:3] in (["station", "writer"], ["station", "__main__"]):
+        return "station.writer"  # the stations' door, in the one package of the stations
     return parts[1] if len(parts) > 1 else None
 
 

@@ -13,7 +13,7 @@ import pytest
 from addin import store
 from addin.formats.tdlista import parse_tdlista
 from addin.journal.store import Journal
-from addin.publish.station_queue import (
+from addin.station.entries import (
     ANSWERED,
     ASKS,
     ENTRIES_FILE,

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from addin.journal.store import Journal
-from addin.publish.station_queue import EntryQueue, new_id, stations_folder
+from addin.station.entries import EntryQueue, new_id, stations_folder
 from addin.store import entries_in
 from tests.helpers import log_messages, run, sheet_rows
 from tests.station_support import (
@@ -163,7 +163,7 @@ def test_a_form_sent_again_after_a_dropped_connection_is_kept_once(book: Path) -
 
 def test_a_writer_killed_mid_entry_and_started_again_writes_each_entry_once(book: Path) -> None:
     queue = EntryQueue(stations_folder(book))
-    from addin.publish.station_queue import Entry
+    from addin.station.entries import Entry
 
     sent = [Entry(new_id(), "Desk 1", "bye", {"player": m.aga_id, "round": 3}) for m in PLAYING]
     sent += [Entry(new_id(), "Desk 1", "checkin", {"player": m.aga_id}) for m in WAITING[:2]]

@@ -32,10 +32,10 @@ from addin.publish.board_reports import (
 )
 from addin.publish.folder import default_site_folder
 from addin.publish.site import Site, build_site
-from addin.publish.text import clean
 from addin.publish.writing import FolderRefused, write_site
 from addin.reports.common import paired_rounds
 from addin.reports.model import ReportError
+from addin.reports.text import clean
 from addin.workbook.gateway import TableSource
 from addin.workbook.round_sheets import read_codes
 

@@ -31,8 +31,8 @@ from addin.publish.serve import (
     shown_host,
     site_url,
 )
-from addin.publish.station_queue import EntryQueue, stations_folder
-from addin.publish.stations import StationDesk
+from addin.station.desk import StationDesk
+from addin.station.entries import EntryQueue, stations_folder
 from addin.workbook.book import read_settings
 from addin.workbook.layout import Section
 from addin.workbook.saving import target_of

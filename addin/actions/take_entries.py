@@ -2,7 +2,7 @@
 taken in through the store.
 
 While Excel or LibreOffice holds the workbook, the server's writer does not write it: the
-stations' entries wait beside it (``addin.publish.station_queue``). This action names them
+stations' entries wait beside it (``addin.station.entries``). This action names them
 for the store (``Change.queued``), which runs each through its own action (``register``,
 ``checkin``, ``result`` ...) on what the earlier ones wrote, as its station answered that
 action's questions, each Log line naming its station and the entry's id; one refused, or
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from addin.actions.change import ActionError, Change, Draft, Queued, Snapshot
 from addin.actions.registry import NoParams, action
-from addin.publish.station_queue import STATION_ACTIONS, EntryQueue, stations_folder
+from addin.station.entries import STATION_ACTIONS, EntryQueue, stations_folder
 from addin.workbook.layout import Section
 
 

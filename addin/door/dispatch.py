@@ -32,7 +32,7 @@ from addin.door.buttons import Button, resolve
 from addin.door.dialogs import CannotAsk, Dialogs
 from addin.door.report_menu import report_file, report_preset
 from addin.door.selected import SelectionError
-from addin.publish.station_queue import EntryQueue, stations_folder
+from addin.station.entries import EntryQueue, stations_folder
 from addin.store import Outcome, Storage, run
 from addin.workbook.gateway import Selection
 from addin.workbook.saving import WorkbookBusy, try_turn

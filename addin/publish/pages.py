@@ -29,10 +29,10 @@ from addin.publish.board_reports import Board, state_text
 from addin.publish.explain import explain_tiebreak, why_opponent
 from addin.publish.report_form import personal_form, report_form, status_line
 from addin.publish.shell import GENERATOR, MENU, STAMP, TIME, stamp_file
-from addin.publish.text import esc, find_key, name_html
 from addin.reports.builders import GAME_LEGEND, game_cell
 from addin.reports.common import alpha_key, rank_label, rating_of
 from addin.reports.model import handicap_text, show_score
+from addin.reports.text import esc, find_key, name_html
 
 __all__ = ["GENERATOR", "MENU", "STAMP", "TIME", "stamp_file"]
 

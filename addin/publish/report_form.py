@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 
 from addin.publish import shell
 from addin.publish.board_reports import Board, names_of
-from addin.publish.text import esc, name_html
+from addin.reports.text import esc, name_html
 
 RESULT_CODE = "Result code"
 CODE_WHERE = "on your result slip and your pairing card"

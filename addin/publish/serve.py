@@ -41,11 +41,11 @@ from addin.publish.board_reports import MAX_BODY, Limiter, Refused, ReportBox, S
 REPORT_PATH = "/report"
 """Where a phone posts a result; the only address that takes a POST."""
 STATION_PATH = "/station"
-"""Where the stations' pages are (``addin.publish.stations``): never the site folder's."""
+"""Where the stations' pages are (``addin.station.desk``): never the site folder's."""
 
 
 class Stations(Protocol):
-    """The stations' side of the server (``addin.publish.stations.StationDesk``)."""
+    """The stations' side of the server (``addin.station.desk.StationDesk``)."""
 
     def handle(self, handler: Any, method: str) -> None: ...
 
@@ -568,7 +568,7 @@ def _stations(book: Path | None) -> Stations | None:
     nothing but the standard library)."""
     if book is None:
         return None
-    from addin.publish.stations import StationDesk
+    from addin.station.desk import StationDesk
 
     return StationDesk(book)
 

@@ -7,7 +7,7 @@ JavaScript with (:mod:`addin.publish.report_form`). Standard library only, as th
 
 from __future__ import annotations
 
-from addin.publish.text import esc
+from addin.reports.text import esc
 
 GENERATOR = '<meta name="generator" content="AGA Swiss McMahon add-in">'
 """In every page's head: how ``publish`` knows a folder it wrote before its stamp was."""

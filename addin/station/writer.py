@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TextIO
 
 from addin import store
-from addin.publish.station_queue import (
+from addin.station.entries import (
     ASKS,
     DECLINED,
     REFUSED,

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
-from addin.publish.text import esc
+from addin.reports.text import esc
 
 RESULTS = (
     ("W", "White wins"),

@@ -38,7 +38,19 @@ from addin.core.lookup import MemberIndex, fold
 from addin.core.model import Tournament
 from addin.core.ratings import rank_of
 from addin.core.scoring import last_round
-from addin.publish.station_pages import (
+from addin.reports.text import clean
+from addin.station.entries import (
+    ANSWERED,
+    ASKS,
+    DECLINED,
+    STATION_ACTIONS,
+    Entry,
+    EntryQueue,
+    new_id,
+    now,
+    stations_folder,
+)
+from addin.station.pages import (
     RESULTS,
     Board,
     Found,
@@ -51,18 +63,6 @@ from addin.publish.station_pages import (
     page_address,
     sent_list,
 )
-from addin.publish.station_queue import (
-    ANSWERED,
-    ASKS,
-    DECLINED,
-    STATION_ACTIONS,
-    Entry,
-    EntryQueue,
-    new_id,
-    now,
-    stations_folder,
-)
-from addin.publish.text import clean
 from addin.workbook.saving import file_identity, target_of
 
 PATH = "/station"
