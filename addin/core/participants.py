@@ -24,7 +24,7 @@ from dataclasses import replace
 
 from addin.core.model import PlayerId, Status, Tournament
 
-__all__ = ["in_rounds", "is_no_show", "no_show_text", "no_shows", "reported"]
+__all__ = ["ABSENT_STATUSES", "in_rounds", "no_show_text", "no_shows", "reported"]
 
 ABSENT_STATUSES = frozenset({Status.NOT_ARRIVED, Status.DROPPED})
 """Statuses of players who are not here; with no round played, they never came."""
@@ -48,11 +48,6 @@ def no_shows(t: Tournament) -> list[PlayerId]:
         return []
     seen = in_rounds(t)
     return [pid for pid in absent if pid not in seen]
-
-
-def is_no_show(t: Tournament, pid: PlayerId) -> bool:
-    p = t.players.get(pid)
-    return p is not None and p.status in ABSENT_STATUSES and pid not in in_rounds(t)
 
 
 def reported(t: Tournament) -> Tournament:
