@@ -4,8 +4,8 @@ A player who never came is no participant: Status Not arrived (pre-registered, n
 checked in) or Dropped (what a TD does with a no-show), and in no round at all (no game,
 no bye). Such a player gets no place in the standings, the cross table, the wall reports or
 the published site, and is not reported to the AGA; they are listed apart as "did not
-arrive" where the TD needs to see them. OpenGotha ranks only its final registrations the
-same way, and pairgoth leaves out players who never played.
+arrive" where the TD needs to see them. The EGD report already left out who never played
+(``addin.formats.egd_h9.listed_players``, as OpenGotha's does).
 
 A player who withdrew after playing stays ranked with the rounds they played (missed
 rounds count as absences, as before). So does a player who is Active without a game yet
