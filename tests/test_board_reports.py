@@ -370,19 +370,30 @@ def test_a_jigo_reported_where_the_komi_has_a_half_point_is_an_active_warning(
     book: Path, served: Server
 ) -> None:
     """Both players may tap Jigo by mistake: with 7.5 or 0.5 komi no game ends in a jigo,
-    so accept-results asks first, naming the board, as ``result`` does for the TD's own."""
-    board = desk_of(book)["boards"][3]
+    so accept-results asks first, naming the board, as ``result`` does for the TD's own.
+    The question says too which boards going on leaves out, and why (issue 50, 15)."""
+    board, disputed = desk_of(book)["boards"][3:5]
     games = {int(g["Board"]): g for g in sheet_rows(book, "Round 3")}  # type: ignore[call-overload]
     komi = float(games[board["board"]]["Komi"])  # type: ignore[arg-type]
     assert not komi.is_integer(), "the demo's komi has its half point"
     report = {"round": "3", "board": str(board["board"]), "code": board["code"]}
     for side in ("white", "black"):
         assert post(served.port, {**report, "side": side, "result": "jigo"})[0] == 200
+    apart = {"round": "3", "board": str(disputed["board"]), "code": disputed["code"]}
+    for side in ("white", "black"):
+        assert post(served.port, {**apart, "side": side, "result": side})[0] == 200
     stop(served)
     before = digest(book)
     done = run("accept-results", book)
     assert done.returncode == 3, done.stdout
     assert f"board {board['board']}: Jigo, but the komi is {komi:g}" in done.stderr
+    assert "going on takes in round 3's 1 result(s) reported by both players" in done.stderr
+    left_out = (
+        f"left out: Round 3, board {disputed['board']} ({disputed['white_name']} - "
+        f"{disputed['black_name']}): the players disagree (White says White wins, Black says "
+        "Black wins): not taken"
+    )
+    assert left_out in done.stderr, done.stderr
     assert digest(book) == before, "nothing written"
     other = next(b for b in games if b != board["board"])
     typed = run("result", book, "--board", other, "--result", "jigo")
@@ -393,6 +404,7 @@ def test_a_jigo_reported_where_the_komi_has_a_half_point_is_an_active_warning(
     assert f"warning (accepted): round 3, board {board['board']}: Jigo" in done.stdout, (
         "said on the console too, not only in the Log"
     )
+    assert done.stdout.count(f"board {disputed['board']} (") == 1, "the board left out, once"
     row = next(g for g in sheet_rows(book, "Round 3") if g["Board"] == board["board"])
     assert row["Result"] == "Jigo"
 

@@ -181,6 +181,25 @@ def test_an_error_value_in_a_number_cell_is_named_and_not_filled_from_the_list(
     assert digest(book) != before
 
 
+def test_a_refusal_names_the_error_value_in_an_entry_rating_beside_the_one_that_stops_it(
+    book: Path,
+) -> None:
+    """Issue 50 (15): ``standings`` stopped on an unreadable AGA # and named only that cell;
+    the TD fixed it, ran again, and only then heard of the #REF! two rows up."""
+    rating = type_into(book, "Players", "Entry rating", 3, "#REF!", "error")
+    aga = type_into(book, "Players", "AGA #", 5, "#N/A", "error")
+    before = digest(book)
+    refused = run("standings", book, "--yes")
+    said = clean(refused)
+    assert refused.returncode == 1
+    assert f"{aga} (AGA #): the error value #N/A" in said
+    assert (
+        f"{rating} (Entry rating): the error value #REF! is not a number (not used by "
+        "standings, but fix it too)" in said
+    )
+    assert digest(book) == before
+
+
 # A spreadsheet stores no infinite number (openpyxl writes float("inf") as a blank cell):
 # infinity arrives as text, and is refused like NaN.
 @pytest.mark.parametrize("typed", ["nan", "-inf", "Infinity", "NaN"])

@@ -232,7 +232,20 @@ def test_every_game_is_counted_once_in_the_standings(played: tuple[Path, dict]) 
     path, _ = played
     standings = {r["AGA #"]: r for r in sheet_rows(path, "Standings")}
     expected = expected_scores(path)
-    assert {p: standings[p]["McMahon score"] for p in expected} == expected
+    seated = {
+        r[k]
+        for n in range(1, ROUNDS + 1)
+        for r in sheet_rows(path, f"Round {n}")
+        for k in ("White AGA #", "Black AGA #", "Bye AGA #")
+        if r.get(k)
+    }
+    dropped = {r["AGA #"] for r in sheet_rows(path, "Players") if r["Status"] == "Dropped"}
+    never = dropped - seated
+    assert len(never) == 1, "the player dropped before round 1 never played"
+    assert set(standings) == set(expected) - never, "ranked: everyone who took part (issue 50)"
+    assert {p: standings[p]["McMahon score"] for p in standings} == {
+        p: expected[p] for p in standings
+    }
     games = [g for n in range(1, ROUNDS + 1) for g in sheet_rows(path, f"Round {n}")]
     games = [g for g in games if g.get("White AGA #")]
     # Wins count games only, as McMahon points do (byes are not wins).

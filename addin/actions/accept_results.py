@@ -74,13 +74,19 @@ def accept_results(snapshot: Snapshot, _params: NoParams) -> Change:
         for w in impossible_jigo(rnd, g, found.ready[b])
     ]
     warnings += check_warnings(desk, after, RESULT_RULES)
-    draft.warn(warnings)
-    write_round(draft, desk, new_round)
     taken = "; ".join(
         f"board {b}: {players[b]}: {found.ready[b].value}"
         for b, _ in boards(rnd)
         if b in found.ready
     )
+    if warnings:  # the question says what going on takes in and what it leaves out
+        warnings += [
+            f"going on takes in round {rnd.number}'s {len(found.ready)} result(s) reported by "
+            f"both players ({taken})",
+            *(f"left out: {line.removeprefix('note: ')}" for line in status),
+        ]
+    draft.warn(warnings)
+    write_round(draft, desk, new_round)
     finish(
         draft,
         desk,
@@ -88,8 +94,9 @@ def accept_results(snapshot: Snapshot, _params: NoParams) -> Change:
         f"Round {rnd.number}: {len(found.ready)} result(s) reported by both players taken in: "
         f"{taken}",
     )
-    for line in status:
-        draft.say(line)
+    if not warnings:  # else said with the warnings the TD accepted
+        for line in status:
+            draft.say(line)
     return draft.change
 
 

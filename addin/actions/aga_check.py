@@ -20,6 +20,7 @@ from addin.actions.sections import SETTLED
 from addin.core import membership_updates
 from addin.core.member import Member
 from addin.core.model import PlayerId
+from addin.core.participants import no_show_text, reported
 from addin.core.submission import (
     Severity,
     Submission,
@@ -126,7 +127,11 @@ def check_aga(snapshot: Snapshot, _params: NoParams) -> Change:
     reading = rating_check.reading_problems(b, EXPORT_NEEDS, AGA)
     unreadable = [p for p in reading if p.severity is Severity.INVALID]
     around = [p for p in reading if p.severity is not Severity.INVALID]
-    notes = [f"note: {line}" for line in update_lines(b, desk_updates(b, listing))]
+    listed = reported(b.tournament)
+    updated = {p: what for p, what in desk_updates(b, listing).items() if p in listed.players}
+    notes = [f"note: {line}" for line in update_lines(b, updated)]
+    if apart := no_show_text(b.tournament, "not reported, their memberships not checked"):
+        notes.append(f"note: {apart}")
     checked = [*unreadable, *problems, *xml_problems(b), *around]
-    rating_check.report(draft, b.tournament, checked, AGA, notes)
+    rating_check.report(draft, listed, checked, AGA, notes)
     return draft.change

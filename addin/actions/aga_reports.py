@@ -15,6 +15,7 @@ from addin.actions.sections import EVERYTHING, SETTLED, TOURNAMENT
 from addin.core.aga_limits import european_limits
 from addin.core.limits import MAX_ROUNDS
 from addin.core.model import Round, Settings, Tournament
+from addin.core.participants import no_show_text, reported
 from addin.core.tiebreaks import TiebreakError, resolve
 from addin.formats.aga_text import AGAReportError, read_aga_text_file, write_aga_text
 from addin.formats.aga_xml import read_aga_xml_report, validate_aga_xml, write_aga_xml
@@ -75,8 +76,13 @@ def export_aga(snapshot: Snapshot, params: ExportAgaParams) -> Change:
         draft.output(path, content)
     games = sum(len(r.games) for r in t.rounds)
     names = " and ".join(str(p) for p, _ in outputs)
-    draft.done(f"Exported {len(t.players)} players and {games} games to {names}")
-    draft.change.messages += aga_check.update_lines(b, updated)
+    listed = reported(t).players
+    draft.done(f"Exported {len(listed)} players and {games} games to {names}")
+    if apart := no_show_text(t, "not reported"):
+        draft.done(apart)
+    draft.change.messages += aga_check.update_lines(
+        b, {pid: what for pid, what in updated.items() if pid in listed}
+    )
     return draft.change
 
 

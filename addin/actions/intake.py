@@ -169,15 +169,18 @@ def carried_elsewhere() -> Needs:
 def screen(draft: Draft, b: book.Book, needs: Needs | Callable[[book.Book], Needs]) -> list[str]:
     """Stop on a problem in what the action needs; the others, as warnings to ask about."""
     wanted = needs(b) if callable(needs) else needs
-    draft.require_no_problems(
-        [p for p in b.problems if wanted.stops(p)], "fix these problems first"
-    )
+    stops = [p for p in b.problems if wanted.stops(p)]
+    others = [p for p in b.problems if not wanted.stops(p)]
+    if stops:  # the TD fixes every bad cell at once, not one refusal at a time
+        besides = f"not used by {draft.action}, but fix it too"
+        also = [replace(p, message=f"{p.message} ({besides})") for p in others]
+        draft.require_no_problems([*stops, *also], "fix these problems first")
     aside = (
         f"{draft.action} goes on as if the cell were blank"
         if wanted == NOTHING
         else f"not used by {draft.action}, which goes on"
     )
-    return [f"{p} ({aside})" for p in b.problems if not wanted.stops(p)]
+    return [f"{p} ({aside})" for p in others]
 
 
 def read_for(draft: Draft, needs: Needs | Callable[[book.Book], Needs]) -> book.Book:

@@ -10,6 +10,7 @@ from addin.actions.registry import NoParams, action
 from addin.actions.sections import PLAYERS, SETTLED
 from addin.core import consistency
 from addin.core.model import Player, Tournament
+from addin.core.participants import no_show_text
 from addin.core.ratings import rank_of
 from addin.core.tiebreaks import (
     TiebreakContext,
@@ -73,4 +74,6 @@ def update_standings(snapshot: Snapshot, _params: NoParams) -> Change:
         f"Standings of {len(lines)} players after round {played}"
         + (f" (results digest {stamp})" if stamp else "")
     )
+    if apart := no_show_text(t):
+        draft.done(apart)
     return draft.change

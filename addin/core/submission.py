@@ -23,10 +23,11 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 
 from addin.core.model import Player, PlayerId, Tournament
+from addin.core.participants import no_shows
 
 LATE_AFTER_DAYS = 30
 """A report sent more than this many days after the last day is late."""
@@ -129,16 +130,23 @@ class Submission:
 
 
 def check_submission(s: Submission) -> list[SubmissionProblem]:
-    """Every problem, invalid values and errors first, then warnings; each once."""
+    """Every problem, invalid values and errors first, then warnings; each once.
+
+    A player who never came (:func:`addin.core.participants.no_shows`) is not reported, so
+    their row's membership, number and contact cells are not the report's concern; two rows
+    with one AGA # still are (the sheet cannot say which row is the player)."""
+    gone = set(no_shows(s.tournament))
+    listed = [r for r in s.rows if r.player.aga_id not in gone]
+    kept = replace(s, rows=listed)
     problems = [
         *_setting_problems(s),
         *_late(s),
-        *_cell_problems(s.rows),
+        *_cell_problems(listed),
         *_duplicates(s.rows),
-        *_temporary_numbers(s.rows),
-        *_memberships(s),
+        *_temporary_numbers(listed),
+        *_memberships(kept),
         *_unplayed(s),
-        *_without_games(s),
+        *_without_games(kept),
     ]
     order = list(Severity)
     return sorted(dict.fromkeys(problems), key=lambda p: order.index(p.severity))

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from addin.core.model import PlayerId, Tournament
+from addin.core.participants import no_shows
 from addin.core.scoring import (
     Outcome,
     RoundRecord,
@@ -90,8 +91,11 @@ class TiebreakContext:
         self.tournament = t
         self.rounds = last_round(t) if after_round is None else after_round
         self.records: dict[PlayerId, list[RoundRecord]] = player_records(t, self.rounds)
-        self.players: list[PlayerId] = list(self.records)
-        self.initial: dict[PlayerId, float] = {p: initial_score(t, p) for p in self.players}
+        gone = set(no_shows(t))
+        self.players: list[PlayerId] = [p for p in self.records if p not in gone]
+        """The players ranked: everyone but the no-shows (``addin.core.participants``),
+        whose records stay (they are nobody's opponent, so they feed no tiebreak)."""
+        self.initial: dict[PlayerId, float] = {p: initial_score(t, p) for p in self.records}
 
     # McMahon scores -------------------------------------------------------------
 
@@ -463,7 +467,8 @@ def standings(
 
     ``order`` defaults to ``t.settings.tiebreaks``.  Each tiebreak only splits groups that
     are still tied when it comes up (face to face is computed within such a group).
-    Players tied on everything share a place (1, 2, 2, 4 ...). ``context``: one already
+    Players tied on everything share a place (1, 2, 2, 4 ...). A player who never came
+    (``addin.core.participants.no_shows``) has no line. ``context``: one already
     built for ``t`` and ``after_round``, when the caller reads more from it.
     """
     criteria = resolve_order(t.settings.tiebreaks if order is None else order)

@@ -83,6 +83,7 @@ from addin.core.model import (
     Settings,
     Tournament,
 )
+from addin.core.participants import reported
 from addin.core.ratings import RatingError, parse_rating
 
 __all__ = [
@@ -205,7 +206,9 @@ def write_aga_text(
 
     ``updated``: listed members whose chapter, state or membership type the desk changed
     (:func:`addin.core.membership_updates.updates`); they go under MEMBERSHIP UPDATES too.
+    A player who never came (:func:`addin.core.participants.no_shows`) is not reported.
     """
+    t = reported(t)
     lines = [
         *_header_lines(t.settings),
         "",

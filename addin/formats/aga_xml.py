@@ -115,6 +115,7 @@ from addin.core.model import (
     Status,
     Tournament,
 )
+from addin.core.participants import reported
 from addin.core.ratings import RatingError, parse_rating, rank_of
 from addin.formats import eggplant
 from addin.formats.aga_text import (
@@ -305,7 +306,9 @@ def write_aga_xml(
 
     ``updated``: listed members whose chapter, state or membership type the desk changed
     (:func:`addin.core.membership_updates.updates`); their Player carries the new values.
+    A player who never came (:func:`addin.core.participants.no_shows`) is not reported.
     """
+    t = reported(t)
     root = etree.Element("TournamentReport", nsmap={"xsi": XSI})
     root.set(f"{{{XSI}}}noNamespaceSchemaLocation", SCHEMA_LOCATION)
     root.set("eggplant-version", eggplant.EGGPLANT_VERSION)

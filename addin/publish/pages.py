@@ -21,6 +21,7 @@ from addin.core.codes import boards
 from addin.core.european import McMahonRules, OddPlayer, Supergroup
 from addin.core.handicap import scheme_text
 from addin.core.model import ByeKind, Color, PlayerId, Status, Tournament
+from addin.core.participants import ABSENT_STATUSES
 from addin.core.scoring import Outcome, RoundRecord
 from addin.core.tiebreaks import Standing, TiebreakContext
 from addin.publish import shell
@@ -463,7 +464,7 @@ def player_page(data: SiteData, pid: PlayerId) -> str:
             ("McMahon score now", esc(show_score(standing.score) or "0") if standing else ""),
             ("Place", str(standing.place) if standing else ""),
             ("Club / state", esc(data.rank_club(pid).partition(", ")[2])),
-            ("Status", esc(_status(p)) if p is not None else ""),
+            ("Status", esc(_status(p, standing is not None or not data.round)) if p else ""),
             ("Plays", "when the field is odd (the ghost player)" if data.is_ghost(pid) else ""),
         ]
     )
@@ -516,8 +517,11 @@ def player_page(data: SiteData, pid: PlayerId) -> str:
     return frame(data, player_file(pid), data.name(pid), body, longest=2000)
 
 
-def _status(p: object) -> str:
+def _status(p: object, ranked: bool) -> str:
+    """The player's status; one who never came has no place (``participants``)."""
     status = getattr(p, "status", None)
+    if not ranked and status in ABSENT_STATUSES:
+        return "Did not arrive (not ranked)"
     return "Withdrawn" if status is Status.DROPPED else str(getattr(status, "value", "Active"))
 
 

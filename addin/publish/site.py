@@ -34,6 +34,7 @@ class Site:
     stamp: str
     round: int
     players: int
+    """The players ranked (a player who never came has a page, but no place)."""
     page_stamps: dict[str, bytes] = field(default_factory=dict)
     """Each page's stamp file (``index.stamp.js``...), written after every page."""
 
@@ -97,7 +98,7 @@ def build_site(
         pages.stamp_file(name): assets.page_stamp_script(own[name], when).encode("utf-8")
         for name in html
     }
-    return Site(files, site.hexdigest()[:20], data.round, len(data.records), stamps)
+    return Site(files, site.hexdigest()[:20], data.round, len(data.standings), stamps)
 
 
 def page_stamp(text: str) -> str:

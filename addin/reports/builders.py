@@ -12,6 +12,7 @@ from dataclasses import replace
 
 from addin.core.codes import boards
 from addin.core.model import ByeKind, Color, PlayerId, Round, Status, Tournament
+from addin.core.participants import no_show_text
 from addin.core.scoring import Outcome, RoundRecord, initial_score, player_records, wins
 from addin.core.tiebreaks import Standing
 from addin.reports.common import (
@@ -271,6 +272,12 @@ def game_cell(rec: RoundRecord, numbers: dict[PlayerId, int]) -> GameCell:
     return GameCell(numbers[rec.opponent], mark, css)
 
 
+def _apart(t: Tournament) -> tuple[str, ...]:
+    """The players who never came, listed apart from the ranked (``participants``)."""
+    text = no_show_text(t)
+    return (text + ".",) if text else ()
+
+
 def _tiebreak_columns(names: Sequence[str]) -> list[Column]:
     return [Column(f"tb{i}", name, Format.SCORE, 7) for i, name in enumerate(names, start=1)]
 
@@ -305,7 +312,11 @@ def crosstable(t: Tournament, q: Query) -> Report:
         )
         for s in order
     ]
-    notes = (GAME_LEGEND, "MMS: McMahon score. Tiebreaks in order: " + ", ".join(criteria) + ".")
+    notes = (
+        GAME_LEGEND,
+        "MMS: McMahon score. Tiebreaks in order: " + ", ".join(criteria) + ".",
+        *_apart(t),
+    )
     return _report(t, q, "Cross table", f"After round {q.round}", columns, rows, notes=notes)
 
 
@@ -380,6 +391,7 @@ def tiebreaks(t: Tournament, q: Query) -> Report:
         "F by forfeit. Other: = jigo, ~ no result, ? not played yet, Bye+ forced bye, Bye "
         "requested bye.",
         "MMS: McMahon score. Tiebreaks in order: " + ", ".join(criteria) + ".",
+        *_apart(t),
     )
     return _report(t, q, "Tiebreak list", f"After round {q.round}", columns, rows, notes=notes)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import unicodedata
 
 from addin.core.model import Player, PlayerId, Tournament
+from addin.core.participants import no_shows
 from addin.core.ratings import RatingError, parse_rating, rank_of
 from addin.core.scoring import initial_score, player_ids
 from addin.core.tiebreaks import Standing, TiebreakError, standings
@@ -67,9 +68,11 @@ def ranked(t: Tournament, after_round: int) -> list[PlayerId]:
 
     Before round 1 there is no standing: players are ranked by initial McMahon score, then
     entry rating, then name, which is also the order a TD lays pairing cards out in.
+    A player who never came (``addin.core.participants``) is not ranked, then or later.
     """
     if after_round == 0:
-        ids = player_ids(t)
+        gone = set(no_shows(t))
+        ids = [pid for pid in player_ids(t) if pid not in gone]
 
         def key(pid: PlayerId) -> tuple[float, float, tuple[str, str, PlayerId]]:
             rating = rating_of(t.players.get(pid))

@@ -31,6 +31,7 @@ from addin.actions.director.rebanding import (
 from addin.actions.registry import action, param
 from addin.actions.sections import ROUNDS, SETTLED
 from addin.core.model import Bye, ByeKind, Player, PlayerId, Round, Status
+from addin.core.participants import in_rounds
 from addin.core.scoring import last_round
 from addin.workbook.layout import Section
 
@@ -224,12 +225,13 @@ def drop(snapshot: Snapshot, params: DropParams) -> Change:
     write_players(draft, desk, {pid: {"status": Status.DROPPED.value}})
     played = last_round(t)
     when = f"after round {played}" if played else "before round 1"
-    finish(
-        draft,
-        desk,
-        t,
-        f"Dropped {name_of(t, pid)} {when}: not paired from round {played + 1} on",
-    )
+    if played >= t.settings.rounds:
+        then = f"round {played} was the last round: withdrawn, takes no further part"
+    else:
+        then = f"not paired from round {played + 1} on"
+    if pid not in in_rounds(t):
+        then += "; never played: not ranked and not reported to the AGA (did not arrive)"
+    finish(draft, desk, t, f"Dropped {name_of(t, pid)} {when}: {then}")
     return draft.change
 
 
