@@ -22,11 +22,11 @@ from addin.station.entries import EntryQueue, new_id, stations_folder
 from addin.store import entries_in
 from tests.helpers import digest, log_messages, run, sheet_rows
 from tests.station_support import (
-    MEMBERS,
     Station,
     copied,
     event_in_play,
     key_of,
+    lapsed_member,
     rated_members,
     serving,
 )
@@ -35,16 +35,7 @@ from tests.typing_helpers import players
 PLAYING = rated_members(8, current=True)
 WAITING = rated_members(3, skip=8, current=True)
 WALK_INS = rated_members(4, skip=11, current=True)
-LAPSED = next(
-    m
-    for m in MEMBERS
-    if m.rating is not None
-    and m.given_name
-    and m.family_name.isascii()
-    and m.expiry is not None
-    and m.expiry.year < 2020
-)
-"""A member whose membership lapsed long before the event: registering them asks."""
+LAPSED = lapsed_member()
 
 
 @pytest.fixture(scope="module")
@@ -130,6 +121,20 @@ def test_pair_and_check_name_every_station_entry_not_yet_in_the_workbook(book: P
     assert run("pair", book, "--yes").returncode == 0  # the TD may go on: it is logged
     warned = [m for level, _, m in log_messages(book) if level == "Warning"]
     assert any(f"register AGA # {walk_in.aga_id}" in m for m in warned)
+
+
+def test_the_first_look_up_while_serve_starts_shows_the_workbook_as_it_is(book: Path) -> None:
+    """Not a page made before the workbook was read: the event's own title, the round in
+    play, and a pre-registered player to check in (not to register)."""
+    expected = WAITING[2]
+    with serving(book) as served:
+        desk = Station(served.url, "Desk 1")
+        desk.sign_in(key_of(book))  # at once: the server reads the workbook meanwhile
+        status, page = desk.get(f"/station/?q={expected.aga_id}")
+    assert status == 200
+    assert "<h1>Station Open</h1>" in page and "Round 1 in play" in page
+    row = page[page.index(f"<td>{expected.aga_id}</td>") :].split("</tr>", 1)[0]
+    assert "Check in" in row and "Register" not in row
 
 
 def told_time(book: Path, entry: str) -> str:
