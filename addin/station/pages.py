@@ -143,7 +143,7 @@ td.nowrap{white-space:nowrap}
 .state{font-weight:600}
 .small{font-size:.85rem;color:#444}
 .note{color:#7a4b00}
-#questions{border:2px solid #6a4c93;background:#f1ecf8}
+section#questions{border:2px solid #6a4c93;background:#f1ecf8}
 #questions li{margin-bottom:.6rem}
 .confirm{border:2px solid #c0392b}
 fieldset.roles{border:1px solid #8a94a3;border-radius:4px;display:flex;gap:1rem;margin:0}
@@ -211,15 +211,16 @@ def login_page(event: str, key: str = "", station: str = "", error: str = "") ->
 
 
 def main_page(s: StationScreen) -> str:
-    """A desk's page: the questions waiting for its answer first, then the entry just
-    sent, then its own forms (a registration desk's or a results desk's), then the rest."""
+    """A desk's page: the questions waiting for its answer first, then its own forms (a
+    registration desk's or a results desk's) with the entry just sent, then the rest."""
     waiting = any(e.state == "waiting" for e in s.sent) or (
         s.shown is not None and s.shown.state == "waiting"
     )
-    if s.role == RESULTS_DESK:
-        forms = _result(s) + boards_table(s) + sent_list(s)
+    if s.role == RESULTS_DESK:  # the next slip's form first; the one just sent beneath it
+        forms = _result(s) + banner(s) + boards_table(s) + sent_list(s)
     else:
-        forms = _confirm_drop(s) + _search(s) + _new_member(s) + _attendance(s) + sent_list(s)
+        forms = banner(s) + _confirm_drop(s) + _search(s) + _new_member(s) + _attendance(s)
+        forms += sent_list(s)
     body = (
         f"<header><h1>{esc(s.event)}</h1><span>Station <b>{esc(s.station)}</b></span>"
         f"{_round_title(s)}{_role_switch(s)}"
@@ -227,7 +228,6 @@ def main_page(s: StationScreen) -> str:
         '<button class="quiet">Sign out</button></form></header><main>'
         + (f'<p class="note">{esc(s.note)}</p>' if s.note else "")
         + questions(s)
-        + banner(s)
         + forms
         + f"</main><script>{SCRIPT}</script>"
     )
@@ -440,18 +440,22 @@ def _result(s: StationScreen) -> str:
 
 
 def sent_list(s: StationScreen) -> str:
-    """This station's latest entries, each with where it stands (updated in place)."""
+    """This station's latest entries, each with where it stands (updated in place); each
+    once: not the one the banner shows, nor one whose answer was sent as a new entry."""
     rows = "".join(
         f'<tr data-state="{esc(e.state)}"><td class="small">{esc(e.time[11:])}</td>'
         f'<td>{esc(e.what)}</td><td class="state">{esc(STATE_WORDS.get(e.state, e.state))}'
         f"</td><td>{'(above)' if e.state == 'asks' else _said(e)}</td></tr>"
         for e in s.sent
         if e.state != "answered"  # its answer, sent as a new entry, stands for it
+        and (s.shown is None or e.id != s.shown.id)  # the banner shows it
     )
     table = (
         f"<table><tr><th>Time</th><th>Entry</th><th>State</th><th></th></tr>{rows}</table>"
         if rows
         else "<p>Nothing sent from this station yet.</p>"
+        if not s.sent
+        else "<p>Nothing else sent from this station.</p>"
     )
     return f'<section id="sent"><h2>Sent from this station</h2>{table}</section>'
 
