@@ -344,6 +344,13 @@ def test_a_server_without_a_workbook_has_no_stations(book: Path, tmp_path: Path)
         server.wait()
 
 
+def test_serve_help_says_the_stations_sign_in_there() -> None:
+    helped = run("serve", "--help")
+    assert helped.returncode == 0
+    text = " ".join(helped.stdout.split())
+    assert "Stations (a registration or results desk's" in text and "/station/" in text
+
+
 def test_serve_shows_the_stations_address_and_password(book: Path) -> None:
     done = run("serve", book, "--poster-only", "--loopback")
     assert done.returncode == 0, done.stderr
