@@ -298,9 +298,18 @@ class StationDesk:
         t = self.view.tournament()
         q = _one(query, "q")[:80]
         shown_id = _one(query, "entry")
-        everything = [self._sent(e, t) for e in self.queue.entries() if e.station == station]
-        sent = list(reversed(everything[-SHOWN_ENTRIES:]))
-        shown = next((e for e in everything if e.id == shown_id), None)
+        mine = [e for e in self.queue.entries() if e.station == station]
+        latest = {e.id for e in mine[-SHOWN_ENTRIES:]}
+        outcomes = self.queue.outcomes()
+        wanted = [  # the latest, the one just sent, and every one waiting for an answer
+            self._sent(e, t)
+            for e in mine
+            if e.id in latest
+            or e.id == shown_id
+            or (e.id in outcomes and outcomes[e.id].state == ASKS)
+        ]
+        sent = [e for e in reversed(wanted) if e.id in latest]
+        shown = next((e for e in wanted if e.id == shown_id), None)
         rnd = t.round(last_round(t)) if t is not None and t.rounds else None
         role = _role(h)
         dropping = _dropping(_one(query, "drop"), t)
@@ -320,7 +329,7 @@ class StationDesk:
             focus="confirm" if dropping is not None else focus,
             note=self.view.note(),
             role=role,
-            questions=[e for e in everything if e.state == ASKS],
+            questions=[e for e in wanted if e.state == ASKS],
             dropping=dropping,
         )
         return screen
