@@ -1,8 +1,11 @@
 """The stations' pages: plain HTML forms for a registration or results desk (a tablet or a
 laptop, 768 px and up, or a keyboard: type, Enter, next).
 
-Every form is a plain POST that works without JavaScript; the page's small script only
-refreshes the entries' states in place. Each form that sends an entry carries a fresh
+Every form that sends is a plain POST that works without JavaScript (a look-up, and a drop's
+question, which names the player before anything is sent, are GETs); the page's small
+script only refreshes the entries' states in place. A desk is a registration or a results
+desk, and its page leads with that desk's forms, under the questions waiting for its answer.
+Each form that sends an entry carries a fresh
 entry id (so a form sent twice is kept once) and the station's same-origin token.
 What the pages show is given to them (``StationScreen``): they read nothing themselves.
 """
