@@ -5,8 +5,8 @@ Every form that sends is a plain POST that works without JavaScript (a look-up, 
 question, which names the player before anything is sent, are GETs); the page's small
 script only refreshes the entries' states in place. A desk is a registration or a results
 desk, and its page leads with that desk's forms, under the questions waiting for its answer.
-Each form that sends an entry carries a fresh
-entry id (so a form sent twice is kept once) and the station's same-origin token.
+Each form that sends an entry carries a fresh entry id (so a form sent twice is kept once)
+and the station's same-origin token.
 What the pages show is given to them (``StationScreen``): they read nothing themselves.
 """
 
