@@ -43,6 +43,20 @@ def rated_members(count: int, skip: int = 0, *, current: bool = False) -> list[M
     return found[skip : skip + count]
 
 
+def lapsed_member() -> Member:
+    """A member of the real list whose membership lapsed years before the event (registering
+    them asks the desk first)."""
+    return next(
+        m
+        for m in MEMBERS
+        if m.rating is not None
+        and m.given_name
+        and m.family_name.isascii()
+        and m.expiry is not None
+        and m.expiry.year < 2020
+    )
+
+
 def preregistration_csv(path: Path, members: list[Member]) -> Path:
     lines = ["Name,AGA #,Rank"]
     lines += [f'"{m.family_name}, {m.given_name}",{m.aga_id},{_rank(m)}' for m in members]

@@ -1,4 +1,5 @@
-"""Late arrivals join the current bands at once; no bands, no McMahon pairing.
+"""Late arrivals join the current bands at once, and the TD is told which (a message and a
+Log line, never a question: the rule decides); no bands, no McMahon pairing.
 
 Real workbooks through the real command line; rows typed with openpyxl.
 """
@@ -35,31 +36,37 @@ def bands(path: Path) -> dict[int, dict[str, object]]:
     return {int(r["Band"]): r for r in sheet_rows(path, "Bands")}
 
 
-def test_a_player_registered_after_the_bands_gets_band_and_score_at_once(banded: Path) -> None:
-    before = digest(banded)
-    asked = run("register", banded, "--name", "Late, Lou", "--rank", "6k")
-    assert asked.returncode == 3 and "arrived after the bands were made" in asked.stderr
-    assert digest(banded) == before
-    done = run("register", banded, "--name", "Late, Lou", "--rank", "6k", "--yes")
-    assert done.returncode == 0, done.stderr
+def test_a_player_registered_after_the_bands_gets_band_and_score_at_once_and_is_told(
+    banded: Path,
+) -> None:
+    done = run("register", banded, "--name", "Late, Lou", "--rank", "6k")
+    assert done.returncode == 0, done.stderr  # no question: nothing for a desk to judge
     (late,) = [r for r in players(banded).values() if r["Family name"] == "Late"]
     lowest = max(bands(banded))
     assert late["Band"] == lowest
     assert late["Initial score"] == bands(banded)[lowest]["Initial score"]
+    told = f"registered after the bands were made: placed in band {lowest}"
+    assert told in done.stdout and "Late, Lou" in done.stdout
     notes = [m for level, _, m in log_messages(banded) if level == "Action"]
-    assert any("joins band" in m and "Late, Lou" in m for m in notes)
+    assert any(told in m and "Late, Lou" in m for m in notes)
+    assert not [m for level, _, m in log_messages(banded) if level == "Warning"]
 
 
-def test_a_late_arrival_typed_into_players_is_placed_before_pairing(banded: Path) -> None:
+def test_a_late_arrival_typed_into_players_is_placed_and_told_by_check_and_pair(
+    banded: Path,
+) -> None:
     (row,) = type_rows(banded, [{"AGA #": 399, "Family name": "Typed", "Rank or rating": "5d"}])
-    asked = run("pair", banded)
-    assert asked.returncode == 3
-    assert f"Players row {row}) arrived after the bands were made: joins band 1" in asked.stderr
-    assert run("pair", banded, "--yes").returncode == 0
+    told = f"Players row {row}) registered after the bands were made: placed in band 1"
+    checked = run("check", banded)
+    assert f"{told}" in checked.stdout and "(by the next action)" in checked.stdout
+    paired = run("pair", banded)
+    assert paired.returncode == 0, paired.stderr
+    assert told in paired.stdout
     typed = players(banded)[399]
     assert typed["Band"] == 1 and typed["Initial score"] == bands(banded)[1]["Initial score"]
     games = sheet_rows(banded, "Round 1")
     assert any(399 in (g["White AGA #"], g["Black AGA #"]) for g in games)
+    assert any(told in m for level, _, m in log_messages(banded) if level == "Action")
 
 
 def test_pair_without_bands_stops_and_says_to_run_bands(tmp_path: Path) -> None:

@@ -92,6 +92,10 @@ def test_entries_wait_while_calc_holds_the_workbook_and_its_button_takes_them_in
         type_note(doc, PLAYING[1].aga_id, TYPED)  # the TD types meanwhile
         checked = press(office, doc, "check")
         assert "2 station entries wait: Take station entries takes them in." in checked.messages
+        named = f"check in {WAITING[0].name} ({WAITING[0].aga_id}): waits to be written (the "
+        assert any(named in m and "Take station entries" in m for m in checked.messages), "\n".join(
+            checked.messages
+        )  # check names each entry waiting, so that nobody is left out of the next round
 
         taken = press(office, doc, "take-entries")
         assert taken.status == "done", taken

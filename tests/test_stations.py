@@ -20,12 +20,13 @@ import pytest
 from addin.journal.store import Journal
 from addin.station.entries import EntryQueue, new_id, stations_folder
 from addin.store import entries_in
-from tests.helpers import log_messages, run, sheet_rows
+from tests.helpers import digest, log_messages, run, sheet_rows
 from tests.station_support import (
     Station,
     copied,
     event_in_play,
     key_of,
+    lapsed_member,
     rated_members,
     serving,
 )
@@ -34,6 +35,7 @@ from tests.typing_helpers import players
 PLAYING = rated_members(8, current=True)
 WAITING = rated_members(3, skip=8, current=True)
 WALK_INS = rated_members(4, skip=11, current=True)
+LAPSED = lapsed_member()
 
 
 @pytest.fixture(scope="module")
@@ -65,11 +67,9 @@ def test_a_station_registers_checks_in_and_enters_a_result_each_signed(book: Pat
         assert desk.get(f"/station/?q={walk_in.family_name.lower()}")[0] == 200
         assert str(walk_in.aga_id) in desk.page
         registered = desk.send("register", aga=walk_in.aga_id)
-        told = desk.settled(registered)
-        if told["state"] == "asks":  # a late arrival's band is asked about
-            registered = desk.answer(registered, yes=True)
-            told = desk.settled(registered)
+        told = desk.settled(registered)  # after the bands: placed, and told, never asked
         assert told["state"] == "written", told
+        assert "registered after the bands were made: placed in band" in told["message"]
         checked = desk.settled(desk.send("checkin", player=expected.aga_id))
         assert checked["state"] == "written", checked
         result = desk.settled(desk.send("result", round=1, board=board, result="W", if_blank="yes"))
@@ -79,6 +79,11 @@ def test_a_station_registers_checks_in_and_enters_a_result_each_signed(book: Pat
     assert registered_players[expected.aga_id]["Status"] == "Active"
     assert sheet_rows(book, "Round 1")[0]["Result"] == "White wins"
     signed = log_of(book, "Desk 1")
+    band = players(book)[walk_in.aga_id]["Band"]
+    assert any(
+        f"{walk_in.name} (AGA # {walk_in.aga_id}" in m and f"placed in band {band}" in m
+        for _, _, m in signed
+    ), "the TD reads the late arrival's band in the Log"
     assert {action for _, action, _ in signed} == {
         "register (Desk 1)",
         "checkin (Desk 1)",
@@ -87,6 +92,55 @@ def test_a_station_registers_checks_in_and_enters_a_result_each_signed(book: Pat
     assert entries_in(m for _, _, m in signed) >= {registered}
     doors = [e.door for e in Journal.load(book).entries[-3:]]
     assert doors == ["Desk 1"] * 3
+
+
+def test_pair_and_check_name_every_station_entry_not_yet_in_the_workbook(book: Path) -> None:
+    """A walk-in whose registration waits (for the writer, or for its desk's answer) is not
+    in the workbook: ``check`` and ``pair`` name each such entry, and ``pair`` asks first."""
+    walk_in = WALK_INS[2]
+    with serving(book) as served:
+        desk = Station(served.url, "Desk 1")
+        desk.sign_in(key_of(book))
+        asks = desk.send("register", aga=LAPSED.aga_id)
+        told = desk.settled(asks)
+        assert told["state"] == "asks" and "lapsed" in told["question"], told
+    with serving(book, writer=False) as served:  # the writer has not got to it yet
+        desk = Station(served.url, "Desk 2")
+        desk.sign_in(key_of(book))
+        desk.send("register", aga=walk_in.aga_id)
+    before = digest(book)
+    checked = run("check", book)
+    paired = run("pair", book)
+    assert paired.returncode == 3, paired.stdout + paired.stderr
+    assert digest(book) == before
+    for said in (checked.stdout, paired.stderr):
+        asking = f"Desk 1, {told_time(book, asks)}: register AGA # {LAPSED.aga_id}: waits for"
+        assert asking in said and "lapsed" in said, said
+        assert "Desk 2, " in said and f"register AGA # {walk_in.aga_id}: waits to be " in said
+    assert "round 2 is paired without it" in paired.stderr
+    assert run("pair", book, "--yes").returncode == 0  # the TD may go on: it is logged
+    warned = [m for level, _, m in log_messages(book) if level == "Warning"]
+    assert any(f"register AGA # {walk_in.aga_id}" in m for m in warned)
+
+
+def test_the_first_look_up_while_serve_starts_shows_the_workbook_as_it_is(book: Path) -> None:
+    """Not a page made before the workbook was read: the event's own title, the round in
+    play, and a pre-registered player to check in (not to register)."""
+    expected = WAITING[2]
+    with serving(book) as served:
+        desk = Station(served.url, "Desk 1")
+        desk.sign_in(key_of(book))  # at once: the server reads the workbook meanwhile
+        status, page = desk.get(f"/station/?q={expected.aga_id}")
+    assert status == 200
+    assert "<h1>Station Open</h1>" in page and "Round 1 in play" in page
+    row = page[page.index(f"<td>{expected.aga_id}</td>") :].split("</tr>", 1)[0]
+    assert "Check in" in row and "Register" not in row
+
+
+def told_time(book: Path, entry: str) -> str:
+    kept = EntryQueue(stations_folder(book)).entry(entry)
+    assert kept is not None
+    return kept.time
 
 
 def test_two_stations_registering_one_member_the_first_is_written_the_second_told(
@@ -101,12 +155,6 @@ def test_two_stations_registering_one_member_the_first_is_written_the_second_tol
         second = two.send("register", aga=member.aga_id)
         served.desk.start()
         told_one, told_two = one.settled(first), two.settled(second)
-        if told_one["state"] == "asks":  # a late arrival's band: both are asked, both say yes
-            assert told_two["state"] == "asks"
-            first = one.answer(first, yes=True)
-            told_one = one.settled(first)
-            second = two.answer(second, yes=True)
-            told_two = two.settled(second)
     assert told_one["state"] == "written", told_one
     assert told_two["state"] == "refused", told_two
     assert f"AGA # {member.aga_id} is already registered: {member.name}" in told_two["message"]
@@ -294,6 +342,13 @@ def test_a_server_without_a_workbook_has_no_stations(book: Path, tmp_path: Path)
     finally:
         server.terminate()
         server.wait()
+
+
+def test_serve_help_says_the_stations_sign_in_there() -> None:
+    helped = run("serve", "--help")
+    assert helped.returncode == 0
+    text = " ".join(helped.stdout.split())
+    assert "Stations (a registration or results desk's" in text and "/station/" in text
 
 
 def test_serve_shows_the_stations_address_and_password(book: Path) -> None:

@@ -21,6 +21,7 @@ from addin.actions.change import (
 )
 from addin.actions.member_list import read_members
 from addin.actions.registry import ParamKind, action, param
+from addin.actions.station_waiting import waiting_entries
 from addin.core.limits import MAX_ROUNDS
 from addin.workbook import book, players_sheet, selected_rows
 from addin.workbook.gateway import Problem
@@ -136,6 +137,10 @@ def check(draft: Draft) -> tuple[list[Problem], list[Problem], list[str]]:
     fills in), and the warnings the next action will ask about (``addin.actions.intake``)."""
     b = book.read_book(draft)
     problems, warnings, fills = intake.check_report(draft, b)
+    warnings += [
+        f"a station's entry is not in the workbook yet: {w}"
+        for w in waiting_entries(draft, b.tournament)
+    ]
     notices = [n for data in b.tables.values() for n in data.notices]
     notices += [n for n in b.settings.data.notices]
     notices += [players_sheet.sheet_notice(fill) for fill in fills]

@@ -1,12 +1,13 @@
 """The tournament as an action reads it: settled, held against the Log, and screened.
 
 Players rows as the TD typed them are settled before any action uses them. One rule for
-every way a player arrives (``register``, ``preregister``, a row typed into Players): the
-next action completes what the TDListA or the typed rank gives (only blank cells), hands a
-temporary 9xxxx number to a new player, places a late arrival in the current bands, and
-asks the TD about exactly what ``register`` asks about. A warning the Log shows as accepted
-is not asked again; a Log stamp of the Players' registration cells spares reading the
-TDListA when nothing was typed since.
+every way a player arrives (``register``, ``preregister``, a row typed into Players, a
+station): the next action completes what the TDListA or the typed rank gives (only blank
+cells), hands a temporary 9xxxx number to a new player, places a late arrival in the
+current bands and tells the TD so (a Log line, never a question: a desk's volunteer could
+not judge it), and asks the TD about exactly what ``register`` asks about. A warning the
+Log shows as accepted is not asked again; a Log stamp of the Players' registration cells
+spares reading the TDListA when nothing was typed since.
 
 The rounds the Log records as paired are held against the workbook (a sheet renamed,
 emptied, a game row deleted is a problem naming who lost their game).
@@ -223,20 +224,21 @@ def _where(row: Row) -> str:
     return f"Players row {row.number}" if row.number else "Players (new row)"
 
 
-def place_late_arrivals(b: book.Book, rows: list[Row]) -> tuple[list[str], list[str], bool]:
+def place_late_arrivals(b: book.Book, rows: list[Row]) -> tuple[list[str], bool]:
     """Band and initial score for active players the bands do not cover yet.
 
-    A player registered after ``bands`` (by command, button or typing) gets the band the
-    current bands give their entry rating (band 1 when "Above bar"; their band override
-    when set), and that band's initial score; nobody else's score changes. Returns the
-    warnings (one per player), the Log notes, and whether a row changed.
+    A player registered after ``bands`` (by command, button, typing, an import or a
+    station) gets the band the current bands give their entry rating (band 1 when "Above
+    bar"; their band override when set), and that band's initial score; nobody else's
+    score changes. That is told, not asked: the rule decides, and a desk's volunteer could
+    not judge it (the TD reads it in the Log, sees it on Players and Bands, and may run
+    ``bands`` again). Returns what to tell (one line per player) and whether a row changed.
     """
     t = b.tournament
     if not t.bands or t.settings.pairing_format != "McMahon":
-        return [], [], False
+        return [], False
     bands = {band.number: band for band in t.bands}
-    warnings: list[str] = []
-    notes: list[str] = []
+    told: list[str] = []
     changed = False
     for row in rows:
         pid = row_aga_id(row)
@@ -272,15 +274,13 @@ def place_late_arrivals(b: book.Book, rows: list[Row]) -> tuple[list[str], list[
             )
         place_row(row, number, band.initial_score)
         changed = True
-        text = (
-            f"{p.name} (AGA # {p.aga_id}, {_where(row)}) arrived after the bands were made: "
-            f"joins band {number} ({band.label or 'no label'}) with initial score "
-            f"{band.initial_score:g}, because {why}; nobody else's score changes "
-            "(run bands to rebuild them instead)"
+        told.append(
+            f"{p.name} (AGA # {p.aga_id}, {_where(row)}) registered after the bands were "
+            f"made: placed in band {number} ({band.label or 'no label'}) with initial score "
+            f"{band.initial_score:g}, because {why}; nobody else's score changes (run bands "
+            "to rebuild them instead)"
         )
-        warnings.append(text)
-        notes.append(text)
-    return warnings, notes, changed
+    return told, changed
 
 
 # --- the Players rows, settled ------------------------------------------------------------
@@ -396,14 +396,16 @@ def settled_book(
     b = with_intake_problems(rebuilt(b, intake), intake)
     b = with_paired_round_problems(b, draft, log)
     ignored = screen(draft, b, wanted)
-    late, late_notes, placed = place_late_arrivals(b, intake.rows)
-    draft.warn(ignored + [w.shown for w in intake.warnings] + late)
+    late, placed = place_late_arrivals(b, intake.rows)
+    draft.warn(ignored + [w.shown for w in intake.warnings])
     if placed:
         b = rebuilt(b, intake)
     changed = intake.changed or placed
     if changed and not writes_players:
         players_sheet.write_rows(draft, b, intake.rows)
-    draft.change.log += [LogEntry("Action", draft.action, n) for n in intake.notes + late_notes]
+    draft.change.log += [LogEntry("Action", draft.action, n) for n in intake.notes]
+    for line in late:
+        draft.done(line)
     if intake.digest != last_stamp(log) and not intake.problems:
         draft.change.log.append(LogEntry("Action", draft.action, STAMP + intake.digest))
     return b
@@ -438,11 +440,8 @@ def check_report(draft: Draft, b: book.Book) -> tuple[list[Problem], list[str], 
     warnings = [w.shown for w in intake.warnings]
     notes = [f"{n} (by the next action)" for n in intake.notes]
     if not problems:
-        late, _, _ = place_late_arrivals(
-            settled,
-            [book.copy_row(r) for r in intake.rows],
-        )
-        warnings += late
+        late, _ = place_late_arrivals(settled, [book.copy_row(r) for r in intake.rows])
+        notes += [f"{n} (by the next action)" for n in late]
     return problems, warnings, notes
 
 

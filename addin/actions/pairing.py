@@ -10,6 +10,7 @@ from addin.actions.director.desk import in_tournament
 from addin.actions.intake import rated_players
 from addin.actions.registry import action, param
 from addin.actions.sections import ROUNDS, SETTLED, TOURNAMENT
+from addin.actions.station_waiting import waiting_entries
 from addin.core import sleeping
 from addin.core.consistency import even_colours
 from addin.core.ghost import GHOST_NOTE, as_byes, ghost_of, ghost_problem, with_ghost
@@ -159,6 +160,11 @@ def pair(snapshot: Snapshot, params: PairParams) -> Change:
         )
     warnings = pre_pairing_warnings(t, number, playing) + top_group_sleepers(t, number)
     warnings += not_arrived_warnings(t, number)
+    warnings += [
+        f"a station's entry is not in the workbook yet, and round {number} is paired without "
+        f"it: {w}"
+        for w in waiting_entries(draft, t)
+    ]
     log = director.log_lines(draft)
     warnings += director.edited_round_warnings(t, log)
     try:

@@ -36,7 +36,6 @@ from addin.core.registration import (
 from addin.download import TDLISTA_URL, Downloaded
 from addin.formats.tdlista import ParseReport, parse_tdlista
 from addin.workbook import book, players_intake, players_sheet
-from addin.workbook.gateway import LogEntry
 from addin.workbook.layout import Section
 from addin.workbook.member_sheet import previous_members, write_members
 
@@ -174,11 +173,13 @@ def register(snapshot: Snapshot, params: RegisterParams) -> Change:
     listed = "GoR or grade" if pin is not None else "AGA rating"
     if player.rating is None:
         raise ActionError(f"{player.name} (AGA # {player.aga_id}) has no {listed}; give --rank")
-    _add_players(draft, b, [player], [w.message for w in warnings])
+    late = _add_players(draft, b, [player], [w.message for w in warnings])
     egd = f", EGD PIN {player.egd_pin}" if player.egd_pin is not None else ""
     draft.done(
         f"Registered {player.name}, AGA # {player.aga_id}{egd}, entry rating {player.rating}"
     )
+    for line in late:
+        draft.done(line)
     return draft.change
 
 
@@ -226,11 +227,13 @@ def preregister(snapshot: Snapshot, params: PreregisterParams) -> Change:
         used.add(player.aga_id)
         added.append(player)
         warnings += [f"{path.name}, line {pre.line}: {w.message}" for w in found]
-    _add_players(draft, b, added, warnings)
+    late = _add_players(draft, b, added, warnings)
     waiting = ""
     if b.tournament.settings.check_in:
         waiting = f"; Status {Status.NOT_ARRIVED.value} until checked in"
     draft.done(f"Registered {len(added)} pre-registered players from {path.name}{waiting}")
+    for line in late:
+        draft.done(line)
     return draft.change
 
 
@@ -242,14 +245,15 @@ def _new_player(aga_id: PlayerId, name: str, requested: str | None) -> Player:
     return Player(aga_id, family, given, rank=requested or "", rating=rating)
 
 
-def _add_players(draft: Draft, b: book.Book, new: list[Player], warnings: list[str]) -> None:
-    """Ask about ``warnings``, duplicates and late arrivals' bands at once; write one block."""
+def _add_players(draft: Draft, b: book.Book, new: list[Player], warnings: list[str]) -> list[str]:
+    """Ask about ``warnings`` and duplicates at once; write one block. Returns the late
+    arrivals' bands, to tell after what was done (``place_late_arrivals``)."""
     existing = list(b.tournament.players.values())
     warnings = warnings + intake.duplicate_warnings(existing, new)
     rows = players_sheet.with_players(b, new)
     late_book = players_intake.rebuilt(b, players_intake.with_rows(rows))
-    late, notes, _ = place_late_arrivals(late_book, rows)
-    draft.warn(warnings + late)
+    late, _ = place_late_arrivals(late_book, rows)
+    draft.warn(warnings)
     players_sheet.write_rows(draft, b, rows)
-    draft.change.log += [LogEntry("Action", draft.action, n) for n in notes]
     intake.stamp_rows(draft, rows, b.tournament.settings)
+    return late

@@ -95,7 +95,9 @@ class ServeParams:
     "serve",
     "Serve on Wi-Fi",
     "Serve the published site on the local network so players open it on their phones, "
-    "and write a poster with its QR code to put up beside the wall sheets.",
+    "and write a poster with its QR code to put up beside the wall sheets. Stations (a "
+    "registration or results desk's tablet or laptop) sign in at its /station/ page with the "
+    "password it prints; what they enter is written into the workbook.",
     ServeParams,
     reads={Section.SETTINGS},
 )

@@ -51,8 +51,12 @@ from addin.station.entries import (
     stations_folder,
 )
 from addin.station.pages import (
+    REGISTRATION,
     RESULTS,
+    RESULTS_DESK,
+    ROLES,
     Board,
+    Dropping,
     Found,
     Sent,
     StationScreen,
@@ -61,12 +65,15 @@ from addin.station.pages import (
     login_page,
     main_page,
     page_address,
+    questions,
     sent_list,
 )
 from addin.workbook.saving import file_identity, target_of
 
 PATH = "/station"
 COOKIE = "aga_station"
+ROLE_COOKIE = "aga_desk"
+"""What the desk does (registration or results): only the page's order, so not signed."""
 MAX_BODY = 4096
 """Bytes of a station's form: a few hundred at most."""
 MAX_FOUND = 60
@@ -154,6 +161,8 @@ class StationDesk:
                 self._entry(h, station, form)
             elif path == f"{PATH}/answer":
                 self._answer(h, station, form)
+            elif path == f"{PATH}/desk":
+                _redirect(h, f"{PATH}/", _role_cookie(form.get("role", "")))
             else:
                 _send(h, 404, "text/plain", "No such station form.")
             return
@@ -165,7 +174,8 @@ class StationDesk:
             _send(h, 200, "text/html", main_page(self._screen(h, station, query)))
         elif path == f"{PATH}/api/sent":
             screen = self._screen(h, station, query)
-            fragment = banner(screen) + sent_list(screen) + boards_table(screen)
+            fragment = questions(screen) + banner(screen) + sent_list(screen)
+            fragment += boards_table(screen)
             _send(h, 200, "text/html", fragment)
         elif path == f"{PATH}/api/state":
             outcome = self.queue.outcome(_one(query, "entry"))
@@ -196,7 +206,12 @@ class StationDesk:
             )
             return
         cookie = self._cookie(station)
-        _redirect(h, f"{PATH}/", f"{COOKIE}={cookie}; Path={PATH}; HttpOnly; SameSite=Strict")
+        _redirect(
+            h,
+            f"{PATH}/",
+            f"{COOKIE}={cookie}; Path={PATH}; HttpOnly; SameSite=Strict",
+            _role_cookie(form.get("role", "")),
+        )
 
     def _cookie(self, station: str) -> str:
         name = station.encode("utf-8").hex()
@@ -283,10 +298,22 @@ class StationDesk:
         t = self.view.tournament()
         q = _one(query, "q")[:80]
         shown_id = _one(query, "entry")
-        mine = [e for e in self.queue.entries() if e.station == station][-SHOWN_ENTRIES:]
-        sent = [self._sent(e, t) for e in reversed(mine)]
-        shown = next((e for e in sent if e.id == shown_id), None)
+        mine = [e for e in self.queue.entries() if e.station == station]
+        latest = {e.id for e in mine[-SHOWN_ENTRIES:]}
+        outcomes = self.queue.outcomes()
+        wanted = [  # the latest, the one just sent, and every one waiting for an answer
+            self._sent(e, t)
+            for e in mine
+            if e.id in latest
+            or e.id == shown_id
+            or (e.id in outcomes and outcomes[e.id].state == ASKS)
+        ]
+        sent = [e for e in reversed(wanted) if e.id in latest]
+        shown = next((e for e in wanted if e.id == shown_id), None)
         rnd = t.round(last_round(t)) if t is not None and t.rounds else None
+        role = _role(h)
+        dropping = _dropping(_one(query, "drop"), t)
+        focus = _one(query, "next") or ("result" if role == RESULTS_DESK else "search")
         screen = StationScreen(
             event=self.view.event(),
             station=station,
@@ -299,14 +326,28 @@ class StationDesk:
             boards=self.view.boards(),
             sent=sent,
             shown=shown,
-            focus=_one(query, "next") or "search",
+            focus="confirm" if dropping is not None else focus,
             note=self.view.note(),
+            role=role,
+            questions=[e for e in wanted if e.state == ASKS],
+            dropping=dropping,
         )
         return screen
 
     def _sent(self, e: Entry, t: Tournament | None) -> Sent:
         outcome = self.queue.outcome(e.id)
         return Sent(e.id, describe(e, t), outcome.state, outcome.message, outcome.question, e.time)
+
+
+def _dropping(typed: str, t: Tournament | None) -> Dropping | None:
+    """A drop asked for by AGA #: whom it names, to show before anything is sent."""
+    number = typed.strip().removeprefix("#").strip()[:12]
+    if not typed.strip():
+        return None
+    player = t.players.get(int(number)) if t is not None and number.isdecimal() else None
+    if player is None:
+        return Dropping(number)
+    return Dropping(str(player.aga_id), player.name, player.status.value)
 
 
 def describe(e: Entry, t: Tournament | None) -> str:
@@ -350,11 +391,18 @@ class WorkbookView:
         self._members_at = 0.0
         self._members_lock = threading.Lock()
         self._problem = ""
+        self._tried = False
+        """A first reading was made (it may have failed: the page then says why)."""
 
     def tournament(self) -> Tournament | None:
         identity = file_identity(self.book)
+        if not self._tried:  # nothing read yet (serve just started): wait for the reading
+            with self.lock:
+                if not self._tried:
+                    self._read(identity)
+            return self._t
         due = identity != self._seen and time.monotonic() - self._read_at >= VIEW_SECONDS
-        if due and self.lock.acquire(blocking=self._t is None):  # one reads, others go on
+        if due and self.lock.acquire(blocking=False):  # one reads, others go on
             try:
                 self._read(identity)
             finally:
@@ -372,6 +420,7 @@ class WorkbookView:
         except Exception as err:  # a page shows the last reading, and says why not newer
             self._problem = f"the workbook could not be read just now ({err}); shown as before"
         self._seen = identity
+        self._tried = True
 
     def event(self) -> str:
         t = self.tournament()
@@ -514,13 +563,23 @@ def _one(query: Mapping[str, list[str]], key: str) -> str:
     return values[0] if values else ""
 
 
-def _cookie_value(h: Any) -> str | None:
+def _cookie_value(h: Any, name: str = COOKIE) -> str | None:
     try:
         jar = SimpleCookie(h.headers.get("Cookie", ""))
     except CookieError:
         return None
-    morsel = jar.get(COOKIE)
+    morsel = jar.get(name)
     return morsel.value if morsel is not None and morsel.value else None
+
+
+def _role(h: Any) -> str:
+    role = _cookie_value(h, ROLE_COOKIE)
+    return role if role in ROLES else REGISTRATION
+
+
+def _role_cookie(role: str) -> str:
+    role = role if role in ROLES else REGISTRATION
+    return f"{ROLE_COOKIE}={role}; Path={PATH}; Max-Age=31536000; SameSite=Strict"
 
 
 def _same_origin(h: Any) -> bool:
@@ -559,10 +618,10 @@ def _send(h: Any, status: int, kind: str, text: str) -> None:
         h.wfile.write(data)
 
 
-def _redirect(h: Any, where: str, cookie: str = "") -> None:
+def _redirect(h: Any, where: str, *cookies: str) -> None:
     h.send_response(303)
     h.send_header("Location", where)
-    if cookie:
+    for cookie in cookies:
         h.send_header("Set-Cookie", cookie)
     h.send_header("Content-Length", "0")
     h.end_headers()

@@ -161,6 +161,12 @@ class EntryQueue:
         with self.lock:
             return self._outcomes.get(entry_id) or Outcome(entry_id, WAITING)
 
+    def outcomes(self) -> dict[str, Outcome]:
+        """Where each entry stands that has an outcome recorded (one reading for many)."""
+        self.refresh()
+        with self.lock:
+            return dict(self._outcomes)
+
     def pending(self) -> list[Entry]:
         """The entries the writer still has to run, oldest first."""
         self.refresh()

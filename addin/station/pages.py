@@ -1,9 +1,12 @@
 """The stations' pages: plain HTML forms for a registration or results desk (a tablet or a
 laptop, 768 px and up, or a keyboard: type, Enter, next).
 
-Every form is a plain POST that works without JavaScript; the page's small script only
-refreshes the entries' states in place. Each form that sends an entry carries a fresh
-entry id (so a form sent twice is kept once) and the station's same-origin token.
+Every form that sends is a plain POST that works without JavaScript (a look-up, and a drop's
+question, which names the player before anything is sent, are GETs); the page's small
+script only refreshes the entries' states in place. A desk is a registration or a results
+desk, and its page leads with that desk's forms, under the questions waiting for its answer.
+Each form that sends an entry carries a fresh entry id (so a form sent twice is kept once)
+and the station's same-origin token.
 What the pages show is given to them (``StationScreen``): they read nothing themselves.
 """
 
@@ -57,6 +60,21 @@ class Board:
 
 
 @dataclass(frozen=True)
+class Dropping:
+    """A drop asked for by AGA #, to confirm with the player's name before it is sent."""
+
+    aga: str
+    name: str = ""
+    """Blank: no player at this event has that AGA #."""
+    status: str = ""
+
+
+REGISTRATION, RESULTS_DESK = "registration", "results"
+ROLES = {REGISTRATION: "Registration desk", RESULTS_DESK: "Results desk"}
+"""What a desk does: its page leads with that desk's forms."""
+
+
+@dataclass(frozen=True)
 class Sent:
     """One of this station's entries, as it stands."""
 
@@ -88,6 +106,10 @@ class StationScreen:
     note: str = ""
     """A line about the workbook itself (not yet readable, held open elsewhere)."""
     problems: list[str] = field(default_factory=list)
+    role: str = REGISTRATION
+    questions: Sequence[Sent] = ()
+    """Every entry of this station waiting for its answer, oldest first (top of the page)."""
+    dropping: Dropping | None = None
 
 
 STYLE = """
@@ -124,6 +146,11 @@ td.nowrap{white-space:nowrap}
 .state{font-weight:600}
 .small{font-size:.85rem;color:#444}
 .note{color:#7a4b00}
+section#questions{border:2px solid #6a4c93;background:#f1ecf8}
+#questions li{margin-bottom:.6rem}
+.confirm{border:2px solid #c0392b}
+fieldset.roles{border:1px solid #8a94a3;border-radius:4px;display:flex;gap:1rem;margin:0}
+label.role{flex-direction:row;align-items:center;gap:.3rem;font-size:1rem}
 pre{white-space:pre-wrap;font:inherit;margin:.3rem 0}
 """
 
@@ -137,7 +164,7 @@ SCRIPT = """
       .then(function(r){return r.ok?r.text():null;})
       .then(function(html){if(html!==null){
         var d=document.createElement('div');d.innerHTML=html;
-        ['banner','sent','round'].forEach(function(id){
+        ['questions','banner','sent','round'].forEach(function(id){
           var mine=document.getElementById(id),fresh=d.querySelector('#'+id);
           if(mine&&fresh&&mine.contains(document.activeElement)===false)
             mine.replaceWith(fresh);});}
@@ -172,7 +199,14 @@ def login_page(event: str, key: str = "", station: str = "", error: str = "") ->
         f"{'' if key else ' autofocus'}></label>"
         '<label>This station\'s name<input type="text" name="station" maxlength="30" '
         f'required placeholder="Desk 1" value="{esc(station)}"{" autofocus" if key else ""}>'
-        "</label><button>Sign in</button></form>"
+        "</label>"
+        '<fieldset class="roles"><legend>This desk</legend>'
+        + "".join(
+            f'<label class="role"><input type="radio" name="role" value="{r}"'
+            f"{' checked' if r == REGISTRATION else ''}> {esc(words)}</label>"
+            for r, words in ROLES.items()
+        )
+        + "</fieldset><button>Sign in</button></form>"
         '<p class="small">The name stands in the Log beside every entry made here.</p>'
         "</section></main>"
     )
@@ -180,25 +214,55 @@ def login_page(event: str, key: str = "", station: str = "", error: str = "") ->
 
 
 def main_page(s: StationScreen) -> str:
+    """A desk's page: the questions waiting for its answer first, then its own forms (a
+    registration desk's or a results desk's) with the entry just sent, then the rest."""
     waiting = any(e.state == "waiting" for e in s.sent) or (
         s.shown is not None and s.shown.state == "waiting"
     )
+    if s.role == RESULTS_DESK:  # the next slip's form first; the one just sent beneath it
+        forms = _result(s) + banner(s) + boards_table(s) + sent_list(s)
+    else:
+        forms = banner(s) + _confirm_drop(s) + _search(s) + _new_member(s) + _attendance(s)
+        forms += sent_list(s)
     body = (
         f"<header><h1>{esc(s.event)}</h1><span>Station <b>{esc(s.station)}</b></span>"
-        f"{_round_title(s)}"
+        f"{_round_title(s)}{_role_switch(s)}"
         f'<form method="post" action="/station/logout">{_csrf(s)}'
         '<button class="quiet">Sign out</button></form></header><main>'
         + (f'<p class="note">{esc(s.note)}</p>' if s.note else "")
-        + banner(s)
-        + _search(s)
-        + _new_member(s)
-        + _attendance(s)
-        + _result(s)
-        + sent_list(s)
-        + boards_table(s)
+        + questions(s)
+        + forms
         + f"</main><script>{SCRIPT}</script>"
     )
     return _page(f"{s.event}: {s.station}", body, refresh=waiting)
+
+
+def _role_switch(s: StationScreen) -> str:
+    other = RESULTS_DESK if s.role == REGISTRATION else REGISTRATION
+    return (
+        f"<span><b>{esc(ROLES.get(s.role, s.role))}</b></span>"
+        f'<form method="post" action="/station/desk">{_csrf(s)}'
+        f'<button class="quiet" name="role" value="{other}">Switch to {esc(ROLES[other])}'
+        "</button></form>"
+    )
+
+
+def questions(s: StationScreen) -> str:
+    """Every entry of this station waiting for its answer: nothing is written until the
+    desk answers, so they stand at the top of the page (updated in place)."""
+    if not s.questions:
+        return '<div id="questions"></div>'
+    items = "".join(
+        f'<li><b>{esc(e.what)}</b> <span class="small">({esc(e.time[11:])})</span>'
+        f"{_said(e)}{_answer(s, e)}</li>"
+        for e in s.questions
+    )
+    count = len(s.questions)
+    title = "1 entry waits" if count == 1 else f"{count} entries wait"
+    return (
+        f'<section id="questions" role="alert"><h2>{title} for your answer: nothing is '
+        f"written until you answer (ask the TD if unsure)</h2><ul>{items}</ul></section>"
+    )
 
 
 def _round_title(s: StationScreen) -> str:
@@ -227,10 +291,11 @@ def banner(s: StationScreen) -> str:
     e = s.shown
     if e is None:
         return '<div id="banner"></div>'
+    said = " (the question is above)" if e.state == "asks" else _said(e)
     return (
         f'<div id="banner" class="banner {esc(e.state)}" role="status" data-state="'
         f'{esc(e.state)}"><span class="state">{esc(STATE_WORDS.get(e.state, e.state))}'
-        f"</span>: {esc(e.what)}{_said(e)}{_answer(s, e)}</div>"
+        f"</span>: {esc(e.what)}{said}</div>"
     )
 
 
@@ -320,10 +385,38 @@ def _attendance(s: StationScreen) -> str:
         f"{_autofocus(s, 'bye')}></label>"
         f'<label>Round<input type="text" inputmode="numeric" name="round" required size="3" '
         f'value="{next_round}"></label><button>Bye request</button></form>'
+        '<form class="row" method="get" action="/station/">'
+        '<label>AGA #<input type="text" inputmode="numeric" name="drop" required size="7"'
+        f"{_autofocus(s, 'drop')}></label><button>Drop from the event…</button></form>"
+        '<p class="small">A drop shows the player\'s name and asks first.</p></section>'
+    )
+
+
+def _confirm_drop(s: StationScreen) -> str:
+    """A drop by AGA #: the player's name, and the question, before anything is sent."""
+    d = s.dropping
+    if d is None:
+        return ""
+    if not d.name:
+        return (
+            '<section id="drop" class="confirm" role="alert"><h2>Drop from the event</h2>'
+            f"<p>No player at this event has AGA # {esc(d.aga)}: nothing was sent.</p>"
+            '<p><a href="/station/?next=drop">Back</a></p></section>'
+        )
+    if d.status == "Dropped":
+        return (
+            '<section id="drop" class="confirm" role="alert"><h2>Drop from the event</h2>'
+            f"<p>{esc(d.name)} (AGA # {esc(d.aga)}) is dropped already: nothing was sent.</p>"
+            '<p><a href="/station/?next=drop">Back</a></p></section>'
+        )
+    return (
+        '<section id="drop" class="confirm" role="alert"><h2>Drop from the event?</h2>'
+        f"<p><b>{esc(d.name)}</b> (AGA # {esc(d.aga)}, {esc(d.status)}) is not paired in "
+        "the rounds to come.</p>"
         f'<form class="row" method="post" action="/station/entry">{_entry(s, "drop", "drop")}'
-        '<label>AGA #<input type="text" inputmode="numeric" name="player" required size="7"'
-        f"{_autofocus(s, 'drop')}></label><button>Drop from the event</button></form>"
-        "</section>"
+        f'<input type="hidden" name="player" value="{esc(d.aga)}">'
+        f"<button autofocus>Yes, drop {esc(d.name)}</button>"
+        '<a href="/station/?next=drop">No, keep them</a></form></section>'
     )
 
 
@@ -350,17 +443,22 @@ def _result(s: StationScreen) -> str:
 
 
 def sent_list(s: StationScreen) -> str:
-    """This station's latest entries, each with where it stands (updated in place)."""
+    """This station's latest entries, each with where it stands (updated in place); each
+    once: not the one the banner shows, nor one whose answer was sent as a new entry."""
     rows = "".join(
         f'<tr data-state="{esc(e.state)}"><td class="small">{esc(e.time[11:])}</td>'
         f'<td>{esc(e.what)}</td><td class="state">{esc(STATE_WORDS.get(e.state, e.state))}'
-        f"</td><td>{_said(e)}{_answer(s, e)}</td></tr>"
+        f"</td><td>{'(above)' if e.state == 'asks' else _said(e)}</td></tr>"
         for e in s.sent
+        if e.state != "answered"  # its answer, sent as a new entry, stands for it
+        and (s.shown is None or e.id != s.shown.id)  # the banner shows it
     )
     table = (
         f"<table><tr><th>Time</th><th>Entry</th><th>State</th><th></th></tr>{rows}</table>"
         if rows
         else "<p>Nothing sent from this station yet.</p>"
+        if not s.sent
+        else "<p>Nothing else sent from this station.</p>"
     )
     return f'<section id="sent"><h2>Sent from this station</h2>{table}</section>'
 
