@@ -25,6 +25,7 @@ from addin.publish.assets import REFRESH_SECONDS
 from tests.helpers import run, sheet_rows
 from tests.test_publish_site import played_book, published
 from tests.test_serve import start_serve, stop
+from tests.typing_helpers import players, set_setting
 
 CHROMIUM_ARGS = [
     "--headless",
@@ -579,3 +580,70 @@ def test_between_rounds_the_hall_screen_shows_the_standings_and_before_round_1_w
         assert "Lee, Ann" in page.inner_text(".hall-list")
     finally:
         context.close()
+
+
+# --- who is registered: the pre-registered too, before they check in ------------------------
+
+
+@pytest.fixture(scope="module")
+def checking_in(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Check-in Yes: three pre-registered players (Not arrived), one of them checked in, and
+    a walk-in registered at the desk; round 1 not paired yet."""
+    book = tmp_path_factory.mktemp("check-in") / "spring.xlsx"
+    assert run("new", book, "--name", "Spring Open", "--rounds", 3).returncode == 0
+    set_setting(book, "Check-in", "Yes")
+    csv = book.with_name("pre.csv")
+    csv.write_text('Name,Rank\n"Lee, Ann",3k\n"Kim, Bo",5k\n"Oh, Su",2d\n', encoding="utf-8")
+    assert run("preregister", book, csv, "--yes").returncode == 0
+    assert run("register", book, "--name", "Walker, In", "--rank", "1k", "--yes").returncode == 0
+    kim = next(pid for pid, p in players(book).items() if p["Family name"] == "Kim")
+    assert run("checkin", book, "--player", kim).returncode == 0
+    return book
+
+
+@pytest.mark.parametrize("js", [True, False], ids=["javascript", "no-javascript"])
+def test_who_is_registered_lists_the_pre_registered_marked_not_checked_in_yet(
+    checking_in: Path, tmp_path: Path, phone: Any, browser: Any, js: bool
+) -> None:
+    listed = players(checking_in)
+    waiting = {str(p["Family name"]) for p in listed.values() if p["Status"] == "Not arrived"}
+    assert waiting == {"Lee", "Oh"}, "two pre-registered players have not checked in"
+    folder = tmp_path / "site"
+    published(checking_in, folder)
+    context = browser.new_context(viewport=PHONE, is_mobile=True, java_script_enabled=js)
+    try:
+        page = context.new_page()
+        page.goto((folder / "standings.html").as_uri())
+        rows = page.locator("tbody tr")
+        assert rows.count() == len(listed) == 4, "everyone on the list, arrived or not"
+        said = page.inner_text("main")
+        assert f"{len(listed)} players registered (2 not checked in yet)" in said
+        for n in range(rows.count()):
+            name = rows.nth(n).locator("td.name a").inner_text()
+            marked = rows.nth(n).locator(".tag").count() == 1
+            assert marked == (name.split(",")[0] in waiting), name
+            if marked:
+                assert rows.nth(n).locator(".tag").inner_text() == "not checked in yet"
+        names = [rows.nth(n).locator("td.name a").inner_text() for n in range(rows.count())]
+        assert names == sorted(names), "by name"
+        if js:
+            page.fill("#find", "lee")
+            assert page.locator("tbody tr:visible").count() == 1
+        assert scroll_width(page) <= PHONE["width"]
+        lee = next(pid for pid, p in listed.items() if p["Family name"] == "Lee")
+        page.goto((folder / f"p{lee}.html").as_uri())
+        facts = page.inner_text("dl.facts")
+        assert "Not arrived" in facts and "Place" not in facts, "no place before round 1"
+        assert "Tiebreaks" not in page.inner_text("main")
+    finally:
+        context.close()
+    hall = browser.new_context(viewport=SCREEN, java_script_enabled=js)
+    try:
+        page = hall.new_page()
+        page.goto((folder / "hall.html").as_uri())
+        rows = page.locator(".hall-list:not(.copy) .hall-row")
+        assert rows.count() == len(listed)
+        marked = [rows.nth(n).inner_text() for n in range(rows.count())]
+        assert sum("not checked in yet" in text for text in marked) == 2, marked
+    finally:
+        hall.close()

@@ -292,19 +292,41 @@ def _criteria(data: SiteData) -> tuple[str, ...]:
     return tuple(data.tournament.settings.tiebreaks)
 
 
+NOT_CHECKED_IN = "not checked in yet"
+"""The mark of a pre-registered player who has not checked in at the desk (Not arrived)."""
+
+
+def registered(t: Tournament) -> list[PlayerId]:
+    """Who is registered, by name: every player but those withdrawn, the pre-registered who
+    have not checked in yet among them (they look for themselves before they arrive)."""
+    listed = (pid for pid, p in t.players.items() if p.status is not Status.DROPPED)
+    return sorted(listed, key=lambda p: alpha_key(t, p))
+
+
+def _waiting(t: Tournament, pid: PlayerId) -> bool:
+    p = t.players.get(pid)
+    return p is not None and p.status is Status.NOT_ARRIVED
+
+
 def registered_page(data: SiteData) -> str:
     """Before round 1: who is registered ("am I in?"), by name; no order of merit yet."""
     t = data.tournament
-    active = sorted((p for p in t.players if _active(t, p)), key=lambda p: alpha_key(t, p))
+    listed = registered(t)
+    mark = f' <span class="tag">{NOT_CHECKED_IN}</span>'
     rows = "".join(
-        f'<tr data-find="{find_key(data.name(pid), pid)}"><td class="name">{data.link(pid)}</td>'
+        f'<tr data-find="{find_key(data.name(pid), pid)}"><td class="name">{data.link(pid)}'
+        f"{mark if _waiting(t, pid) else ''}</td>"
         f"<td>{esc(data.rank(pid))}</td><td>{esc(data.rank_club(pid).partition(', ')[2])}</td>"
         f'<td class="num">{int(pid)}</td></tr>'
-        for pid in active
+        for pid in listed
     )
+    waiting = sum(_waiting(t, pid) for pid in listed)
+    waiting_text = f" ({waiting} {NOT_CHECKED_IN})" if waiting else ""
     body = (
-        f"<p>{len(active)} players registered; round 1 has not been paired yet. "
-        "Find your name to check you are in.</p>"
+        f"<p>{len(listed)} players registered{waiting_text}; round 1 has not been paired yet. "
+        "Find your name to check you are in"
+        + (": if you are marked not checked in yet, check in at the desk" if waiting else "")
+        + ".</p>"
         + FIND
         + '<div class="scroll"><table class="grid standings"><thead><tr><th>Name</th>'
         '<th>Rank</th><th>Club / state</th><th class="num">AGA #</th></tr></thead><tbody>'
@@ -450,7 +472,9 @@ def player_page(data: SiteData, pid: PlayerId) -> str:
     t = data.tournament
     p = t.players.get(pid)
     records = data.records.get(pid, [])
-    standing = next((s for s in data.standings if s.player == pid), None)
+    standing = (  # before round 1 is paired, nobody has a place yet
+        next((s for s in data.standings if s.player == pid), None) if data.round else None
+    )
     rating = rating_of(p)
     initial = data.context.initial.get(pid, 0.0)
     facts = _facts(
@@ -664,12 +688,12 @@ def _hall_rows(data: SiteData) -> tuple[str, str, list[str], str]:
         return f"{named(pid)} {esc(data.rank(pid))}"
 
     if not data.round:
-        active = sorted((p for p in t.players if _active(t, p)), key=lambda p: alpha_key(t, p))
+        mark = f' <span class="tag">{NOT_CHECKED_IN}</span>'
         rows = [
-            _cell(named(pid))
+            _cell(named(pid) + (mark if _waiting(t, pid) else ""))
             + _cell(esc(data.rank(pid)))
             + _cell(esc(data.rank_club(pid).partition(", ")[2]))
-            for pid in active
+            for pid in registered(t)
         ]
         head = _cell("Name") + _cell("Rank") + _cell("Club / state")
         return "Registered players", "cols-registered", rows, head
