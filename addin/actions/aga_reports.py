@@ -57,7 +57,7 @@ def export_aga(snapshot: Snapshot, params: ExportAgaParams) -> Change:
         warnings += [f"XML report for Eggplant: {w}" for w in eggplant_limits(t)]
     warnings += [f"AGA report: {w}" for w in european_limits(t)]
     draft.warn(warnings)
-    updated = aga_check.desk_updates(b, listing)
+    updated = aga_check.desk_updates(draft, b, listing)
     try:
         outputs: list[tuple[Path, bytes]] = []
         if text_path:
@@ -76,6 +76,7 @@ def export_aga(snapshot: Snapshot, params: ExportAgaParams) -> Change:
     games = sum(len(r.games) for r in t.rounds)
     names = " and ".join(str(p) for p, _ in outputs)
     draft.done(f"Exported {len(t.players)} players and {games} games to {names}")
+    draft.change.messages.append(aga_check.records_summary(draft, b, updated))
     draft.change.messages += aga_check.update_lines(b, updated)
     return draft.change
 
