@@ -165,7 +165,7 @@ html.hall { --screen: 80.6vh; }
 .hall-screen { height: var(--screen); overflow: hidden; display: grid; align-content: start;
   grid-template-columns: repeat(var(--columns, 3), minmax(0, 1fr)); gap: 0 1.6vw; }
 .hall-head, .hall-row { display: grid; gap: 0 .6vw; align-items: center; height: var(--row);
-  padding: 0 .5vw; font-size: calc(var(--row) * .74); line-height: var(--row); }
+  padding: 0 .5vw; font-size: min(calc(var(--row) * .74), 1.35vw); line-height: var(--row); }
 .hall-head { font-weight: 700; color: var(--muted); border-bottom: 2px solid var(--line); }
 .hall-head > span { font-size: .8em; }
 .hall-row > span, .hall-head > span { white-space: nowrap; overflow: hidden;

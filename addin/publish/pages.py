@@ -47,8 +47,9 @@ that leaves nothing on the page says so, with a way back to everyone."""
 HALL_FILE = "hall.html"
 HALL_BOARDS_FILE = "hall-boards.html"
 """The hall screen: by name (what a player looks for); by board, for a TD who wants it."""
-HALL_ROWS = 25
-"""Rows in a column of the hall screen, under its head, at the type's largest size."""
+HALL_ROWS = 18
+"""Rows a column of the hall screen is made for at the type's largest size (a short list
+leaves the rest of the screen empty; a longer one takes more rows, in smaller type)."""
 HALL_MOST_ROWS = 30
 """Rows a column takes before the list goes on to another screen (the rows then smaller:
 21 px type on a 1080 px screen): 151 players by name in two screens, not three."""
