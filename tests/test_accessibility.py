@@ -25,6 +25,7 @@ from tests.test_board_reports import desk_of
 from tests.test_publish_browser import PHONE, browser  # noqa: F401
 from tests.test_publish_site import played_book, published
 from tests.test_serve import start_serve, stop
+from tests.typing_helpers import set_setting
 
 HALL = (1920, 1080)
 SCHEMES = ("light", "dark")
@@ -148,6 +149,10 @@ def sites(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
         assert (
             run("register", before, "--name", name, "--rank", f"{n + 2}k", "--yes").returncode == 0
         )
+    set_setting(before, "Check-in", "Yes")  # one pre-registered, not checked in yet
+    csv = before.with_name("pre.csv")
+    csv.write_text('Name,Rank\n"Nakamura, Yui",1d\n', encoding="utf-8")
+    assert run("preregister", before, csv, "--yes").returncode == 0
     published(before, before.with_name("site"))
     complete = folder / "complete" / "complete.xlsx"
     complete.parent.mkdir()
@@ -183,7 +188,8 @@ KINDS = (
     Kind("event", "SITE/event.html"),
     Kind("report a result", "SITE/report.html"),
     Kind("a player in the round in play", "SITE/p{pending}.html"),
-    Kind("hall screen: pairings", "SITE/hall.html", HALL),
+    Kind("hall screen: pairings by name", "SITE/hall.html", HALL),
+    Kind("hall screen: pairings by board", "SITE/hall-boards.html", HALL),
     Kind("pairings before round 1", "BEFORE/index.html"),
     Kind("registered players", "BEFORE/standings.html"),
     Kind("report before round 1", "BEFORE/report.html"),

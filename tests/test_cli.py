@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import shutil
 from pathlib import Path
 
@@ -33,6 +34,18 @@ def test_new_refuses_to_overwrite_a_workbook(tmp_path: Path) -> None:
     again = run("new", book)
     assert again.returncode == 1
     assert "already exists" in again.stderr
+
+
+def test_new_says_the_next_step_a_command_the_td_can_run_as_printed(tmp_path: Path) -> None:
+    book = tmp_path / "my open.xlsx"
+    created = run("new", book, "--name", "My Open")
+    assert created.returncode == 0, created.stderr
+    step = created.stdout.splitlines()[-1]
+    assert step.startswith("Next: fill the Tournament sheet"), created.stdout
+    command = shlex.split(step.split(": ", 2)[-1])
+    assert command[:3] == ["python", "-m", "addin"] and command[3] == "import-tdlista"
+    assert command[4] == str(book) and "--download" in command, command
+    assert run(*command[3:5], "--help").returncode == 0
 
 
 def test_a_file_that_is_not_a_workbook_is_a_clear_error(tmp_path: Path) -> None:

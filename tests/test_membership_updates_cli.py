@@ -18,7 +18,7 @@ import pytest
 from lxml import etree
 
 from addin.formats.aga_xml import validate_aga_xml
-from addin.formats.tdlista import parse_tdlista
+from addin.formats.tdlista import Member, parse_tdlista
 from tests.helpers import TDLISTA_SNAPSHOT, digest, run
 from tests.test_round_sheets_whole import setting_cell
 
@@ -269,3 +269,80 @@ def test_formula_looking_text_is_written_as_text_in_both_reports(
             if r[headers.index("AGA #")].value == CLUB.aga_id
         )
         assert (cell.value, cell.data_type) == (formula, "s"), command
+
+
+# --- the pre-registration form's emails: not news unless the desk changed them -------------
+
+FORM_ONLY, FORM_CHANGED, FORM_FEE, DESK_TYPED = MEMBERS[6:10]
+"""Four more members: three came through the online form with an email (one the desk left
+alone, one whose email the desk changed, one who paid a fee at the desk); the fourth was
+registered at the desk, which typed the email."""
+
+
+def email_of(m: Member) -> str:
+    return f"{m.aga_id}@form.example.org"
+
+
+@pytest.fixture(scope="module")
+def pre_registered(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("form")
+    listing = folder / "tdlista.txt"
+    listing.write_text("".join(LINES), encoding="utf-8")
+    path = folder / "open.xlsx"
+    assert run("new", path, "--name", "Form Open", "--start", "2026-11-28").returncode == 0
+    assert run("import-tdlista", path, listing).returncode == 0
+    csv = folder / "form.csv"
+    rows = [f'"{m.name}",{m.aga_id},{email_of(m)}' for m in (FORM_ONLY, FORM_CHANGED, FORM_FEE)]
+    csv.write_text("Name,AGA #,Email\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    done = run("preregister", path, csv, "--yes")
+    assert done.returncode == 0, done.stderr
+    assert run("register", path, "--aga", DESK_TYPED.aga_id, "--yes").returncode == 0
+    wb = openpyxl.load_workbook(path)
+    ws = wb["Players"]
+    header = [c.value for c in ws[1]]
+    typing = {
+        FORM_CHANGED.aga_id: ("Email", "moved@desk.example.org"),
+        FORM_FEE.aga_id: ("AGA fee", 30),
+        DESK_TYPED.aga_id: ("Email", "typed@desk.example.org"),
+    }
+    for row in range(2, ws.max_row + 1):
+        aga = ws.cell(row, header.index("AGA #") + 1).value
+        if aga in typing:
+            name, value = typing[aga]
+            ws.cell(row, header.index(name) + 1).value = value
+    wb.save(path)
+    return path
+
+
+def test_an_email_from_the_pre_registration_form_alone_is_not_a_membership_update(
+    pre_registered: Path, tmp_path: Path
+) -> None:
+    report = tmp_path / "aga.txt"
+    done = run("export-aga", pre_registered, "--text", report, "--force", "--yes")
+    assert done.returncode == 0, done.stderr
+    records = membership_section(report.read_text(encoding="utf-8"))
+    assert set(records) == {FORM_CHANGED.aga_id, FORM_FEE.aga_id, DESK_TYPED.aga_id}
+    assert records[FORM_CHANGED.aga_id]["Home Email"] == "moved@desk.example.org"
+    assert records[FORM_FEE.aga_id]["Home Email"] == email_of(FORM_FEE), "the record is whole"
+    assert records[FORM_FEE.aga_id]["AGA Fee"] == "$30"
+    assert records[DESK_TYPED.aga_id]["Home Email"] == "typed@desk.example.org"
+    said = done.stdout
+    changed = f"membership update for {FORM_CHANGED.name} ({FORM_CHANGED.aga_id})"
+    assert f"{changed}: an email changed at the desk" in said
+    assert f"({FORM_FEE.aga_id}): a fee of $30 taken" in said
+    assert f"({DESK_TYPED.aga_id}): an email typed at the desk" in said
+    assert f"({FORM_ONLY.aga_id})" not in said
+    assert (
+        "Membership records: 0 new registrations (temporary numbers), 3 membership updates "
+        "(1 with a fee taken, 2 with contact details from the desk); 1 email from the "
+        "pre-registration form not sent (not news for the membership office)"
+    ) in said
+
+
+def test_check_aga_says_how_many_membership_records_go_and_why(pre_registered: Path) -> None:
+    before = digest(pre_registered)
+    checked = run("check-aga", pre_registered)
+    said = checked.stdout + checked.stderr
+    assert "note: Membership records: 0 new registrations (temporary numbers), 3 " in said
+    assert "1 email from the pre-registration form not sent" in said
+    assert digest(pre_registered) == before

@@ -21,10 +21,11 @@ from typing import Any
 
 import pytest
 
-from addin.publish.assets import REFRESH_SECONDS
+from addin.publish.assets import HALL_HOLD_SECONDS, HALL_SLIDE_SECONDS, REFRESH_SECONDS
 from tests.helpers import run, sheet_rows
 from tests.test_publish_site import played_book, published
 from tests.test_serve import start_serve, stop
+from tests.typing_helpers import players, set_setting
 
 CHROMIUM_ARGS = [
     "--headless",
@@ -506,38 +507,113 @@ def first_row_top(page: Any) -> float:
     return float(page.evaluate("document.querySelector('.hall-row').getBoundingClientRect().top"))
 
 
+@pytest.fixture(scope="module")
+def big_hall_book(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A 150-player open, round 2 paired again and in play: more than one screen by name."""
+    book = tmp_path_factory.mktemp("big-hall") / "open.xlsx"
+    assert run("demo", book, "--players", 150, "--rounds", 2, "--seed", 3).returncode == 0
+    assert run("unpair", book, "--yes").returncode == 0
+    assert run("pair", book, "--yes").returncode == 0
+    return book
+
+
+def seats(book: Path, sheet: str) -> dict[str, tuple[str, str, str]]:
+    """Each player of the round: (board, colour, opponent), from the Round sheet."""
+    found: dict[str, tuple[str, str, str]] = {}
+    for game in sheet_rows(book, sheet):
+        white, black, board = str(game["White"]), str(game["Black"]), str(game["Board"])
+        if game["Board"] is not None and game["White"] and game["Black"]:
+            found[white] = (board, "W", black)
+            found[black] = (board, "B", white)
+        if game.get("Bye player"):
+            found[str(game["Bye player"])] = ("", "", "bye")
+    return found
+
+
+def seek(page: Any, seconds: float) -> None:
+    """Every animation of the page to ``seconds`` (what the screen shows then)."""
+    page.evaluate(f"document.getAnimations().forEach(a => {{ a.currentTime = {seconds * 1000}; }})")
+
+
 @pytest.mark.parametrize("js", [True, False], ids=["javascript", "no-javascript"])
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_hall_screen_shows_the_pairings_large_and_scrolls_through_them_by_itself(
-    hall_book: Path, tmp_path: Path, browser: Any, scheme: str, js: bool
+def test_the_hall_screen_lists_every_player_by_name_in_columns_a_screen_at_a_time(
+    big_hall_book: Path, tmp_path: Path, browser: Any, scheme: str, js: bool
 ) -> None:
     folder = tmp_path / "site"
-    published(hall_book, folder)
-    games = sheet_rows(hall_book, "Round 2")
+    published(big_hall_book, folder)
+    expected = seats(big_hall_book, "Round 2")
     context = browser.new_context(viewport=SCREEN, color_scheme=scheme, java_script_enabled=js)
     try:
         page = context.new_page()
         page.goto((folder / "hall.html").as_uri())
-        assert page.inner_text("h1") == "Pairings, round 2"
+        assert page.inner_text("h1") == "Pairings, round 2, by name"
         rows = page.locator(".hall-list:not(.copy) .hall-row")
-        by_board = sorted(games, key=lambda g: int(g["Board"]))  # type: ignore[call-overload]
-        for n, game in enumerate(by_board):
-            text = rows.nth(n).inner_text()
-            assert str(game["White"]) in text and str(game["Black"]) in text, (n, text)
-        rest = [rows.nth(n).inner_text() for n in range(len(games), rows.count())]
-        assert all("bye" in text for text in rest), rest
+        cells = rows.evaluate_all(
+            "rows => rows.map(r => [...r.children].map(c => c.textContent.trim()))"
+        )
+        shown = {name: (board, colour, opponent) for name, board, colour, opponent in cells}
+        assert len(cells) == len(shown) == len(expected) > 150, "each player once"
+        assert shown == expected, "board, colour and opponent as paired"
+        names = [c[0] for c in cells]
+        assert names == sorted(names, key=str.casefold), "alphabetical, down each column"
         size = float(rows.first.evaluate("e => getComputedStyle(e).fontSize").removesuffix("px"))
-        assert size >= 30, f"large: {size}px"
+        assert size >= SCREEN["height"] / 50, f"large: {size}px"
+        columns = page.locator(".hall-list:not(.copy) .hall-screen").first.locator(".hall-col")
+        boxes = [columns.nth(n).bounding_box() for n in range(columns.count())]
+        assert len(boxes) == 3 and len({round(b["x"]) for b in boxes}) == 3, "side by side"
+        used = boxes[-1]["x"] + boxes[-1]["width"] - boxes[0]["x"]
+        assert used >= 0.9 * SCREEN["width"], f"the columns fill the width: {used}px"
+        window = page.locator(".hall-window").bounding_box()
+        assert window["y"] + window["height"] <= SCREEN["height"], "a screen fits the screen"
         assert page.evaluate("document.documentElement.scrollWidth") <= SCREEN["width"]
         assert page.locator("nav, input, button").count() == 0, "nothing to press"
+        screens = page.locator(".hall-list:not(.copy) .hall-screen").count()
+        assert screens == 2, f"{len(expected)} players by name: two screens, not three"
         top = first_row_top(page)
-        page.wait_for_timeout(3000)
-        assert first_row_top(page) < top - 20, "it scrolls by itself"
+        page.wait_for_timeout(2000)
+        assert first_row_top(page) == top, "the first screen holds: the top is read first"
+        height = window["height"]
+        seek(page, HALL_HOLD_SECONDS + HALL_SLIDE_SECONDS + 1)
+        assert abs(first_row_top(page) - (top - height)) < 2, "then the next screen slides in"
+        at_top = page.evaluate(
+            f"document.elementFromPoint(300, {top + 5}).closest('.hall-row').textContent"
+        )
+        second = page.locator(".hall-list:not(.copy) .hall-screen").nth(1)
+        assert at_top == second.locator(".hall-row").first.text_content()
         hidden = page.locator(".hall-list.copy")
         assert hidden.count() == 1 and hidden.get_attribute("aria-hidden") == "true"
         if not js:
             wait = page.locator("noscript meta[http-equiv=refresh]").get_attribute("content")
-            assert wait is not None and int(wait) >= 60, "reloads itself once a pass"
+            assert wait is not None and int(wait) >= 60, "reloads itself after a pass"
+    finally:
+        context.close()
+
+
+def test_the_hall_screen_by_board_shows_each_board_once_in_order(
+    hall_book: Path, tmp_path: Path, browser: Any
+) -> None:
+    folder = tmp_path / "site"
+    published(hall_book, folder)
+    games = sheet_rows(hall_book, "Round 2")
+    context = browser.new_context(viewport=SCREEN)
+    try:
+        page = context.new_page()
+        page.goto((folder / "hall-boards.html").as_uri())
+        assert page.inner_text("h1") == "Pairings, round 2, by board"
+        rows = page.locator(".hall-list:not(.copy) .hall-row")
+        by_board = sorted(
+            (g for g in games if g["Board"] is not None),
+            key=lambda g: int(g["Board"]),  # type: ignore[call-overload]
+        )
+        for n, game in enumerate(by_board):
+            text = rows.nth(n).inner_text()
+            assert str(game["White"]) in text and str(game["Black"]) in text, (n, text)
+        rest = [rows.nth(n).inner_text() for n in range(len(by_board), rows.count())]
+        assert all("bye" in text for text in rest), rest
+        assert page.locator(".hall-list.copy").count() == 0, "a round that fits stays still"
+        page.goto((folder / "event.html").as_uri())
+        assert page.locator('a[href="hall-boards.html"]').count() == 1
     finally:
         context.close()
 
@@ -569,7 +645,7 @@ def test_between_rounds_the_hall_screen_shows_the_standings_and_before_round_1_w
         assert rows.count() == listed > 0, "everyone in the standings"
         assert rows.first.locator("span").first.inner_text() == "1"
         page.goto((folder_few / "hall.html").as_uri())
-        assert page.inner_text("h1") == "Pairings, round 3"
+        assert page.inner_text("h1") == "Pairings, round 3, by name"
         assert page.locator(".hall-list.copy").count() == 0, "a round that fits stays still"
         top = first_row_top(page)
         page.wait_for_timeout(1500)
@@ -579,3 +655,70 @@ def test_between_rounds_the_hall_screen_shows_the_standings_and_before_round_1_w
         assert "Lee, Ann" in page.inner_text(".hall-list")
     finally:
         context.close()
+
+
+# --- who is registered: the pre-registered too, before they check in ------------------------
+
+
+@pytest.fixture(scope="module")
+def checking_in(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Check-in Yes: three pre-registered players (Not arrived), one of them checked in, and
+    a walk-in registered at the desk; round 1 not paired yet."""
+    book = tmp_path_factory.mktemp("check-in") / "spring.xlsx"
+    assert run("new", book, "--name", "Spring Open", "--rounds", 3).returncode == 0
+    set_setting(book, "Check-in", "Yes")
+    csv = book.with_name("pre.csv")
+    csv.write_text('Name,Rank\n"Lee, Ann",3k\n"Kim, Bo",5k\n"Oh, Su",2d\n', encoding="utf-8")
+    assert run("preregister", book, csv, "--yes").returncode == 0
+    assert run("register", book, "--name", "Walker, In", "--rank", "1k", "--yes").returncode == 0
+    kim = next(pid for pid, p in players(book).items() if p["Family name"] == "Kim")
+    assert run("checkin", book, "--player", kim).returncode == 0
+    return book
+
+
+@pytest.mark.parametrize("js", [True, False], ids=["javascript", "no-javascript"])
+def test_who_is_registered_lists_the_pre_registered_marked_not_checked_in_yet(
+    checking_in: Path, tmp_path: Path, phone: Any, browser: Any, js: bool
+) -> None:
+    listed = players(checking_in)
+    waiting = {str(p["Family name"]) for p in listed.values() if p["Status"] == "Not arrived"}
+    assert waiting == {"Lee", "Oh"}, "two pre-registered players have not checked in"
+    folder = tmp_path / "site"
+    published(checking_in, folder)
+    context = browser.new_context(viewport=PHONE, is_mobile=True, java_script_enabled=js)
+    try:
+        page = context.new_page()
+        page.goto((folder / "standings.html").as_uri())
+        rows = page.locator("tbody tr")
+        assert rows.count() == len(listed) == 4, "everyone on the list, arrived or not"
+        said = page.inner_text("main")
+        assert f"{len(listed)} players registered (2 not checked in yet)" in said
+        for n in range(rows.count()):
+            name = rows.nth(n).locator("td.name a").inner_text()
+            marked = rows.nth(n).locator(".tag").count() == 1
+            assert marked == (name.split(",")[0] in waiting), name
+            if marked:
+                assert rows.nth(n).locator(".tag").inner_text() == "not checked in yet"
+        names = [rows.nth(n).locator("td.name a").inner_text() for n in range(rows.count())]
+        assert names == sorted(names), "by name"
+        if js:
+            page.fill("#find", "lee")
+            assert page.locator("tbody tr:visible").count() == 1
+        assert scroll_width(page) <= PHONE["width"]
+        lee = next(pid for pid, p in listed.items() if p["Family name"] == "Lee")
+        page.goto((folder / f"p{lee}.html").as_uri())
+        facts = page.inner_text("dl.facts")
+        assert "Not arrived" in facts and "Place" not in facts, "no place before round 1"
+        assert "Tiebreaks" not in page.inner_text("main")
+    finally:
+        context.close()
+    hall = browser.new_context(viewport=SCREEN, java_script_enabled=js)
+    try:
+        page = hall.new_page()
+        page.goto((folder / "hall.html").as_uri())
+        rows = page.locator(".hall-list:not(.copy) .hall-row")
+        assert rows.count() == len(listed)
+        marked = [rows.nth(n).inner_text() for n in range(rows.count())]
+        assert sum("not checked in yet" in text for text in marked) == 2, marked
+    finally:
+        hall.close()

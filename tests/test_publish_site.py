@@ -57,7 +57,7 @@ def test_publish_reads_the_workbook_only_and_writes_every_page(book: Path, tmp_p
     players = [int(p["AGA #"]) for p in sheet_rows(book, "Players")]  # type: ignore[call-overload]
     expected = {"index.html", "standings.html", "crosstable.html", "event.html"}
     expected |= {"report.html", "site.css", "site.js", "stamp.js", "round1.html", "round2.html"}
-    expected |= {"hall.html"}
+    expected |= {"hall.html", "hall-boards.html"}
     expected |= {f"p{pid}.html" for pid in players}
     expected |= {n.replace(".html", ".stamp.js") for n in expected if n.endswith(".html")}
     assert set(site) == expected
@@ -66,7 +66,7 @@ def test_publish_reads_the_workbook_only_and_writes_every_page(book: Path, tmp_p
     assert len(set(stamps.values())) == len(stamps), "each page its own stamp"
     for name, html in site.items():
         if name.endswith(".html"):
-            own = re.search(r'data-stamp="(\w+)" data-stamp-file="([\w.]+)"', html)
+            own = re.search(r'data-stamp="(\w+)" data-stamp-file="([\w.-]+)"', html)
             assert own is not None and own.group(2) == name.replace(".html", ".stamp.js"), name
             assert stamps[name] == own.group(1), f"{name}: its stamp file holds its stamp"
             assert re.search(r"Updated <time>\d{4}-\d\d-\d\d \d\d:\d\d</time>", html), name

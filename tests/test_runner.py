@@ -43,7 +43,8 @@ def remote_engine() -> Iterator[None]:
 def test_new_is_an_action_the_runner_saves_and_journals(tmp_path: Path) -> None:
     book = tmp_path / "club.xlsx"
     done = run("new", [{"book": book, "name": "Club", "rounds": 3}], FileDoor(book))
-    assert done.status == "done" and done.messages == [f"Created {book}"]
+    assert done.status == "done" and done.messages[0] == f"Created {book}"
+    assert done.messages[1].startswith("Next: fill the Tournament sheet")
     assert done.requests == [OpenFile(book)]  # a window opens it; a terminal does not
     [entry] = Journal.load(book).entries
     assert (entry.action, entry.arguments, entry.door) == (

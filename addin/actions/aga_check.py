@@ -12,6 +12,7 @@ from datetime import date
 
 from addin.actions import intake, rating_check
 from addin.actions.change import ActionError, Change, Draft, Snapshot
+from addin.actions.form_details import form_emails
 from addin.actions.intake import with_paired_round_problems
 from addin.actions.member_list import read_members
 from addin.actions.rating_check import RatingBody
@@ -27,9 +28,10 @@ from addin.core.submission import (
     SubmissionProblem,
     check_submission,
 )
+from addin.formats.aga_text import is_temporary_member
 from addin.formats.aga_xml import OvertimeError, overtime_element
 from addin.workbook import book
-from addin.workbook.book import FEE_COLUMNS
+from addin.workbook.book import FEE_COLUMNS, read_log
 from addin.workbook.submission_cells import player_rows, result_cells, setting_cell, setting_fields
 
 EXPORT_NEEDS = intake.Needs(players=intake.EVERY, player_columns=FEE_COLUMNS, unknown_players=True)
@@ -85,24 +87,39 @@ def listed_members(draft: Draft, b: book.Book) -> Listing:
 
 
 def desk_updates(
-    b: book.Book, listing: Listing
-) -> dict[PlayerId, tuple[membership_updates.Change, ...]]:
-    """Listed members whose chapter, state or membership type the desk changed."""
+    draft: Draft, b: book.Book, listing: Listing
+) -> dict[PlayerId, tuple[membership_updates.Reason, ...]]:
+    """Members whose record is news for the membership office, with why (a fee, a changed
+    chapter, state or type, contact details from the desk: not the form's own email)."""
     members, _ = listing
     listed = {
         pid: membership_updates.Listed(m.chapter, m.state, m.membership_type)
         for pid, m in members.items()
     }
-    return membership_updates.updates(b.tournament.players, listed)
+    return membership_updates.updates(
+        b.tournament.players, listed, form_emails(read_log(draft)), is_temporary_member
+    )
 
 
 def update_lines(b: book.Book, found: Mapping[PlayerId, Sequence[object]]) -> list[str]:
-    """One line per member the report lists under MEMBERSHIP UPDATES for these changes."""
+    """One line per member the report lists under MEMBERSHIP UPDATES, saying why."""
     players = b.tournament.players
     return [
         f"membership update for {players[pid].name} ({pid}): {'; '.join(map(str, what))}"
         for pid, what in found.items()
     ]
+
+
+def records_summary(
+    draft: Draft, b: book.Book, found: Mapping[PlayerId, Sequence[membership_updates.Reason]]
+) -> str:
+    """How many membership records the report sends, and why (the form's emails left out);
+    of the players reported (a player who never came is not)."""
+    players = reported(b.tournament).players
+    new = sum(is_temporary_member(pid) for pid in players)
+    given = form_emails(read_log(draft))
+    left_out = membership_updates.form_emails_only(players, found, given, is_temporary_member)
+    return membership_updates.summary(new, found, left_out)
 
 
 AGA = RatingBody("the AGA", "report", "export-aga", "AGA check")
@@ -128,8 +145,9 @@ def check_aga(snapshot: Snapshot, _params: NoParams) -> Change:
     unreadable = [p for p in reading if p.severity is Severity.INVALID]
     around = [p for p in reading if p.severity is not Severity.INVALID]
     listed = reported(b.tournament)
-    updated = {p: what for p, what in desk_updates(b, listing).items() if p in listed.players}
-    notes = [f"note: {line}" for line in update_lines(b, updated)]
+    found = {p: why for p, why in desk_updates(draft, b, listing).items() if p in listed.players}
+    notes = [f"note: {records_summary(draft, b, found)}"]
+    notes += [f"note: {line}" for line in update_lines(b, found)]
     if apart := no_show_text(b.tournament, "not reported, their memberships not checked"):
         notes.append(f"note: {apart}")
     checked = [*unreadable, *problems, *xml_problems(b), *around]

@@ -58,7 +58,7 @@ def export_aga(snapshot: Snapshot, params: ExportAgaParams) -> Change:
         warnings += [f"XML report for Eggplant: {w}" for w in eggplant_limits(t)]
     warnings += [f"AGA report: {w}" for w in european_limits(t)]
     draft.warn(warnings)
-    updated = aga_check.desk_updates(b, listing)
+    updated = aga_check.desk_updates(draft, b, listing)
     try:
         outputs: list[tuple[Path, bytes]] = []
         if text_path:
@@ -77,12 +77,12 @@ def export_aga(snapshot: Snapshot, params: ExportAgaParams) -> Change:
     games = sum(len(r.games) for r in t.rounds)
     names = " and ".join(str(p) for p, _ in outputs)
     listed = reported(t).players
+    sent = {pid: why for pid, why in updated.items() if pid in listed}
     draft.done(f"Exported {len(listed)} players and {games} games to {names}")
     if apart := no_show_text(t, "not reported"):
         draft.done(apart)
-    draft.change.messages += aga_check.update_lines(
-        b, {pid: what for pid, what in updated.items() if pid in listed}
-    )
+    draft.change.messages.append(aga_check.records_summary(draft, b, sent))
+    draft.change.messages += aga_check.update_lines(b, sent)
     return draft.change
 
 

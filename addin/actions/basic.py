@@ -3,6 +3,7 @@ look-up's matches in a window (``select-matches``, lookup's follow-up)."""
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -73,9 +74,22 @@ def new(snapshot: Snapshot, p: NewParams) -> Change:
         f"Created {path.name}: {settings.name or 'unnamed tournament'}, {settings.rounds} rounds"
     )
     draft.say(f"Created {path}")
+    draft.say(next_step(path, snapshot.terminal))
     draft.request(OpenFile(path))
     draft.change.creates = NewWorkbook(path, values, replace=replace)
     return draft.change
+
+
+def next_step(path: Path, terminal: bool) -> str:
+    """What a TD does after ``new``: the event's settings, then the membership list (the
+    command line names the command; a window the button)."""
+    settings = "fill the Tournament sheet (venue, director, time, komi, the bar)"
+    if not terminal:
+        return f"Next: {settings}, then click Download rating list."
+    return (
+        f"Next: {settings}, then load the AGA membership list: "
+        f"python -m addin import-tdlista {shlex.quote(str(path))} --download"
+    )
 
 
 @action(

@@ -7,6 +7,7 @@ from datetime import date
 
 from addin.actions import egd_list, intake, player_refresh
 from addin.actions.change import ActionError, Change, Draft, ParamError, Snapshot
+from addin.actions.form_details import form_email_line
 from addin.actions.intake import place_late_arrivals
 from addin.actions.list_source import (
     ListKind,
@@ -228,6 +229,9 @@ def preregister(snapshot: Snapshot, params: PreregisterParams) -> Change:
         added.append(player)
         warnings += [f"{path.name}, line {pre.line}: {w.message}" for w in found]
     late = _add_players(draft, b, added, warnings)
+    for player in added:  # what the form gave, apart from what the desk types later
+        if player.email.strip():
+            draft.note(form_email_line(player.aga_id, player.email))
     waiting = ""
     if b.tournament.settings.check_in:
         waiting = f"; Status {Status.NOT_ARRIVED.value} until checked in"

@@ -40,12 +40,13 @@ Decisions (the interface document leaves them open):
   :func:`addin.core.handicap.aga_text_komi` (one stone is a no-komi game: handicap 0). The
   half point is lost, so reading gives whole-number komi (Ing: N stones read back as komi 0).
 * **Membership details** after END: every temporary member (90000-99999) under
-  ``NEW REGISTRATIONS``, then, under ``MEMBERSHIP UPDATES``, every other player for whom the
-  desk collected something the TDListA does not hold: a mailing address, email, phone,
-  citizenship, birth date or a membership fee (the TDListA has none of these, so a value in
-  any of them is news to the AGA), and every listed member whose chapter, state or membership
-  type in Players differs from the TDListA (the caller says which: ``updated``). No marker in
-  Notes decides it (:func:`needs_membership_details`, which the XML writer shares). A
+  ``NEW REGISTRATIONS``, then, under ``MEMBERSHIP UPDATES``, every member whose record is
+  news for the membership office (the caller says which, and why: ``updated``, from
+  :mod:`addin.core.membership_updates`: a fee taken, a changed chapter, state or
+  membership type, contact details from the desk; not the pre-registration form's own
+  email). Without ``updated``, every member with a detail the TDListA does not hold. No
+  marker in Notes decides it (:func:`needs_membership_details`, which the XML writer
+  shares). A
   changed state gets a ``State`` line after ``City, State Zip`` (the AGA's record has no key
   of its own for it; the rating program ignores this block).
   The address is split into ``Address 1`` / ``Address 2`` / ``City, State Zip`` by lines: the
@@ -69,7 +70,7 @@ from datetime import date
 from addin.core import text_input
 from addin.core.handicap import MAX_HANDICAP, aga_text_komi, komi_from_report
 from addin.core.limits import MAX_ROUNDS, fee_problem, komi_problem, shown
-from addin.core.membership_updates import Change
+from addin.core.membership_updates import Reason
 from addin.core.model import (
     Bye,
     ByeKind,
@@ -136,13 +137,14 @@ def is_temporary_member(aga_id: PlayerId) -> bool:
     return aga_id in TEMPORARY_IDS
 
 
-def needs_membership_details(player: Player, updated: Collection[PlayerId] = frozenset()) -> bool:
-    """Who gets a membership record, in both reports: new members, members with details the
-    desk collected, and ``updated`` members (their chapter, state or membership type differs
-    from the TDListA: :func:`addin.core.membership_updates.updates`)."""
-    return (
-        is_temporary_member(player.aga_id) or has_desk_details(player) or player.aga_id in updated
-    )
+def needs_membership_details(player: Player, updated: Collection[PlayerId] | None = None) -> bool:
+    """Who gets a membership record, in both reports: new members, and the ``updated``
+    members (:func:`addin.core.membership_updates.updates` says who is news for the
+    membership office, and why); without that knowledge (None), every member with any
+    detail the TDListA does not hold."""
+    if is_temporary_member(player.aga_id):
+        return True
+    return has_desk_details(player) if updated is None else player.aga_id in updated
 
 
 def has_desk_details(player: Player) -> bool:
@@ -200,13 +202,14 @@ def date_span(start: date | None, end: date | None) -> str:
 
 
 def write_aga_text(
-    t: Tournament, updated: Mapping[PlayerId, Sequence[Change]] | None = None
+    t: Tournament, updated: Mapping[PlayerId, Sequence[Reason]] | None = None
 ) -> str:
     """The whole report as text (``\\n`` line ends); encode it as UTF-8 to save it.
 
-    ``updated``: listed members whose chapter, state or membership type the desk changed
-    (:func:`addin.core.membership_updates.updates`); they go under MEMBERSHIP UPDATES too.
-    A player who never came (:func:`addin.core.participants.no_shows`) is not reported.
+    ``updated``: the members whose record is news for the membership office, with why
+    (:func:`addin.core.membership_updates.updates`); they go under MEMBERSHIP UPDATES.
+    None: every member with a detail the TDListA does not hold. A player who never came
+    (:func:`addin.core.participants.no_shows`) is not reported.
     """
     t = reported(t)
     lines = [
@@ -216,7 +219,7 @@ def write_aga_text(
         *_round_lines(t),
         "",
         "END",
-        *_membership_lines(t.players.values(), updated or {}),
+        *_membership_lines(t.players.values(), updated),
         *_director_lines(t.settings.director),
     ]
     return "\n".join(lines) + "\n"
@@ -282,7 +285,7 @@ def _address_fields(address: str) -> tuple[str, str, str]:
     return lines[0], ", ".join(lines[1:-1]), lines[-1]
 
 
-def _membership_record(p: Player, changes: Sequence[Change] = ()) -> list[str]:
+def _membership_record(p: Player, changes: Sequence[Reason] = ()) -> list[str]:
     street, second, city = _address_fields(p.address)
     fields = [
         ("AGA Fee", format_fee(p.aga_fee)),
@@ -304,21 +307,22 @@ def _membership_record(p: Player, changes: Sequence[Change] = ()) -> list[str]:
 
 
 def _membership_lines(
-    players: Iterable[Player], updated: Mapping[PlayerId, Sequence[Change]]
+    players: Iterable[Player], updated: Mapping[PlayerId, Sequence[Reason]] | None
 ) -> list[str]:
     players = list(players)
     new = [p for p in players if is_temporary_member(p.aga_id)]
+    known = None if updated is None else updated.keys()
     changed = [
         p
         for p in players
-        if not is_temporary_member(p.aga_id) and needs_membership_details(p, updated.keys())
+        if not is_temporary_member(p.aga_id) and needs_membership_details(p, known)
     ]
     lines: list[str] = []
     for title, group in (("NEW REGISTRATIONS", new), ("MEMBERSHIP UPDATES", changed)):
         if group:
             lines += ["", title]
             for p in group:
-                lines += _membership_record(p, updated.get(p.aga_id, ()))
+                lines += _membership_record(p, (updated or {}).get(p.aga_id, ()))
     return lines
 
 

@@ -300,13 +300,15 @@ def _duration_text(seconds: float) -> str:
 
 
 def write_aga_xml(
-    t: Tournament, software: str = "addin", updated: Collection[PlayerId] = frozenset()
+    t: Tournament, software: str = "addin", updated: Collection[PlayerId] | None = None
 ) -> bytes:
     """The report as UTF-8 bytes. No timestamp is written: the same tournament, same bytes.
 
-    ``updated``: listed members whose chapter, state or membership type the desk changed
-    (:func:`addin.core.membership_updates.updates`); their Player carries the new values.
-    A player who never came (:func:`addin.core.participants.no_shows`) is not reported.
+    ``updated``: the members whose record is news for the membership office
+    (:func:`addin.core.membership_updates.updates`); their Player carries the Club, State
+    and MembershipType as the desk has them. None: every member with a detail the TDListA
+    does not hold. A player who never came (:func:`addin.core.participants.no_shows`) is not
+    reported.
     """
     t = reported(t)
     root = etree.Element("TournamentReport", nsmap={"xsi": XSI})
@@ -388,7 +390,7 @@ def _rating_text(player: Player) -> str:
     raise AGAReportError(f"player {player.aga_id} ({player.name}) has neither rank nor rating")
 
 
-def _player_list(t: Tournament, updated: Collection[PlayerId]) -> etree._Element:
+def _player_list(t: Tournament, updated: Collection[PlayerId] | None) -> etree._Element:
     element = etree.Element("PlayerList")
     seats = eggplant.Seats.of(t)
     for p in t.players.values():

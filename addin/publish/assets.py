@@ -39,8 +39,11 @@ STATES_FILE = "report-state.js"
 """Made by ``serve`` (never a file of the site): the pages showing the round in play load
 it with their stamp file, so a board's report state shows within one refresh period."""
 
-HALL_SECONDS_PER_ROW = 2.0
-"""How long the hall screen takes to scroll one row by."""
+HALL_HOLD_SECONDS = 15.0
+"""How long the hall screen holds each screen of a long list (the first too): time to find
+one's name among 75."""
+HALL_SLIDE_SECONDS = 1.5
+"""How long it takes to slide to the next screen."""
 
 CSS = """
 :root { --ink: #1d2430; --muted: #5b6576; --line: #c9d1dc; --head: #e8eef6; --zebra: #f7f9fc;
@@ -156,20 +159,26 @@ html.hall .event { font-size: 3.6vh; }
 html.hall .updated { font-size: 2.4vh; }
 html.hall h1 { font-size: 4.4vh; margin: 1vh 0 .5vh; }
 html.hall .state { margin: 0 0 1vh; }
-.hall-head, .hall-row { display: grid; gap: 0 1.5vw; align-items: baseline;
-  padding: .45vh .8vw; }
+html.hall { --screen: 80.6vh; }
+.hall-window { height: var(--screen); overflow: hidden;
+  --row: calc(var(--screen) / (var(--rows, 25) + 1)); }
+.hall-screen { height: var(--screen); overflow: hidden; display: grid; align-content: start;
+  grid-template-columns: repeat(var(--columns, 3), minmax(0, 1fr)); gap: 0 1.6vw; }
+.hall-head, .hall-row { display: grid; gap: 0 .6vw; align-items: center; height: var(--row);
+  padding: 0 .5vw; font-size: min(calc(var(--row) * .74), 1.35vw); line-height: var(--row); }
 .hall-head { font-weight: 700; color: var(--muted); border-bottom: 2px solid var(--line); }
+.hall-head > span { font-size: .8em; }
 .hall-row > span, .hall-head > span { white-space: nowrap; overflow: hidden;
   text-overflow: ellipsis; }
-.hall-row:nth-child(even) { background: var(--zebra); }
-.hall-list { padding-bottom: 6vh; }
+.hall-col > .hall-row:nth-child(odd) { background: var(--zebra); }
 .hall-row .num, .hall-head .num { text-align: right; }
-.cols-pairings { grid-template-columns: 12vh 1fr 1fr 27vh 22vh; }
-.cols-standings { grid-template-columns: 12vh 1fr 10vh 10vh 10vh 12vh; }
-.cols-registered { grid-template-columns: 1fr 12vh 1fr; }
-.roll { height: 78vh; overflow: hidden; }
-.roll-inner.moving { animation: roll var(--roll, 60s) linear infinite; }
-@keyframes roll { from { transform: translateY(0); } to { transform: translateY(-50%); } }
+.hall-row .tag { font-size: .7em; }
+.cols-names { grid-template-columns: minmax(0, 1.2fr) 3.8em 1.1em minmax(0, 1fr); }
+.cols-pairings { grid-template-columns: 3.2em minmax(0, 1fr) minmax(0, 1fr) 5.2em 6em; }
+.cols-standings { grid-template-columns: 2.7em minmax(0, 1fr) 2.4em 2.6em 3.4em; }
+.cols-registered { grid-template-columns: minmax(0, 1.4fr) 2.6em minmax(0, 1fr); }
+.hall-roll.moving { animation-duration: var(--pass, 60s); animation-iteration-count: infinite;
+  animation-timing-function: ease-in-out; }
 
 @media (prefers-color-scheme: dark) {
   :root { --ink: #e6e9ee; --muted: #a5adba; --line: #4a5363; --head: #243041; --zebra: #1b2230;
@@ -366,26 +375,6 @@ SCRIPT = (
           tell("No answer from the server: are you on the hall's Wi-Fi?", "bad", "error");
         });
     });
-  }
-
-  var hall = document.querySelector(".roll");
-  if (hall) {
-    var inner = hall.firstElementChild;
-    var fit = function () {
-      var list = inner.firstElementChild;
-      var copy = inner.querySelector(".copy");
-      var over = list.offsetHeight > hall.clientHeight;
-      if (over && !copy) {
-        copy = list.cloneNode(true);
-        copy.className += " copy";
-        copy.setAttribute("aria-hidden", "true");
-        inner.appendChild(copy);
-      }
-      if (!over && copy) { inner.removeChild(copy); }
-      inner.className = "roll-inner" + (over ? " moving" : "");
-    };
-    fit();
-    window.addEventListener("resize", fit);
   }
 
   var box = document.getElementById("find");

@@ -25,7 +25,7 @@ from addin.core.participants import ABSENT_STATUSES
 from addin.core.scoring import Outcome, RoundRecord
 from addin.core.tiebreaks import Standing, TiebreakContext
 from addin.publish import shell
-from addin.publish.assets import HALL_SECONDS_PER_ROW
+from addin.publish.assets import HALL_HOLD_SECONDS, HALL_SLIDE_SECONDS
 from addin.publish.board_reports import Board, state_text
 from addin.publish.explain import explain_tiebreak, why_opponent
 from addin.publish.report_form import personal_form, report_form, status_line
@@ -46,8 +46,14 @@ FIND = (
 """Shown by the script (without it, the browser's own find is the way to a name); a find
 that leaves nothing on the page says so, with a way back to everyone."""
 HALL_FILE = "hall.html"
-HALL_ROWS = 15
-"""Rows the hall screen shows at once (on a 16:9 screen); more scroll by."""
+HALL_BOARDS_FILE = "hall-boards.html"
+"""The hall screen: by name (what a player looks for); by board, for a TD who wants it."""
+HALL_ROWS = 18
+"""Rows a column of the hall screen is made for at the type's largest size (a short list
+leaves the rest of the screen empty; a longer one takes more rows, in smaller type)."""
+HALL_MOST_ROWS = 30
+"""Rows a column takes before the list goes on to another screen (the rows then smaller:
+21 px type on a 1080 px screen): 151 players by name in two screens, not three."""
 
 
 def player_file(pid: PlayerId) -> str:
@@ -293,19 +299,41 @@ def _criteria(data: SiteData) -> tuple[str, ...]:
     return tuple(data.tournament.settings.tiebreaks)
 
 
+NOT_CHECKED_IN = "not checked in yet"
+"""The mark of a pre-registered player who has not checked in at the desk (Not arrived)."""
+
+
+def registered(t: Tournament) -> list[PlayerId]:
+    """Who is registered, by name: every player but those withdrawn, the pre-registered who
+    have not checked in yet among them (they look for themselves before they arrive)."""
+    listed = (pid for pid, p in t.players.items() if p.status is not Status.DROPPED)
+    return sorted(listed, key=lambda p: alpha_key(t, p))
+
+
+def _waiting(t: Tournament, pid: PlayerId) -> bool:
+    p = t.players.get(pid)
+    return p is not None and p.status is Status.NOT_ARRIVED
+
+
 def registered_page(data: SiteData) -> str:
     """Before round 1: who is registered ("am I in?"), by name; no order of merit yet."""
     t = data.tournament
-    active = sorted((p for p in t.players if _active(t, p)), key=lambda p: alpha_key(t, p))
+    listed = registered(t)
+    mark = f' <span class="tag">{NOT_CHECKED_IN}</span>'
     rows = "".join(
-        f'<tr data-find="{find_key(data.name(pid), pid)}"><td class="name">{data.link(pid)}</td>'
+        f'<tr data-find="{find_key(data.name(pid), pid)}"><td class="name">{data.link(pid)}'
+        f"{mark if _waiting(t, pid) else ''}</td>"
         f"<td>{esc(data.rank(pid))}</td><td>{esc(data.rank_club(pid).partition(', ')[2])}</td>"
         f'<td class="num">{int(pid)}</td></tr>'
-        for pid in active
+        for pid in listed
     )
+    waiting = sum(_waiting(t, pid) for pid in listed)
+    waiting_text = f" ({waiting} {NOT_CHECKED_IN})" if waiting else ""
     body = (
-        f"<p>{len(active)} players registered; round 1 has not been paired yet. "
-        "Find your name to check you are in.</p>"
+        f"<p>{len(listed)} players registered{waiting_text}; round 1 has not been paired yet. "
+        "Find your name to check you are in"
+        + (": if you are marked not checked in yet, check in at the desk" if waiting else "")
+        + ".</p>"
         + FIND
         + '<div class="scroll"><table class="grid standings"><thead><tr><th>Name</th>'
         '<th>Rank</th><th>Club / state</th><th class="num">AGA #</th></tr></thead><tbody>'
@@ -451,7 +479,9 @@ def player_page(data: SiteData, pid: PlayerId) -> str:
     t = data.tournament
     p = t.players.get(pid)
     records = data.records.get(pid, [])
-    standing = next((s for s in data.standings if s.player == pid), None)
+    standing = (  # before round 1 is paired, nobody has a place yet
+        next((s for s in data.standings if s.player == pid), None) if data.round else None
+    )
     rating = rating_of(p)
     initial = data.context.initial.get(pid, 0.0)
     facts = _facts(
@@ -613,7 +643,8 @@ def event_page(data: SiteData) -> str:
         f'{facts}<h2>Rounds</h2><ul class="cards rounds">{"".join(rounds)}</ul>'
         f"<p>{players} players active.</p>"
         f'<p><a href="{HALL_FILE}">Hall screen</a> (for a projector or TV in the hall: the '
-        "pairings, and the standings between rounds, large and scrolling by themselves)</p>"
+        "pairings by name, and the standings between rounds, large, in columns, a screen at "
+        f'a time; or the pairings <a href="{HALL_BOARDS_FILE}">by board</a>)</p>'
     )
     return frame(data, "event.html", "Event", body)
 
@@ -646,40 +677,81 @@ def report_page(data: SiteData) -> str:
 # --- the hall screen ------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class HallView:
+    """What the hall screen shows: a heading and a list, laid out in ``columns`` columns a
+    screen (each column with its own head), as a wall list is printed."""
+
+    heading: str
+    css: str
+    """The class that sets a row's cells' widths."""
+    head: str
+    rows: list[str]
+    columns: int
+
+
 def _cell(html: str, number: bool = False) -> str:
     return f'<span class="num">{html}</span>' if number else f"<span>{html}</span>"
 
 
 def _short_conditions(handicap: int, komi: float) -> str:
-    """``2 st., komi 0.5``: the hall's narrow column."""
-    return _conditions(handicap, komi).replace("stones", "st.").replace("stone", "st.")
+    """``2 st. / 0.5``, ``even / 7.5``: the handicap and komi in the hall's narrow column."""
+    stones = f"{handicap} st." if handicap else "even"
+    return f"{stones} / {show_score(komi) or '0'}"
 
 
-def _hall_rows(data: SiteData) -> tuple[str, str, list[str], str]:
-    """(heading, columns' class, rows, column heads) of what the hall shows now: the round's
-    pairings while it is played, the standings once its every result is in, who is
-    registered before round 1."""
+def _named(data: SiteData, pid: PlayerId) -> str:
+    return name_html(data.name(pid)) + (" (ghost)" if data.is_ghost(pid) else "")
+
+
+def _registered_view(data: SiteData) -> HallView:
     t = data.tournament
+    mark = f' <span class="tag">{NOT_CHECKED_IN}</span>'
+    rows = [
+        _cell(_named(data, pid) + (mark if _waiting(t, pid) else ""))
+        + _cell(esc(data.rank(pid)))
+        + _cell(esc(data.rank_club(pid).partition(", ")[2]))
+        for pid in registered(t)
+    ]
+    head = _cell("Name") + _cell("Rank") + _cell("Club / state")
+    return HallView("Registered players", "cols-registered", head, rows, 3)
 
-    def named(pid: PlayerId) -> str:
-        return name_html(data.name(pid)) + (" (ghost)" if data.is_ghost(pid) else "")
+
+def _by_name_view(data: SiteData) -> HallView:
+    """The round in play by name (chess-results' and pairgoth's wall list): every player once,
+    alphabetical, with board, colour and opponent."""
+    t = data.tournament
+    rows = []
+    for pid in sorted(data.records, key=lambda p: alpha_key(t, p)):
+        rec = data.records[pid][data.round - 1]
+        if rec.outcome is Outcome.ABSENT and not _active(t, pid):
+            continue
+        if rec.opponent is not None and rec.color is not None:
+            board, colour = _board(data, rec), "W" if rec.color is Color.WHITE else "B"
+            opponent = _named(data, rec.opponent)
+        elif rec.outcome in (Outcome.FORCED_BYE, Outcome.VOLUNTARY_BYE):
+            board, colour, opponent = "", "", "bye"
+        else:
+            board, colour, opponent = "", "", "not paired: see the TD"
+        rows.append(
+            _cell(_named(data, pid))
+            + _cell(esc(board), number=True)
+            + _cell(colour)
+            + _cell(opponent)
+        )
+    head = _cell("Name") + _cell("Board", number=True) + _cell("") + _cell("Opponent")
+    return HallView(f"Pairings, round {data.round}, by name", "cols-names", head, rows, 3)
+
+
+def _by_board_view(data: SiteData) -> HallView:
+    t = data.tournament
+    rnd = t.round(data.round)
 
     def plain(pid: PlayerId) -> str:
-        return f"{named(pid)} {esc(data.rank(pid))}"
+        return f"{_named(data, pid)} {esc(data.rank(pid))}"
 
-    if not data.round:
-        active = sorted((p for p in t.players if _active(t, p)), key=lambda p: alpha_key(t, p))
-        rows = [
-            _cell(named(pid))
-            + _cell(esc(data.rank(pid)))
-            + _cell(esc(data.rank_club(pid).partition(", ")[2]))
-            for pid in active
-        ]
-        head = _cell("Name") + _cell("Rank") + _cell("Club / state")
-        return "Registered players", "cols-registered", rows, head
-    text, _ = round_state(data, data.round)
-    rnd = t.round(data.round)
-    if text.startswith("Provisional") and rnd is not None:
+    rows = []
+    if rnd is not None:
         rows = [
             _cell(str(board), number=True)
             + _cell(plain(g.white))
@@ -692,56 +764,132 @@ def _hall_rows(data: SiteData) -> tuple[str, str, list[str], str]:
             _cell("") + _cell(plain(b.player)) + _cell("bye") + _cell("") + _cell("")
             for b in sorted(rnd.byes, key=lambda b: alpha_key(t, b.player))
         ]
-        head = (
-            _cell("Board", number=True)
-            + _cell("White")
-            + _cell("Black")
-            + _cell("Handicap")
-            + _cell("Result")
-        )
-        return f"Pairings, round {data.round}", "cols-pairings", rows, head
+    head = (
+        _cell("Board", number=True)
+        + _cell("White")
+        + _cell("Black")
+        + _cell("Handicap")
+        + _cell("Result")
+    )
+    return HallView(f"Pairings, round {data.round}, by board", "cols-pairings", head, rows, 2)
+
+
+def _standings_view(data: SiteData, final: bool) -> HallView:
     criteria = _criteria(data)
     rows = []
     for s in data.standings:
         first = s.tiebreaks[0] if s.tiebreaks else None
         rows.append(
             _cell(str(s.place), number=True)
-            + _cell(named(s.player))
+            + _cell(_named(data, s.player))
             + _cell(esc(data.rank(s.player)))
             + _cell(esc(show_score(s.score) or "0"), number=True)
-            + _cell(esc(show_score(s.wins) or "0"), number=True)
             + _cell(esc(show_score(first) if first is not None else ""), number=True)
         )
-    head = (
+    head = (  # no wins: they break no tie, and the names need the width
         _cell("Place", number=True)
         + _cell("Name")
         + _cell("Rank")
         + _cell("MMS", number=True)
-        + _cell("Wins", number=True)
         + _cell(esc(criteria[0] if criteria else ""), number=True)
     )
-    final = text.startswith("Final")
     heading = "Final standings" if final else f"Standings after round {data.round}"
-    return heading, "cols-standings", rows, head
+    return HallView(heading, "cols-standings", head, rows, 3)
 
 
-def hall_page(data: SiteData) -> str:
-    """For a projector or a TV in the hall: what players look for now, large, scrolling by
-    itself with no keyboard (a CSS animation: it scrolls with JavaScript off too, and then
-    reloads itself once per pass to show what was published since)."""
-    heading, columns, rows, head = _hall_rows(data)
-    listed = "".join(f'<div class="hall-row {columns}">{r}</div>' for r in rows)
-    moving = len(rows) > HALL_ROWS
-    seconds = max(20, round(len(rows) * HALL_SECONDS_PER_ROW))
-    copy = f'<div class="hall-list copy" aria-hidden="true">{listed}</div>' if moving else ""
+def _hall_view(data: SiteData, by_board: bool = False) -> HallView:
+    """What the hall shows now: the round's pairings (by name, or by board) while it is
+    played, the standings once its every result is in, who is registered before round 1."""
+    if not data.round:
+        return _registered_view(data)
+    text, _ = round_state(data, data.round)
+    if text.startswith("Provisional") and data.tournament.round(data.round) is not None:
+        return _by_board_view(data) if by_board else _by_name_view(data)
+    return _standings_view(data, final=text.startswith("Final"))
+
+
+def _column_rows(view: HallView) -> int:
+    """Rows a column holds: as few screens as the list needs at :data:`HALL_MOST_ROWS` a
+    column, the rows spread evenly over them; never under :data:`HALL_ROWS` (the type's
+    largest size), so a short list keeps its size and leaves the rest of the screen empty."""
+    rows = max(len(view.rows), 1)
+    screens = -(-rows // (HALL_MOST_ROWS * view.columns))
+    return max(HALL_ROWS, -(-rows // (screens * view.columns)))
+
+
+def _screens(view: HallView) -> list[list[list[str]]]:
+    """The rows cut into screens of columns, down each column first (as a printed list); a
+    list that fits on one screen is spread evenly over its columns."""
+    rows = view.rows
+    per_column = _column_rows(view)
+    if len(rows) <= per_column * view.columns:
+        per_column = max(1, -(-len(rows) // view.columns))
+    columns = [rows[i : i + per_column] for i in range(0, len(rows), per_column)] or [[]]
+    return [columns[i : i + view.columns] for i in range(0, len(columns), view.columns)]
+
+
+def _hold(view: HallView, screen: list[list[str]]) -> float:
+    """Seconds a screen is held: :data:`HALL_HOLD_SECONDS` for a full one, less for a part
+    (time to find a name among the rows there), never under a third of it."""
+    rows = sum(len(column) for column in screen)
+    share = rows / (_column_rows(view) * view.columns)
+    return round(HALL_HOLD_SECONDS * max(share, 1 / 3), 1)
+
+
+def _screen_html(view: HallView, columns: list[list[str]]) -> str:
+    head = f'<div class="hall-head {view.css}">{view.head}</div>'
+    cols = "".join(
+        f'<div class="hall-col">{head}'
+        + "".join(f'<div class="hall-row {view.css}">{r}</div>' for r in column)
+        + "</div>"
+        for column in columns
+    )
+    return f'<div class="hall-screen" style="--columns: {view.columns}">{cols}</div>'
+
+
+def _keyframes(name: str, holds: Sequence[float]) -> tuple[str, float]:
+    """A CSS animation that holds each screen (``holds``: seconds each), then slides to the
+    next (the first again at the end, seamlessly); (its rules, its length in seconds)."""
+    total = sum(holds) + len(holds) * HALL_SLIDE_SECONDS
+    frames, at = [], 0.0
+    for n, hold in enumerate(holds):
+        where = f"transform: translateY(calc(-{n} * var(--screen)))"
+        frames.append(f"{at / total * 100:.3f}%, {(at + hold) / total * 100:.3f}% {{ {where}; }}")
+        at += hold + HALL_SLIDE_SECONDS
+    frames.append(f"100% {{ transform: translateY(calc(-{len(holds)} * var(--screen))); }}")
+    return f"@keyframes {name} {{ {' '.join(frames)} }}", total
+
+
+def hall_page(data: SiteData, by_board: bool = False) -> str:
+    """For a projector or a TV in the hall: what players look for now, large, in columns
+    that fill the width. A list longer than a screen goes by a screen at a time: each held
+    (the first too), then slid away by a CSS animation, which runs with JavaScript off too;
+    the page then reloads itself once a pass to show what was published since."""
+    view = _hall_view(data, by_board)
+    screens = _screens(view)
+    listed = "".join(_screen_html(view, s) for s in screens)
+    file = HALL_BOARDS_FILE if by_board else HALL_FILE
+    head = ""
+    moving = len(screens) > 1
+    copy = ""
+    seconds = 60.0
+    if moving:
+        holds = [_hold(view, screen) for screen in screens]
+        name = "hall-screens-" + "-".join(f"{h:g}".replace(".", "_") for h in holds)
+        rules, seconds = _keyframes(name, holds)
+        head = f"<style>{rules} .hall-roll.moving {{ animation-name: {name}; }}</style>\n"
+        copy = f'<div class="hall-list copy" aria-hidden="true">{_screen_html(view, screens[0])}'
+        copy += "</div>"
+    passes = max(1, -(-60 // round(seconds)))
+    refresh = f'<noscript><meta http-equiv="refresh" content="{passes * round(seconds)}">'
+    refresh += "</noscript>\n"
     state = _state_html(data, data.round) if data.round else ""
     body = (
         state
-        + f'<div class="hall-head {columns}" aria-hidden="true">{head}</div>'
-        + f'<div class="roll"><div class="roll-inner{" moving" if moving else ""}" '
-        f'style="--roll: {seconds}s"><div class="hall-list">{listed}</div>{copy}</div></div>'
+        + f'<div class="hall-window" style="--rows: {_column_rows(view)}">'
+        + f'<div class="hall-roll{" moving" if moving else ""}" style="--pass: {seconds:g}s">'
+        + f'<div class="hall-list">{listed}</div>{copy}</div></div>'
     )
-    refresh = f'<noscript><meta http-equiv="refresh" content="{max(60, seconds)}"></noscript>\n'
     return shell.page(
-        data.title, HALL_FILE, heading, body, head=refresh, html_class="hall", menu=False
+        data.title, file, view.heading, body, head=head + refresh, html_class="hall", menu=False
     )

@@ -78,6 +78,7 @@ def build_site(
         "event.html": pages.event_page(data),
         "report.html": pages.report_page(data),
         pages.HALL_FILE: pages.hall_page(data),
+        pages.HALL_BOARDS_FILE: pages.hall_page(data, by_board=True),
     }
     for number in range(1, data.round):
         html[pages.pairings_file(data, number)] = pages.pairings_page(data, number)

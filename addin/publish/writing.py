@@ -29,7 +29,7 @@ from addin.workbook.saving import default_mode, save_atomically
 _PLAYER_PAGE = re.compile(r"(?:p|round)\d+\.(?:html|stamp\.js)")
 """Pages of a player or a round and their stamp files: removed when no longer part of the site."""
 _OWN_FILE = re.compile(
-    r"(?:p\d+|index|standings|crosstable|event|report|registered|hall|round\d+)"
+    r"(?:p\d+|index|standings|crosstable|event|report|registered|hall|hall-boards|round\d+)"
     r"\.(?:html|stamp\.js)"
     r"|site\.(?:css|js)"
     r"|stamp\.js|[\w.-]+\.gz"
