@@ -31,6 +31,7 @@ from addin.core.rating_projection import (
 )
 from addin.core.ratings import RatingError, entry_rating
 from addin.workbook import book, players_sheet
+from addin.workbook.gateway import TableSource
 from addin.workbook.member_sheet import ListedRating, listed_ratings
 
 HEADER = ("AGA #", "Name", "Rating", "Sigma", "Projected rating", "Projected sigma")
@@ -76,7 +77,7 @@ def rated_games(t: Tournament) -> list[RatedGame]:
     return games
 
 
-def _entrant(b: book.Book, p: Player, listed: ListedRating | None) -> Entrant:
+def entrant_of(b: book.Book, p: Player, listed: ListedRating | None) -> Entrant:
     try:
         seed = seed_of_rank(entry_rating(p))
     except (RatingError, ProjectionError) as err:
@@ -115,6 +116,38 @@ def _number(value: float | None) -> str:
     return "" if value is None else f"{value:.5f}"
 
 
+@dataclass(frozen=True)
+class Inputs:
+    """What the projection reads from a workbook."""
+
+    tournament: Tournament
+    entrants: list[Entrant]
+    games: list[RatedGame]
+    listed: dict[PlayerId, ListedRating]
+    warnings: list[str]
+
+
+def read_inputs(tables: TableSource, b: book.Book) -> Inputs:
+    """The players of ``b``, their TDListA ratings (from ``tables``) and the rated games;
+    bad cells stop it."""
+    warnings: list[str] = []
+    t = b.tournament
+    games = rated_games(t)
+    playing = {p for g in games for p in (g.white, g.black)}
+    listed, problems = listed_ratings(tables, t.players)
+    if problems:
+        raise ActionError(f"{problems[0]}", problems)
+    entrants = [entrant_of(b, t.players[p], listed.get(p)) for p in sorted(playing)]
+    for e in entrants:
+        where = listed.get(e.player)
+        if where is not None and e.sigma is None:
+            warnings.append(
+                f"{where.where_sigma}: {t.players[e.player].name} has no sigma; seeded as "
+                "a new member from the rank entered"
+            )
+    return Inputs(t, entrants, games, listed, warnings)
+
+
 @action(
     "ratings",
     "Projected ratings",
@@ -128,26 +161,14 @@ def ratings(snapshot: Snapshot, params: RatingsParams) -> Change:
     draft = Draft(snapshot)
     b = book.read_book(draft)
     warnings = intake.screen(draft, b, intake.standings())
-    t = b.tournament
-    games = rated_games(t)
-    playing = {p for g in games for p in (g.white, g.black)}
-    listed, problems = listed_ratings(draft, t.players)
-    if problems:
-        raise ActionError(f"{problems[0]}", problems)
-    entrants = [_entrant(b, t.players[p], listed.get(p)) for p in sorted(playing)]
-    for e in entrants:
-        where = listed.get(e.player)
-        if where is not None and e.sigma is None:
-            warnings.append(
-                f"{where.where_sigma}: {t.players[e.player].name} has no sigma; seeded as "
-                "a new member from the rank entered"
-            )
-    draft.warn(warnings)
+    got = read_inputs(draft, b)
+    t, games = got.tournament, got.games
+    draft.warn([*warnings, *got.warnings])
     try:
-        found = project(entrants, games, event_date(t))
+        found = project(got.entrants, games, event_date(t))
     except ProjectionError as err:
         raise ActionError(str(err)) from err
-    text = csv_text(t, listed, found)
+    text = csv_text(t, got.listed, found)
     if params.out is not None:
         draft.output(params.out, text.encode("utf-8"))
     else:
