@@ -8,7 +8,8 @@ nothing here is taken from that program's code. The method, in the order it is a
    ``2d`` is 2.5. A member with a rating keeps the rating as the seed unless they promoted
    themselves (below); nobody is seeded below their rating (no self-demotion).
 2. **Prior sigma**: the TDListA sigma, widened for the days since the rating's date
-   (``sqrt(sigma^2 + (0.0005 * days)^2)``; an unknown date counts as no days). A player with no
+   (``sqrt(sigma^2 + (0.0005 * days)^2)``; an unknown date, or one after the event, counts as
+   no days). A player with no
    rating or no sigma (a new member, an unrated one) takes the method's initial sigma for the
    seed: about 1.0 for a 5 dan, 2.9 for a 20 kyu, 6.0 below 50 kyu.
 3. **Self-promotion** (the rank entered is above the rating by ``delta`` stones, counted across
@@ -199,7 +200,7 @@ def prior(entrant: Entrant, wins: int, on: date | None) -> Prior:
     if delta >= 1.0 and wins > 0:
         grown = math.sqrt(sigma * sigma + 0.256 * delta**1.9475)
         return Prior(rating + 0.024746 + 0.32127 * delta, grown, Seeding.PROMOTED)
-    days = (on - entrant.rated_on).days if on is not None and entrant.rated_on else 0
+    days = max((on - entrant.rated_on).days, 0) if on is not None and entrant.rated_on else 0
     grown = math.hypot(sigma, SIGMA_GROWTH_PER_DAY * days)
     return Prior(rating, grown, Seeding.RATED)
 
