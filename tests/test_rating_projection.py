@@ -229,3 +229,18 @@ def test_a_missing_sigma_is_seeded_from_the_rank_and_named_in_a_warning(
     assert done.returncode == 3
     assert f"TDListA!{cell} (Sigma)" in done.stdout + done.stderr
     assert run("ratings", book, "--out", tmp_path / "r.csv", "--yes").returncode == 0
+
+
+def test_a_player_in_more_games_than_an_event_has_rounds_is_refused() -> None:
+    from addin.actions.change import ActionError
+    from addin.actions.ratings import rated_games
+    from addin.core.model import Player, Round, Settings, Tournament
+
+    players = {p: Player(p, f"P{p}", rank="3k", rating=-3.5) for p in (1, 2)}
+    rounds = [Round(n, (Game(1, 2, 0, 7.5, Result.WHITE_WINS),)) for n in range(1, 51)]
+    t = Tournament(settings=Settings(), players=players, rounds=rounds)
+    with pytest.raises(ActionError, match="player 1 has 50 rated games; an event rates at most"):
+        rated_games(t)
+    twice = Round(1, (Game(1, 2, 0, 7.5, Result.WHITE_WINS), Game(1, 3, 0, 7.5, None)))
+    with pytest.raises(ActionError, match="round 1: player 1 plays two games"):
+        rated_games(Tournament(settings=Settings(), players=players, rounds=[twice]))

@@ -335,7 +335,7 @@ class _Model:
         z = [a / b for a, b in zip(res, diag, strict=True)]
         p = list(z)
         rz = sum(a * b for a, b in zip(res, z, strict=True))
-        target = 1e-24 * max(rz, 1e-300)
+        target = rz * min(1e-8, rz)  # inexact Newton: tighter as the gradient vanishes
         for _ in range(4 * n + 20):
             if rz <= target:
                 break
@@ -354,10 +354,9 @@ class _Model:
         r = list(self.seeds)
         current = self.value(r)
         for _ in range(100):
-            grad, diag, weights = self.slope_and_curvature(r)
-            if max(abs(g) * s * s for g, s in zip(grad, self.sigmas_in, strict=True)) < 1e-10:
-                return r
-            step = self._newton_step(grad, diag, weights)
+            step = self._newton_step(*self.slope_and_curvature(r))
+            if max(abs(b) for b in step) < 1e-7:  # a ten-millionth of a stone
+                return [a + b for a, b in zip(r, step, strict=True)]
             scale = 1.0
             while scale > 1e-6:
                 trial = [a + scale * b for a, b in zip(r, step, strict=True)]
@@ -366,9 +365,7 @@ class _Model:
                     break
                 scale *= 0.5
             else:
-                return self._coordinate_ascent()
-            if max(abs(b) for b in step) * scale < 1e-12:
-                return trial
+                break
             r, current = trial, value
         return self._coordinate_ascent()
 
@@ -400,21 +397,31 @@ class _Model:
     def sigmas(self, r: Sequence[float]) -> list[float]:
         """Each player's new sigma: the second moment about the new rating of the posterior
         along that rating, the others at theirs, over 100 points a tenth of a sigma apart."""
+        erfc, log, exp = math.erfc, math.log, math.exp
+        steps = [-5.05 + k / 10.0 for k in range(100)]
         out = []
         for i, (m, s) in enumerate(zip(self.seeds, self.sigmas_in, strict=True)):
-            offsets = [(-5.05 + k / 10.0) * s for k in range(100)]
+            # each game's probability as erfc(slope * x + offset), x the offset from r[i]
+            lines = []
+            for t in self.by_player[i]:
+                sign = 1.0 if t.up == i else -1.0
+                y0 = (r[t.up] - r[t.down] - t.shift) / t.spread
+                lines.append((-sign / (t.spread * _SQRT2), -y0 / _SQRT2))
+            centre = (r[i] - m) / s
             logs = []
-            for x in offsets:
-                here = r[i] + x
-                z = (here - m) / s
+            offsets = []
+            for k in steps:
+                x = k * s
+                z = centre + k
                 total = -0.5 * z * z
-                for t in self.by_player[i]:
-                    up = here if t.up == i else r[t.up]
-                    down = here if t.down == i else r[t.down]
-                    total += _log_phi((up - down - t.shift) / t.spread)
+                for slope, offset in lines:
+                    u = slope * x + offset
+                    p = erfc(u)
+                    total += log(p) if p > 1e-300 else _log_phi(-u * _SQRT2) + math.log(2.0)
                 logs.append(total)
+                offsets.append(x)
             top = max(logs)
-            weights = [math.exp(v - top) for v in logs]
+            weights = [exp(v - top) for v in logs]
             moment = sum(w * x * x for w, x in zip(weights, offsets, strict=True))
             out.append(math.sqrt(moment / sum(weights)))
         return out
