@@ -35,7 +35,8 @@ from addin.core.rating_projection import (
     rated_game,
     seed_of_rank,
 )
-from tests.helpers import DATA, run, set_cell
+from addin.core.ratings import rating_gap
+from tests.helpers import DATA, run, set_cell, sheet_rows
 
 KEPT = sorted((DATA / "ratings").glob("*.json"))
 
@@ -244,3 +245,58 @@ def test_a_player_in_more_games_than_an_event_has_rounds_is_refused() -> None:
     twice = Round(1, (Game(1, 2, 0, 7.5, Result.WHITE_WINS), Game(1, 3, 0, 7.5, None)))
     with pytest.raises(ActionError, match="round 1: player 1 plays two games"):
         rated_games(Tournament(settings=Settings(), players=players, rounds=[twice]))
+
+
+def _set_setting(path: Path, label: str, value: object) -> None:
+    wb = openpyxl.load_workbook(path)
+    ws = wb["Tournament"]
+    for row in ws.iter_rows():
+        if row[0].value == label:
+            row[1].value = value
+            wb.save(path)
+            return
+    raise AssertionError(label)
+
+
+def test_the_standings_show_each_players_projection_marked_unofficial(
+    book: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "ratings.csv"
+    assert run("ratings", book, "--out", out, "--yes").returncode == 0
+    projected = {int(r["AGA #"]): r for r in csv.DictReader(io.StringIO(out.read_text()))}
+    assert run("standings", book, "--yes").returncode == 0
+    rows = {int(r["AGA #"]): r for r in sheet_rows(book, "Standings")}  # type: ignore[arg-type]
+    shown = 0
+    for pid, row in rows.items():
+        want = projected[pid]
+        if not want["Projected rating"]:
+            assert row["Projected rating (unofficial)"] is None
+            continue
+        shown += 1
+        got = row["Projected rating (unofficial)"]
+        assert got == pytest.approx(float(want["Projected rating"]), abs=1e-4)
+        assert row["Projected sigma (unofficial)"] == pytest.approx(
+            float(want["Projected sigma"]), abs=1e-4
+        )
+        if want["Rating"]:
+            before = float(want["Rating"])
+            assert row["AGA rating"] == pytest.approx(before)
+            assert row["Change (unofficial)"] == pytest.approx(rating_gap(got, before), abs=1e-4)
+    assert shown == len([r for r in projected.values() if r["Projected rating"]]) > 0
+
+
+def test_the_projected_ratings_setting_turns_the_columns_off(book: Path) -> None:
+    _set_setting(book, "Projected ratings", False)
+    assert run("standings", book, "--yes").returncode == 0
+    header = list(sheet_rows(book, "Standings")[0])
+    assert not any("unofficial" in str(h) for h in header) and "AGA rating" not in header
+
+
+def test_a_bad_tdlista_cell_leaves_the_projection_out_of_the_standings_not_the_standings(
+    book: Path,
+) -> None:
+    cell = set_cell(book, "TDListA", "Sigma", _tdlista_row(book, 7303), 0)
+    done = run("standings", book, "--yes")
+    assert done.returncode == 0
+    assert f"Projected ratings left out of the standings: TDListA!{cell}" in done.stdout
+    assert sheet_rows(book, "Standings")

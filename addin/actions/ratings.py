@@ -33,6 +33,7 @@ from addin.core.ratings import RatingError, entry_rating
 from addin.workbook import book, players_sheet
 from addin.workbook.gateway import TableSource
 from addin.workbook.member_sheet import ListedRating, listed_ratings
+from addin.workbook.standings_sheets import ProjectedRating
 
 HEADER = ("AGA #", "Name", "Rating", "Sigma", "Projected rating", "Projected sigma")
 """The CSV's header, exactly."""
@@ -146,6 +147,29 @@ def read_inputs(tables: TableSource, b: book.Book) -> Inputs:
                 "a new member from the rank entered"
             )
     return Inputs(t, entrants, games, listed, warnings)
+
+
+def standings_projection(
+    tables: TableSource, b: book.Book
+) -> tuple[dict[PlayerId, ProjectedRating] | None, str]:
+    """Every player's rating before and projected, for the Standings sheet; or ``None`` and
+    why it cannot be projected (a bad TDListA cell: the standings go on without it)."""
+    t = b.tournament
+    try:
+        got = read_inputs(tables, b)
+        found = project(got.entrants, got.games, event_date(t))
+    except (ActionError, ProjectionError) as err:
+        return None, str(err).splitlines()[0]
+    columns = {}
+    for pid, p in t.players.items():
+        member = got.listed.get(pid)
+        projected = found.get(pid)
+        columns[pid] = ProjectedRating(
+            member.rating if member else p.aga_rating,
+            projected.rating if projected else None,
+            projected.sigma if projected else None,
+        )
+    return columns, ""
 
 
 @action(
