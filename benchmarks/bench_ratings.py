@@ -18,9 +18,11 @@ program's figures):
 * ``aga-report-2014-02``: the Seattle Go Center's February 2014 AGA report (tests/data/aga-xml),
   its players' ratings, sigmas and dates from the real TDListA snapshot (tests/data/tdlista).
 
-The AGA's CSV front end does not read the rating date (it never widens sigma), so events are
-compared with the dates left out (``project(..., on=None)``); the widening is checked against
-the method's formula by tests/test_rating_projection.py.
+The AGA's CSV front end reads no rating date (it never widens a sigma for time), so the six
+events are compared with the dates left out (``project(..., on=None)``). A seventh,
+``rating-dates`` (60 players rated 0 to 3,000 days before the event), checks the widening: it is
+run by a second build of the front end whose only change is one line that reads the rating
+date it already receives (``DATED_PATCH``), as the AGA's database version reads its own.
 
 ``--speed``: a 600-player, 6-round event's projection timed (least of 3), beside the AGA
 program's on the same event.
@@ -37,7 +39,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import date, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -51,35 +54,63 @@ RATING_TOLERANCE = 0.01
 SIGMA_TOLERANCE = 0.005
 
 
+EVENT_DAY = date(2026, 11, 28)
+"""The day of the ``rating-dates`` event (the others' rating dates are unknown)."""
+
+
 @dataclass
 class Event:
     name: str
     entrants: list[Entrant]
     games: list[RatedGame]
+    on: date | None = None
+    """The event's day, when its players' rating dates count."""
 
     def to_json(self, aga: dict[int, tuple[float, float]] | None) -> dict[str, object]:
         return {
             "name": self.name,
-            "entrants": [[e.player, e.seed, e.rating, e.sigma] for e in self.entrants],
+            "date": self.on.isoformat() if self.on else None,
+            "entrants": [
+                [e.player, e.seed, e.rating, e.sigma, e.rated_on and e.rated_on.isoformat()]
+                for e in self.entrants
+            ],
             "games": [[g.white, g.black, g.handicap, g.komi, g.white_wins] for g in self.games],
             "aga": {str(p): list(v) for p, v in sorted((aga or {}).items())},
         }
 
 
 def event_from_json(data: dict) -> tuple[Event, dict[int, tuple[float, float]]]:
-    entrants = [Entrant(int(p), s, r, sg) for p, s, r, sg in data["entrants"]]
+    entrants = [
+        Entrant(int(p), s, r, sg, date.fromisoformat(d) if d else None)
+        for p, s, r, sg, d in data["entrants"]
+    ]
     games = [RatedGame(w, b, h, k, bool(ww)) for w, b, h, k, ww in data["games"]]
     aga = {int(p): (v[0], v[1]) for p, v in data["aga"].items()}
-    return Event(data["name"], entrants, games), aga
+    on = date.fromisoformat(data["date"]) if data.get("date") else None
+    return Event(data["name"], entrants, games, on), aga
 
 
 # --- the AGA program ------------------------------------------------------------------------
 
 
-def build_oracle(clone: Path, into: Path) -> Path:
-    """bayrate_csv built from the clone's bayrate/ sources (dynamically linked)."""
-    src = into / "bayrate"
+DATED_PATCH = (
+    "        p.initial_rating = stof( rating);\n",
+    "        p.initial_rating = stof( rating);\n"
+    "        p.rating_date = bg::from_string( rating_date);\n",
+)
+"""The one line the dated build adds: the front end keeps the rating date it reads."""
+
+
+def build_oracle(clone: Path, into: Path, *, dated: bool = False) -> Path:
+    """bayrate_csv built from the clone's bayrate/ sources (dynamically linked); ``dated``:
+    with ``DATED_PATCH``."""
+    src = into / ("bayrate-dated" if dated else "bayrate")
     shutil.copytree(clone / "bayrate", src, ignore=shutil.ignore_patterns("*.o", "bayrate_csv"))
+    if dated:
+        code = (src / "collection.cpp").read_text()
+        if DATED_PATCH[0] not in code:
+            raise SystemExit("the front end's storePlayer changed: DATED_PATCH does not apply")
+        (src / "collection.cpp").write_text(code.replace(*DATED_PATCH))
     sources = ["collection.cpp", "game.cpp", "player.cpp", "bayrate_csv.cpp"]
     libs = ["-lgsl", "-lgslcblas", "-lm", "-lboost_date_time"]
     subprocess.run(["g++", "-O2", *sources, *libs, "-o", "bayrate_csv"], cwd=src, check=True)
@@ -101,9 +132,12 @@ def run_oracle(
     )
     lines = [header]
 
+    day = event.on or EVENT_DAY
+
     def side(p: int) -> str:
         e = by_id[p]
-        return f"{p},P{p},{_rank(e.seed)},{e.rating or 0},{e.sigma or 0},2020-01-01"
+        rated = (e.rated_on or day).isoformat()
+        return f"{p},P{p},{_rank(e.seed)},{e.rating or 0},{e.sigma or 0},{rated}"
 
     for g in event.games:
         result = "W+R" if g.white_wins else "B+R"
@@ -113,7 +147,7 @@ def run_oracle(
     start = time.perf_counter()
     done = subprocess.run(
         [str(oracle), "--in", str(infile), "--out", str(outfile), "--tournament_date",
-         "2020-01-01"],
+         day.isoformat()],
         capture_output=True,
         text=True,
     )  # fmt: skip
@@ -235,6 +269,18 @@ def synthetic_event(
     return Event(name, entrants, games)
 
 
+def dated_event() -> Event:
+    """60 players whose ratings are 0 to 3,000 days old on the event's day."""
+    rng = random.Random(11)
+    event = synthetic_event("rating-dates", 60, 5, 11)
+    event.entrants = [
+        replace(e, rated_on=EVENT_DAY - timedelta(days=rng.randrange(0, 3000)))
+        for e in event.entrants
+    ]
+    event.on = EVENT_DAY
+    return event
+
+
 def forfeits_event() -> Event:
     """40 players whose workbook-level results include forfeits, jigo, no result and byes:
     only the rated ones reach the projection (``rated_game``), which this checks on the way."""
@@ -267,6 +313,7 @@ def events(work: Path, names: list[str] | None) -> list[Event]:
         ),
         "forfeits-byes": forfeits_event,
         "aga-report-2014-02": lambda: report_event(work),
+        "rating-dates": dated_event,
     }
     return [make() for name, make in makers.items() if not names or name in names]
 
@@ -277,7 +324,7 @@ def events(work: Path, names: list[str] | None) -> list[Event]:
 def compare(event: Event, aga: dict[int, tuple[float, float]]) -> tuple[float, float, float]:
     """The worst rating and sigma differences from the AGA program's, and our seconds."""
     start = time.perf_counter()
-    ours = project(event.entrants, event.games, None)
+    ours = project(event.entrants, event.games, event.on)
     seconds = time.perf_counter() - start
     worst_r = max(abs(ours[p].rating - r) for p, (r, _) in aga.items())
     worst_s = max(abs(ours[p].sigma - s) for p, (_, s) in aga.items())
@@ -296,6 +343,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         oracle = build_oracle(Path(clone), work) if clone else None
+        dated = build_oracle(Path(clone), work, dated=True) if clone else None
         failed = False
         if oracle is None:
             kept = [event_from_json(json.loads(p.read_text())) for p in sorted(DATA.glob("*.json"))]
@@ -303,7 +351,8 @@ def main() -> int:
         else:
             pairs = []
             for event in events(work, args.events):
-                aga, aga_seconds = run_oracle(oracle, event, work)
+                assert dated is not None
+                aga, aga_seconds = run_oracle(dated if event.on else oracle, event, work)
                 pairs.append((event, aga, aga_seconds))
                 if args.save:
                     DATA.mkdir(parents=True, exist_ok=True)

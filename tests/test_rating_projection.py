@@ -41,21 +41,28 @@ from tests.helpers import DATA, run, set_cell, sheet_rows
 KEPT = sorted((DATA / "ratings").glob("*.json"))
 
 
-def _event(path: Path) -> tuple[list[Entrant], list[RatedGame], dict[int, tuple[float, float]]]:
+def _event(
+    path: Path,
+) -> tuple[list[Entrant], list[RatedGame], date | None, dict[int, tuple[float, float]]]:
     data = json.loads(path.read_text())
-    entrants = [Entrant(int(p), s, r, sg) for p, s, r, sg in data["entrants"]]
+    entrants = [
+        Entrant(int(p), s, r, sg, date.fromisoformat(d) if d else None)
+        for p, s, r, sg, d in data["entrants"]
+    ]
     games = [RatedGame(w, b, h, k, bool(ww)) for w, b, h, k, ww in data["games"]]
-    return entrants, games, {int(p): (v[0], v[1]) for p, v in data["aga"].items()}
+    on = date.fromisoformat(data["date"]) if data["date"] else None
+    return entrants, games, on, {int(p): (v[0], v[1]) for p, v in data["aga"].items()}
 
 
-def test_six_events_are_kept_with_the_aga_programs_figures() -> None:
-    assert len(KEPT) >= 6
+def test_seven_events_are_kept_with_the_aga_programs_figures() -> None:
+    assert len(KEPT) >= 7
+    assert any(_event(path)[2] for path in KEPT)  # one whose rating dates count
 
 
 @pytest.mark.parametrize("path", KEPT, ids=[p.stem for p in KEPT])
 def test_every_projection_is_within_a_hundredth_of_the_aga_programs_rating(path: Path) -> None:
-    entrants, games, aga = _event(path)
-    ours = project(entrants, games, None)  # the AGA's CSV front end reads no rating date
+    entrants, games, on, aga = _event(path)
+    ours = project(entrants, games, on)
     assert set(ours) == set(aga)
     for player, (rating, sigma) in aga.items():
         assert abs(ours[player].rating - rating) <= 0.01, player
@@ -64,7 +71,7 @@ def test_every_projection_is_within_a_hundredth_of_the_aga_programs_rating(path:
 
 
 def test_the_fallback_reaches_the_same_ratings_as_newtons_method() -> None:
-    entrants, games, _ = _event(DATA / "ratings" / "handicap-komi.json")
+    entrants, games, _, _ = _event(DATA / "ratings" / "handicap-komi.json")
     playing = sorted({p for g in games for p in (g.white, g.black)})
     index = {p: i for i, p in enumerate(playing)}
     by_id = {e.player: e for e in entrants}
