@@ -179,7 +179,6 @@ def standings_projection(
     "method (unofficial), to a CSV",
     RatingsParams,
     reads=SETTLED,
-    button=False,
 )
 def ratings(snapshot: Snapshot, params: RatingsParams) -> Change:
     draft = Draft(snapshot)
