@@ -191,9 +191,9 @@ def test_the_csv_lists_every_player_with_the_exact_header(book: Path, tmp_path: 
     assert done.returncode == 0, done.stderr
     rows = list(csv.reader(io.StringIO(out.read_text())))
     assert rows[0] == ["AGA #", "Name", "Rating", "Sigma", "Projected rating", "Projected sigma"]
-    projected = {r[0]: r for r in rows[1:]}
-    players = openpyxl.load_workbook(book, read_only=True)["Players"]
-    assert len(projected) == players.max_row - 1 or len(projected) > 0
+    registered = {str(r["AGA #"]) for r in sheet_rows(book, "Players")}
+    assert [r[0] for r in rows[1:]] and {r[0] for r in rows[1:]} == registered
+    assert len(rows) - 1 == len(registered)
     with_games = [r for r in rows[1:] if r[4]]
     without = [r for r in rows[1:] if not r[4]]
     assert with_games and all(r[5] for r in with_games)
@@ -307,3 +307,13 @@ def test_a_bad_tdlista_cell_leaves_the_projection_out_of_the_standings_not_the_s
     assert done.returncode == 0
     assert f"Projected ratings left out of the standings: TDListA!{cell}" in done.stdout
     assert sheet_rows(book, "Standings")
+
+
+def test_without_out_the_table_is_printed_and_the_workbook_keeps_its_sheets(book: Path) -> None:
+    before = sheet_rows(book, "Players")
+    done = run("ratings", book, "--yes")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "AGA #,Name,Rating,Sigma,Projected rating,Projected sigma"
+    assert "Projected ratings (unofficial)" in lines[-1]
+    assert sheet_rows(book, "Players") == before
