@@ -1,8 +1,10 @@
 """The AGA rating update, projected: what an event will do to each player's AGA rating.
 
-Implemented from the AGA's published method (Matthews; Waldron: "AGA Ratings: the math") and
-checked against the AGA's own program (BayRate) run as an oracle (benchmarks/bench_ratings.py);
-nothing here is taken from that program's code. The method, in the order it is applied:
+The method the AGA publishes (Matthews; Waldron: "AGA Ratings: the math"), with the constants
+the AGA's program (BayRate) uses -- the handicap equivalents, the initial-sigma table, the
+self-promotion and time-growth coefficients, numbers of the method read from its source --
+in code of this project's own, checked against that program run as an oracle
+(benchmarks/bench_ratings.py). The method, in the order it is applied:
 
 1. **Seed** (the prior's mean): the rank a player entered at, mid-rank: ``3k`` is -3.5,
    ``2d`` is 2.5. A member with a rating keeps the rating as the seed unless they promoted
