@@ -10,7 +10,7 @@ from __future__ import annotations
 import csv
 import io
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 
@@ -30,10 +30,10 @@ from addin.core.rating_projection import (
     seed_of_rank,
 )
 from addin.core.ratings import RatingError, entry_rating
+from addin.reports.projected import ProjectedRating
 from addin.workbook import book, players_sheet
 from addin.workbook.gateway import TableSource
 from addin.workbook.member_sheet import ListedRating, listed_ratings
-from addin.workbook.standings_sheets import ProjectedRating
 
 HEADER = ("AGA #", "Name", "Rating", "Sigma", "Projected rating", "Projected sigma")
 """The CSV's header, exactly."""
@@ -170,6 +170,15 @@ def standings_projection(
             projected.sigma if projected else None,
         )
     return columns, ""
+
+
+def projection_after(
+    tables: TableSource, b: book.Book, number: int
+) -> tuple[dict[PlayerId, ProjectedRating] | None, str]:
+    """:func:`standings_projection` from the rated games of rounds 1 to ``number`` only (a
+    report or a page about an earlier round projects what that round left)."""
+    rounds = [r for r in b.tournament.rounds if r.number <= number]
+    return standings_projection(tables, replace(b, tournament=replace(b.tournament, rounds=rounds)))
 
 
 @action(

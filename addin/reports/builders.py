@@ -45,6 +45,7 @@ SORT_LABELS = {
     "rating": "by entry rating",
     "wins": "by number of wins",
     "number": "by player number",
+    "change": "by change",
 }
 
 

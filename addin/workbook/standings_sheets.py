@@ -7,35 +7,20 @@ each sheet is removed and written afresh (the TD's own columns there are not kep
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 
 from addin.core.model import Player, PlayerId, Tournament
-from addin.core.ratings import rating_gap
 from addin.core.scoring import RoundRecord
 from addin.core.tiebreaks import Standing
 from addin.reports.builders import game_cell
+from addin.reports.projected import ProjectedRating
 from addin.workbook.gateway import Tables
 from addin.workbook.layout import cross_table, standings_table
-
-
-@dataclass(frozen=True)
-class ProjectedRating:
-    """A player's AGA rating before the event and as projected (``None``: unknown, or no
-    rated game)."""
-
-    before: float | None
-    rating: float | None
-    sigma: float | None
 
 
 def _projected(p: ProjectedRating | None) -> dict[str, float | None]:
     if p is None:
         return {}
-    change = (
-        round(rating_gap(p.rating, p.before), 4)
-        if p.rating is not None and p.before is not None
-        else None
-    )
+    change = None if p.change is None else round(p.change, 4)
     return {
         "rating_before": p.before,
         "projected_rating": None if p.rating is None else round(p.rating, 4),
