@@ -150,7 +150,7 @@ def test_each_players_page_and_the_standings_show_the_projection_marked_unoffici
         assert "AGA rating if the event ended now" in section and "unofficial" in section
         assert f"{want['before']:.2f}" in section and f"{want['after']:.2f}" in section
         assert f"{want['change']:+.2f}" in section or abs(want["change"]) < 0.005
-        row = re.search(rf'<tr data-find="[^"]*#{pid}">(.*?)</tr>', table)
+        row = re.search(rf'<tr class="projected" data-find="[^"]*#{pid}">(.*?)</tr>', table)
         assert row is not None, pid
         cells = re.findall(r'<td class="num">([^<]*)</td>', row.group(1))
         shown = "0.00" if abs(want["change"]) < 0.005 else f"{want['change']:+.2f}"

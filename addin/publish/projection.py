@@ -3,7 +3,8 @@
 
 A player's page has a section of its own (rating before, projected rating, the change); the
 standings page a table of every ranked player's. Both read with JavaScript off (plain HTML),
-and the find box filters the table's rows like the standings' (``data-find``). A player
+and the find box filters the table's rows like the standings' (``data-find``); its rows are
+marked ``class="projected"``, apart from the standings' own. A player
 without a rated game has blank figures and is told why; with the Tournament setting
 "Projected ratings" at No, or a TDListA the projection cannot use, neither appears.
 """
@@ -65,7 +66,7 @@ def player_section(figures: ProjectedRating | None) -> str:
     )
     if found.rating is None:
         facts = (
-            f'<dl class="facts"><dt>Rating before</dt><dd>{before}</dd></dl>'
+            f'<dl class="projected"><dt>Rating before</dt><dd>{before}</dd></dl>'
             '<p class="empty">No rated game yet: the projection starts with your first rated '
             "game (byes, forfeits and games not yet played are not rated).</p>"
         )
@@ -77,7 +78,7 @@ def player_section(figures: ProjectedRating | None) -> str:
             ("Projected sigma", esc(rating_text(found.sigma))),
         ]
         facts = (
-            '<dl class="facts">'
+            '<dl class="projected">'
             + "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in pairs if v)
             + "</dl>"
         )
@@ -100,7 +101,7 @@ def standings_section(rows: Sequence[Row]) -> str:
     """The standings page: each ranked player's rating before, projected ("After": after the
     event, if it ended now) and the change, in the standings' order, marked unofficial."""
     body = "".join(
-        f'<tr data-find="{r.find}"><td class="name">{r.who}</td>'
+        f'<tr class="projected" data-find="{r.find}"><td class="name">{r.who}</td>'
         f'<td class="num">{esc(rating_text(r.figures.before if r.figures else None))}</td>'
         f'<td class="num">{esc(rating_text(r.figures.rating if r.figures else None))}</td>'
         f'<td class="num">{esc(change_text(r.figures.change if r.figures else None))}</td></tr>'
