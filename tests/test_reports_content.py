@@ -106,6 +106,7 @@ def test_every_kind_and_sort_order_of_the_document_is_offered() -> None:
         "byes": ("alphabetical",),
         "cards": ("number", "alphabetical"),
         "slips": ("board",),
+        "ratings": ("alphabetical", "change"),  # issue 52: by name and by change
     }
 
 

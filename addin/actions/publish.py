@@ -17,6 +17,7 @@ from pathlib import Path
 from addin.actions.change import ActionError, Change, Draft, Snapshot
 from addin.actions.director import log_lines
 from addin.actions.intake import NOTHING, read_for
+from addin.actions.ratings import standings_projection
 from addin.actions.registry import action, param
 from addin.actions.sections import SETTLED
 from addin.actions.serve import phones_folder
@@ -78,8 +79,15 @@ def publish(snapshot: Snapshot, params: PublishParams) -> Change:
             states = desk_states(desk, read_reports(phones))
         except ValueError as err:
             draft.say(f"note: the pages show no report state: {err}")
+    projected = None
+    if book.tournament.settings.projected_ratings:
+        projected, why = standings_projection(draft, book)
+        if projected is None:
+            draft.say(f"note: the pages show no projected ratings: {why}")
     try:
-        site = build_site(book.tournament, datetime.now().astimezone(), log_lines(draft), states)
+        site = build_site(
+            book.tournament, datetime.now().astimezone(), log_lines(draft), states, projected
+        )
     except ReportError as err:
         raise ActionError(f"cannot publish: {err}") from err
     draft.change.effects.append(Publication(folder, site, phones, desk))

@@ -391,6 +391,7 @@ MODULES: dict[str, str] = {
     "pair": "addin.actions.pairing",
     "unpair": "addin.actions.pairing",
     "standings": "addin.actions.standings",
+    "ratings": "addin.actions.ratings",
     "report": "addin.actions.reports",
     "publish": "addin.actions.publish",
     "export-aga": "addin.actions.aga_reports",

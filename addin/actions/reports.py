@@ -8,11 +8,14 @@ from pathlib import Path
 from addin.actions.change import ActionError, Change, Draft, Snapshot
 from addin.actions.director.desk import in_tournament
 from addin.actions.intake import NOTHING, read_for
+from addin.actions.ratings import projection_after
 from addin.actions.registry import ParamKind, action, param
 from addin.actions.sections import SETTLED
+from addin.core.model import PlayerId
 from addin.reports.kinds import KINDS, SORTS, build_report
 from addin.reports.model import ReportError
 from addin.reports.output import render_bytes, renderer
+from addin.reports.projected import ProjectedRating
 from addin.workbook.layout import Section
 from addin.workbook.report_sheet import write_sheet
 from addin.workbook.round_sheets import read_codes
@@ -38,8 +41,8 @@ class ReportParams:
     "report",
     "Reports",
     "Write an in-tournament report (registration, pairing list, win/loss, cross table, "
-    "tiebreak list, byes and drops, pairing cards, result slips) to a .html, .pdf or .txt "
-    "file and/or to a 'Report - ...' sheet.",
+    "tiebreak list, byes and drops, pairing cards, result slips, projected ratings) to a "
+    ".html, .pdf or .txt file and/or to a 'Report - ...' sheet.",
     ReportParams,
     reads=SETTLED,
     writes={Section.REPORT_SHEETS},
@@ -54,6 +57,13 @@ def report(snapshot: Snapshot, params: ReportParams) -> Change:
     number = params.round
     if number is not None:
         in_tournament(book.tournament, number)
+
+    def ratings_of(number: int) -> dict[PlayerId, ProjectedRating]:
+        found, why = projection_after(draft, book, number)
+        if found is None:
+            raise ReportError(f"no ratings can be projected: {why}")
+        return found
+
     try:
         if out is not None:
             renderer(out)  # refuse a bad extension before any work
@@ -63,6 +73,7 @@ def report(snapshot: Snapshot, params: ReportParams) -> Change:
             params.sort or None,
             number,
             codes_of=lambda n: read_codes(draft, n),
+            ratings_of=ratings_of,
         )
         data = render_bytes(rep, out) if out is not None else b""
     except ReportError as err:

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from addin.actions import director, intake
 from addin.actions.change import ActionError, Change, Draft, Snapshot
+from addin.actions.ratings import standings_projection
 from addin.actions.registry import NoParams, action
 from addin.actions.sections import PLAYERS, SETTLED
 from addin.core import consistency
@@ -66,7 +67,12 @@ def update_standings(snapshot: Snapshot, _params: NoParams) -> Change:
     )
 
     extras = extra_columns(t, [s.player for s in lines], ctx)
-    write_standings(draft, t, lines, extras, ctx.records, rank_label)
+    projection = None
+    if t.settings.projected_ratings:
+        projection, why = standings_projection(draft, b)
+        if projection is None:
+            draft.say(f"Projected ratings left out of the standings: {why}")
+    write_standings(draft, t, lines, extras, ctx.records, rank_label, projection)
     director.stamp_pairings(draft, t.rounds, log)
     played = max((r.number for r in t.rounds), default=0)
     stamp = " ".join(f"{n}:{d}" for n, d in consistency.results_digests(t).items())

@@ -178,6 +178,9 @@ class Settings:
     check_in: bool = False
     """Players check in at the desk: ``preregister`` adds them as Not arrived, and ``pair``
     pairs only those here (a setting, No by default: an event without check-in is as before)."""
+    projected_ratings: bool = False
+    """The Standings sheet shows each player's projected AGA rating (unofficial): rating
+    before, projected rating and sigma, change (a new workbook's template says Yes)."""
     mcmahon_rules: McMahonRules = McMahonRules.AGA
     """The preset every blank European option follows (``addin.core.european``)."""
     typed_options: Options = field(default_factory=Options)

@@ -68,6 +68,7 @@ PLACES: dict[str, tuple[str, str, str]] = {
     "check-aga": ("after", SMALL, "ErrorChecking"),
     "publish": ("after", LARGE, "WebPagePreview"),
     "export-aga": ("after", LARGE, "XmlExport"),
+    "ratings": ("after", SMALL, "ChartTrendline"),
     "check-egd": ("after", SMALL, "FileCompatibilityChecker"),
     "export-egd": ("after", SMALL, "TableExportMenu"),
     "check": ("after", LARGE, "TraceError"),
@@ -130,6 +131,8 @@ TIPS: dict[str, str] = {
     "players' phones, in a folder beside the workbook; open pages refresh themselves.",
     "export-aga": "Check the tournament, then write the AGA results report (text and XML) "
     "to send to the AGA.",
+    "ratings": "Project each player's AGA rating after the rated games so far, by the AGA's "
+    "published method (unofficial), and write it to a CSV file.",
     "check-egd": "List what the European Go Database would reject or question in the EGF "
     "tournament table: missing results, time limits below class C, names, countries, PINs; "
     "changes nothing.",

@@ -125,6 +125,9 @@ dl.facts { display: grid; grid-template-columns: fit-content(45%) 1fr; gap: .15r
   margin: 0; }
 dl.facts dt { color: var(--muted); }
 dl.facts dd { margin: 0; }
+dl.projected { display: grid; grid-template-columns: fit-content(45%) 1fr; gap: .15rem .8rem;
+  margin: 0; }
+dl.projected dt { color: var(--muted); } dl.projected dd { margin: 0; }
 .notes { color: var(--muted); font-size: .85rem; margin-top: .6rem; }
 .empty { color: var(--muted); font-style: italic; }
 .sum { font-size: .9rem; color: var(--muted); }

@@ -13,7 +13,7 @@ page, and nothing a page says depends on it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from addin.core import supergroup
@@ -24,7 +24,7 @@ from addin.core.model import ByeKind, Color, PlayerId, Status, Tournament
 from addin.core.participants import ABSENT_STATUSES
 from addin.core.scoring import Outcome, RoundRecord
 from addin.core.tiebreaks import Standing, TiebreakContext
-from addin.publish import shell
+from addin.publish import projection, shell
 from addin.publish.assets import HALL_HOLD_SECONDS, HALL_SLIDE_SECONDS
 from addin.publish.board_reports import Board, state_text
 from addin.publish.explain import explain_tiebreak, why_opponent
@@ -33,6 +33,7 @@ from addin.publish.shell import GENERATOR, MENU, STAMP, TIME, stamp_file
 from addin.reports.builders import GAME_LEGEND, game_cell
 from addin.reports.common import alpha_key, rank_label, rating_of
 from addin.reports.model import handicap_text, show_score
+from addin.reports.projected import ProjectedRating
 from addin.reports.text import esc, find_key, name_html
 
 __all__ = ["GENERATOR", "MENU", "STAMP", "TIME", "stamp_file"]
@@ -75,6 +76,9 @@ class SiteData:
     states: dict[int, str] = field(default_factory=dict)
     """The round in play's report states by board (``board_reports.desk_states``), as the
     reports stood when it was published; the served site's script keeps them current."""
+    projection: Mapping[PlayerId, ProjectedRating] | None = None
+    """Each player's projected AGA rating (unofficial), for their page and the standings
+    page; ``None``: not shown (the setting is off, or the TDListA cannot be used)."""
 
     @property
     def title(self) -> str:
@@ -370,14 +374,31 @@ def standings_page(data: SiteData) -> str:
         + f": McMahon score, then the tiebreaks in order ({esc(', '.join(criteria))}). "
         "Games not played yet count nothing. Wins are shown for information and break no "
         "tie. Tap a name to see how each tiebreak was made.</p>"
+        + (projection.standings_jump() if data.projection is not None else "")
         + FIND
         + '<div class="scroll"><table class="grid standings"><thead><tr>'
         '<th class="num">Place</th><th>Name</th><th>Rank, club</th><th class="num">MMS</th>'
         f'<th class="num">Wins</th>{head}</tr></thead><tbody>'
         + "".join(rows)
         + "</tbody></table></div>"
+        + _projection_table(data)
     )
     return frame(data, "standings.html", "Final standings" if final else "Standings", body)
+
+
+def _projection_table(data: SiteData) -> str:
+    """Every ranked player's projected AGA rating (unofficial), in the standings' order."""
+    if data.projection is None:
+        return ""
+    rows = [
+        projection.Row(
+            data.who(s.player),
+            find_key(data.name(s.player), s.player),
+            data.projection.get(s.player),
+        )
+        for s in data.standings
+    ]
+    return projection.standings_section(rows)
 
 
 def _place(number: int, place: int) -> str:
@@ -543,7 +564,12 @@ def player_page(data: SiteData, pid: PlayerId) -> str:
             for name, v in zip(standing.criteria, standing.tiebreaks, strict=True)
         )
         tiebreaks = f'<h2>Tiebreaks</h2><ul class="cards tiebreaks">{items}</ul>'
-    body = f"{_now(data, pid)}<h2>Player</h2>{facts}<h2>Games</h2>{games_html}{tiebreaks}"
+    projected = (
+        projection.player_section(data.projection.get(pid)) if data.projection is not None else ""
+    )
+    body = (
+        f"{_now(data, pid)}<h2>Player</h2>{facts}{projected}<h2>Games</h2>{games_html}{tiebreaks}"
+    )
     return frame(data, player_file(pid), data.name(pid), body, longest=2000)
 
 

@@ -23,6 +23,7 @@ from addin.core.tiebreaks import TiebreakContext
 from addin.publish import assets, pages
 from addin.publish.explain import bye_reasons
 from addin.reports.common import paired_rounds, standings_after
+from addin.reports.projected import Projections
 
 STAMP_FILE = "stamp.js"
 
@@ -44,10 +45,14 @@ class Site:
 
 
 def site_data(
-    t: Tournament, log: Sequence[tuple[str, str]] = (), states: Mapping[int, str] | None = None
+    t: Tournament,
+    log: Sequence[tuple[str, str]] = (),
+    states: Mapping[int, str] | None = None,
+    projection: Projections | None = None,
 ) -> pages.SiteData:
     """Everything the pages show, after the last round paired. Raises ``ReportError``
-    when the Tournament's tiebreak order cannot be read."""
+    when the Tournament's tiebreak order cannot be read. ``projection``: each player's
+    projected AGA rating (unofficial; ``None``: not shown)."""
     done = paired_rounds(t)
     current = done[-1] if done else 0
     return pages.SiteData(
@@ -58,6 +63,7 @@ def site_data(
         context=TiebreakContext(t, current),
         bye_reasons=bye_reasons(log),
         states=dict(states or {}),
+        projection=projection,
     )
 
 
@@ -66,11 +72,13 @@ def build_site(
     published: datetime,
     log: Sequence[tuple[str, str]] = (),
     states: Mapping[int, str] | None = None,
+    projection: Projections | None = None,
 ) -> Site:
     """Every file of the site. ``log``: the Log's (level, message) lines, for the forced
     byes' reasons; ``states``: the round in play's report states by board, as the reports
-    kept beside the workbook stand (``board_reports.desk_states``)."""
-    data = site_data(t, log, states)
+    kept beside the workbook stand (``board_reports.desk_states``); ``projection``: the
+    projected AGA ratings the player pages and the standings page show (unofficial)."""
+    data = site_data(t, log, states, projection)
     html = {
         "index.html": pages.pairings_page(data),
         "standings.html": pages.standings_page(data),

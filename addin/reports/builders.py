@@ -46,6 +46,7 @@ SORT_LABELS = {
     "rating": "by entry rating",
     "wins": "by number of wins",
     "number": "by player number",
+    "change": "by change",
 }
 
 

@@ -9,6 +9,9 @@ default). Rounds, by kind:
   which a TD prints before the first round as a manual-pairing backup);
 * ``none``: the round does not matter (registration).
 
+Projected ratings (unofficial) need the TDListA sheet's ratings, which the action reads and
+hands over (``ratings_of``): the builder stays pure.
+
 Without ``round`` a report is about the last round paired.
 """
 
@@ -19,8 +22,8 @@ from dataclasses import dataclass, replace
 from datetime import date
 from typing import Literal
 
-from addin.core.model import Tournament
-from addin.reports import builders
+from addin.core.model import PlayerId, Tournament
+from addin.reports import builders, projected
 from addin.reports.common import is_paired, paired_rounds
 from addin.reports.model import Query, Report, ReportError
 
@@ -36,6 +39,8 @@ class Kind:
     rounds: RoundUse
     build: Builder
     help: str
+    projected: bool = False
+    """The report shows projected ratings (the action passes them: ``ratings_of``)."""
 
 
 KINDS: dict[str, Kind] = {
@@ -105,6 +110,15 @@ KINDS: dict[str, Kind] = {
             builders.slips,
             "one slip per board to mark the winner",
         ),
+        Kind(
+            "ratings",
+            "Projected ratings",
+            ("alphabetical", "change"),
+            "after",
+            projected.ratings,
+            "each player's AGA rating before, projected rating and change (unofficial)",
+            projected=True,
+        ),
     )
 }
 
@@ -165,11 +179,20 @@ def build_report(
     round: int | None = None,
     printed: date | None = None,
     codes_of: Callable[[int], Mapping[int, str]] | None = None,
+    ratings_of: Callable[[int], Mapping[PlayerId, projected.ProjectedRating]] | None = None,
 ) -> Report:
     """The report ``name`` (see :data:`KINDS`); raises :class:`ReportError` when it cannot be.
-    ``codes_of``: a round's result codes by board, printed on its result slips."""
+    ``codes_of``: a round's result codes by board, printed on its result slips;
+    ``ratings_of``: the ratings projected from the rated games up to a round (without it a
+    projected-ratings report shows none)."""
     k = kind(name)
     q = Query(k.name, sort_of(k, sort), round_of(t, k, round), printed or date.today())
     if codes_of is not None and q.round:
         q = replace(q, codes=tuple(sorted(codes_of(q.round).items())))
+    if k.projected and ratings_of is not None:
+        found = ratings_of(q.round)
+        q = replace(
+            q,
+            ratings=tuple((int(p), r.before, r.rating, r.sigma) for p, r in sorted(found.items())),
+        )
     return k.build(t, q)

@@ -26,12 +26,14 @@ class Format(enum.Enum):
     """McMahon scores and tiebreaks: -4, -3.5, 12.25."""
     RATING = "rating"
     """Entry ratings, two decimals: -6.45."""
+    CHANGE = "change"
+    """A change of rating, signed, two decimals: +0.32, -1.05."""
     GAME = "game"
     """A :class:`GameCell` of a cross table."""
 
     @property
     def numeric(self) -> bool:
-        return self in (Format.INT, Format.SCORE, Format.RATING)
+        return self in (Format.INT, Format.SCORE, Format.RATING, Format.CHANGE)
 
 
 class Layout(enum.Enum):
@@ -50,6 +52,9 @@ class Query:
     printed: date
     codes: tuple[tuple[int, str], ...] = ()
     """Result slips: each board's result code (the Round sheet's codes table)."""
+    ratings: tuple[tuple[int, float | None, float | None, float | None], ...] = ()
+    """Projected ratings: each player's (AGA #, rating before, projected rating, projected
+    sigma), computed by the action from the TDListA sheet (``addin.reports.projected``)."""
 
 
 @dataclass(frozen=True)
@@ -214,6 +219,8 @@ def show(value: Cell, fmt: Format) -> str:
         return str(value)
     if fmt is Format.RATING:
         return f"{value:.2f}"
+    if fmt is Format.CHANGE:
+        return "0.00" if abs(float(value)) < 0.005 else f"{value:+.2f}"
     if fmt is Format.SCORE:
         return show_score(float(value))
     return str(value)

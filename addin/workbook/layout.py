@@ -317,6 +317,7 @@ SETTINGS: tuple[Setting, ...] = (
         bounds=(0, MAX_SEED),
     ),
     Setting("check_in", "Check-in", Kind.BOOL, "No"),
+    Setting("projected_ratings", "Projected ratings", Kind.BOOL, "Yes"),
     # --- European McMahon (BGA functional specification): blank follows "McMahon rules" ---
     Setting(
         "mcmahon_rules",
@@ -462,6 +463,9 @@ SETTING_HELP: dict[str, str] = {
     "seed": f"A whole number from 0 to {MAX_SEED:,}: it fixes the random draw, the last tiebreak.",
     "check_in": "Yes: pre-registered players are Not arrived until checked in at the desk "
     "(Check in, or a station), and pairing leaves them out. No: everyone registered plays.",
+    "projected_ratings": "Yes: the Standings sheet shows each player's AGA rating as the "
+    "event would leave it (an unofficial projection by the AGA's published method, from the "
+    "TDListA's ratings and sigmas); No: it does not.",
     "mcmahon_rules": "AGA for AGA events; BGA or EGF set the European options below while "
     "they are blank (each may be typed over); the McMahon rules button (`rules`) also sets "
     "the preset's handicap and avoidance rows.",
@@ -770,8 +774,35 @@ REQUESTS = Table(
 # --- Standings and Cross Table --------------------------------------------------------
 
 
-def standings_table(tiebreaks: Sequence[str]) -> Table:
+def standings_table(tiebreaks: Sequence[str], projected: bool = False) -> Table:
     s = Owner.STANDINGS
+    projection = (
+        Column("rating_before", "AGA rating", Kind.FLOAT, s, width=9, number_format="0.00"),
+        Column(
+            "projected_rating",
+            "Projected rating (unofficial)",
+            Kind.FLOAT,
+            s,
+            width=11,
+            number_format="0.00",
+        ),
+        Column(
+            "projected_sigma",
+            "Projected sigma (unofficial)",
+            Kind.FLOAT,
+            s,
+            width=11,
+            number_format="0.000",
+        ),
+        Column(
+            "rating_change",
+            "Change (unofficial)",
+            Kind.FLOAT,
+            s,
+            width=10,
+            number_format="+0.00;-0.00;0.00",
+        ),
+    )
     return Table(
         sheet="Standings",
         name="Standings",
@@ -788,6 +819,7 @@ def standings_table(tiebreaks: Sequence[str]) -> Table:
                 Column(f"tb{i}", name, Kind.FLOAT, s, width=10)
                 for i, name in enumerate(tiebreaks, start=1)
             ),
+            *(projection if projected else ()),
         ),
         freeze="D2",
     )

@@ -7,6 +7,8 @@ Registration and typed rows are checked against it; ``lookup`` reads it alone
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
+from dataclasses import dataclass
+from datetime import date
 
 from addin.core.limits import shown
 from addin.core.lookup import MemberIndex
@@ -101,3 +103,66 @@ def previous_members(tables: TableSource, wanted: Collection[int]) -> dict[int, 
             if member is not None:
                 found[member.aga_id] = member
     return found
+
+
+MAX_SIGMA = 10.0
+"""The largest sigma the rating projection accepts (the AGA's method never gives one above 6)."""
+
+
+@dataclass(frozen=True)
+class ListedRating:
+    """A member's TDListA rating, sigma and rating date, as the rating projection reads them."""
+
+    rating: float | None
+    sigma: float | None
+    rated_on: date | None
+    where_sigma: str
+    """The sigma cell, for a warning when it is blank (``TDListA!H7 (Sigma)``)."""
+
+
+def listed_ratings(
+    tables: TableSource, wanted: Collection[int]
+) -> tuple[dict[int, ListedRating], list[Problem]]:
+    """The TDListA rating, sigma and date of each of the ``wanted`` members listed, or the
+    problems of their cells: a rating or sigma that is not a number (text, an error value),
+    a rating off the AGA scale, a sigma of 0 or less or above ``MAX_SIGMA``."""
+    data = tables.read_table(TDLISTA)
+    found: dict[int, ListedRating] = {}
+    problems: list[Problem] = []
+    for row in data.rows:
+        aga_id = row.get("aga_id")
+        if not isinstance(aga_id, int) or aga_id not in wanted:
+            continue
+        for key, expected in (
+            ("rating", "a rating"),
+            ("sigma", "a sigma"),
+            ("rating_date", "a date"),
+        ):
+            if key in row.unread:
+                problems.append(
+                    data.problem(row, key, f"{shown(row.unread[key], 40)} is not {expected}")
+                )
+        rating = row.numeric("rating")
+        sigma = row.numeric("sigma")
+        if rating is not None and not is_valid_rating(rating):
+            problems.append(
+                data.problem(
+                    row,
+                    "rating",
+                    f"rating {shown(rating, 40)} is not on the AGA scale (above -51 and below "
+                    "11, not between -1 and 1)",
+                )
+            )
+        if sigma is not None and not 0 < sigma <= MAX_SIGMA:
+            problems.append(
+                data.problem(
+                    row,
+                    "sigma",
+                    f"sigma {shown(sigma, 40)} is not above 0 and at most {MAX_SIGMA:g}",
+                )
+            )
+        where = row.where(TDLISTA, "sigma")
+        found[aga_id] = ListedRating(
+            rating, sigma, row.day("rating_date"), f"{where.sheet}!{where.cell} ({where.column})"
+        )
+    return found, problems

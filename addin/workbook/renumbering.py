@@ -41,10 +41,10 @@ def _copy(data: TableData | None) -> TableData | None:
     return replace(data, rows=[copy_row(r) for r in data.rows])
 
 
-def _standings(tables: TableSource, tiebreaks: Sequence[str]) -> TableData | None:
+def _standings(tables: TableSource, tiebreaks: Sequence[str], projected: bool) -> TableData | None:
     """The Standings table as ``standings`` wrote it; one it cannot read as such (the
     tiebreak order changed since) is left for the next ``standings`` to rewrite."""
-    table = standings_table(tiebreaks)
+    table = standings_table(tiebreaks, projected)
     if table.sheet not in tables.sheet_names():
         return None
     data = tables.read_table(table)
@@ -70,7 +70,7 @@ def renumber_elsewhere(tables: Tables, b: Book, t: Tournament, old: int, new: in
     if _renumbered_rows(requests, REQUEST_IDS, old, new) and requests is not None:
         tables.write_table(REQUESTS, requests.rows)
         where.append(REQUESTS.sheet)
-    standings = _copy(_standings(tables, t.settings.tiebreaks))
+    standings = _copy(_standings(tables, t.settings.tiebreaks, t.settings.projected_ratings))
     if _renumbered_rows(standings, STANDING_IDS, old, new) and standings is not None:
         tables.write_table(standings.table, standings.rows)
         where.append(standings.table.sheet)

@@ -21,7 +21,9 @@ _KIND = {
     Format.INT: Kind.INT,
     Format.SCORE: Kind.FLOAT,
     Format.RATING: Kind.FLOAT,
+    Format.CHANGE: Kind.FLOAT,
 }
+_NUMBER_FORMAT = {Format.RATING: "0.00", Format.CHANGE: "+0.00;-0.00;0.00"}
 SHEET_PREFIX = "Report - "
 
 
@@ -39,7 +41,7 @@ def table_for(report: Report) -> Table:
             kind=_KIND[c.format],
             owner=Owner.STANDINGS,
             width=float(max(c.width, len(c.header)) + 2),
-            number_format="0.00" if c.format is Format.RATING else None,
+            number_format=_NUMBER_FORMAT.get(c.format),
         )
         for c in report.columns
     )

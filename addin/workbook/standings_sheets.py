@@ -12,8 +12,21 @@ from addin.core.model import Player, PlayerId, Tournament
 from addin.core.scoring import RoundRecord
 from addin.core.tiebreaks import Standing
 from addin.reports.builders import game_cell
+from addin.reports.projected import ProjectedRating
 from addin.workbook.gateway import Tables
 from addin.workbook.layout import cross_table, standings_table
+
+
+def _projected(p: ProjectedRating | None) -> dict[str, float | None]:
+    if p is None:
+        return {}
+    change = None if p.change is None else round(p.change, 4)
+    return {
+        "rating_before": p.before,
+        "projected_rating": None if p.rating is None else round(p.rating, 4),
+        "projected_sigma": None if p.sigma is None else round(p.sigma, 4),
+        "rating_change": change,
+    }
 
 
 def write_standings(
@@ -23,10 +36,12 @@ def write_standings(
     extras: Mapping[str, Mapping[PlayerId, float | None]],
     records: Mapping[PlayerId, Sequence[RoundRecord]],
     rank: Callable[[Player | None], str | None],
+    projection: Mapping[PlayerId, ProjectedRating] | None = None,
 ) -> None:
     """``lines`` (the standings, best first) with the TD's ``extras`` columns after their
     tiebreaks; ``records``: each player's rounds, for the cross table; ``rank``: the rank
-    a printout shows."""
+    a printout shows; ``projection``: each player's projected AGA rating, for the Standings
+    sheet's unofficial columns (``None``: the setting is off, no such columns)."""
     criteria = lines[0].criteria if lines else tuple(t.settings.tiebreaks)
     criteria = (*criteria, *extras)
     numbers = {s.player: i for i, s in enumerate(lines, start=1)}
@@ -50,6 +65,7 @@ def write_standings(
                 "wins": s.wins,
                 "mms": s.score,
                 **tiebreak_values,
+                **(_projected(projection.get(s.player)) if projection is not None else {}),
             }
         )
         cells = {f"r{rec.round}": str(game_cell(rec, numbers)) for rec in records[s.player]}
@@ -64,7 +80,7 @@ def write_standings(
             }
         )
     for table, rows in (
-        (standings_table(criteria), standing_rows),
+        (standings_table(criteria, projected=projection is not None), standing_rows),
         (cross_table(t.settings.rounds, criteria), cross_rows),
     ):
         tables.remove_sheet(table.sheet)  # wholly computed; columns follow the tiebreaks
