@@ -49,6 +49,7 @@ SLOW_FILES = frozenset(
         "test_calc_journal.py",
         "test_calc_toolbar_screenshot.py",
         "test_station_calc.py",
+        "test_hostile_desk_inputs.py",
         "test_printing.py",
         "test_readme_pictures.py",
         "test_bulk_sheet.py",
