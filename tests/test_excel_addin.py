@@ -256,7 +256,7 @@ def test_every_control_has_a_distinct_keytip(xlam: Path) -> None:
 def test_help_opens_the_guide_section_of_each_named_sheet() -> None:
     from addin.workbook import layout
 
-    readme = (DOCS.parent / "README.md").read_text(encoding="utf-8")
+    readme = (DOCS / "guide.md").read_text(encoding="utf-8")
     anchors = {
         _anchor(line.lstrip("#").strip()) for line in readme.splitlines() if line.startswith("#")
     }

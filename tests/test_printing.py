@@ -261,3 +261,53 @@ def test_the_log_prints_its_long_messages_wrapped_at_a_readable_size(
 def _log_rows(book: Path) -> list[tuple[object, ...]]:
     ws = openpyxl.load_workbook(book)["Log"]
     return [r for r in ws.iter_rows(min_row=2, values_only=True) if r[0]]
+
+
+@needs_printing
+def test_the_tournament_sheet_prints_its_help_wrapped_one_page_wide_at_9_pt_or_more(
+    tmp_path: Path,
+) -> None:
+    """The Help column wraps in rows tall enough to hold it, so the page fits its width at a
+    readable size; before, the longest help ran on to the right and the whole sheet shrank
+    onto one page at 4.6 pt."""
+    book = tmp_path / "event.xlsx"
+    assert run("new", book, "--name", "Print Open", "--rounds", 5).returncode == 0
+    ws = openpyxl.load_workbook(book)["Tournament"]
+    helps = [str(row[2].value) for row in ws.iter_rows(min_row=2, max_col=3) if row[2].value]
+    longest = max(helps, key=len)
+    assert len(longest) > 150
+    pdf = print_sheet(
+        book, "Tournament", openpyxl.worksheet.worksheet.Worksheet.PAPERSIZE_LETTER, tmp_path
+    )
+    pages = word_boxes(pdf)
+    assert len(pages) >= 2, "fit to the page's width, not the whole sheet to one page"
+    printed = " ".join(w[0] for _, words in pages for w in words)
+    assert " ".join(longest.split()[-5:]) in printed, "the whole help prints"
+    assert "Summary" not in printed, "the settings table alone"
+    for width, words in pages:
+        assert max(w[3] for w in words) <= width
+        smallest = min(w[4] - w[2] for w in words)
+        assert smallest >= SMALLEST * LINE_HEIGHT, f"{smallest / LINE_HEIGHT:.1f} pt"
+        assert overlapping(words) == [], "a wrapped help printed over the next row"
+
+
+@needs_printing
+def test_the_membership_lists_print_one_page_saying_what_they_are(tmp_path: Path) -> None:
+    """A workbook holding the real 22,410-member TDListA printed whole: the TDListA and the
+    EGD list print their header row, one page each (the list alone was 775 pages)."""
+    book = tmp_path / "event.xlsx"
+    assert run("new", book, "--name", "Print Open", "--rounds", 5).returncode == 0
+    snapshot = ROOT / "tests" / "data" / "tdlista" / "tdlista-snapshot.txt"
+    assert run("import-tdlista", book, snapshot).returncode == 0
+    pdf = libreoffice_convert(book, "pdf", tmp_path)
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(pdf), "-"], check=True, capture_output=True, text=True
+    ).stdout
+    pages = [page for page in text.split("\f") if page.strip()]
+    sheets = openpyxl.load_workbook(book, read_only=True).sheetnames
+    assert len(pages) <= 2 * len(sheets), f"{len(pages)} pages"
+    for sheet, headers in (("TDListA", ("Name", "AGA #", "Rating")), ("EGD list", ("PIN", "GoR"))):
+        (page,) = [p for p in pages if re.search(rf"^\S.*\s{sheet}\s", p, re.M)]
+        assert all(h in page for h in headers), sheet
+        lines = [line for line in page.splitlines() if line.strip()]
+        assert len(lines) <= 4, f"{sheet}: the page's header and footer, and the list's header"

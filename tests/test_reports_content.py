@@ -453,8 +453,8 @@ def test_result_slips_one_per_board(t: Tournament, rnd: int) -> None:
     ("kind", "sort", "rnd", "message"),
     [
         ("standings", None, None, "unknown report 'standings'; the reports are: registration"),
-        ("pairings", "wins", None, "cannot be sorted 'wins'; choose alphabetical or board"),
-        ("crosstable", "rating", None, "choose alphabetical or standing"),
+        ("pairings", "wins", None, "cannot be sorted 'wins'; choose name or board"),
+        ("crosstable", "rating", None, "choose name or standing"),
         ("pairings", None, 4, "round 4 has not been paired yet (rounds paired so far: 1-3)"),
         ("crosstable", None, 4, "round 4 has not been paired yet"),
         ("slips", None, 0, "round 0 does not exist"),
@@ -467,6 +467,13 @@ def test_bad_requests_say_what_is_wrong(
     with pytest.raises(ReportError) as err:
         build(sixty(3), kind, sort, rnd)
     assert message in str(err.value)
+
+
+def test_sorting_by_name_is_the_alphabetical_order_the_menu_calls_by_name(t: Tournament) -> None:
+    """The Reports menu says "by name"; the command line takes the same word."""
+    by_name = build(t, "pairings", "name", 3)
+    assert by_name.rows == build(t, "pairings", "alphabetical", 3).rows
+    assert by_name.rows != build(t, "pairings", "board", 3).rows
 
 
 def test_a_report_of_a_round_needs_a_paired_round() -> None:

@@ -12,7 +12,7 @@ from addin.actions.ratings import projection_after
 from addin.actions.registry import ParamKind, action, param
 from addin.actions.sections import SETTLED
 from addin.core.model import PlayerId
-from addin.reports.kinds import KINDS, SORTS, build_report
+from addin.reports.kinds import KINDS, SORTS, build_report, sort_word
 from addin.reports.model import ReportError
 from addin.reports.output import render_bytes, renderer
 from addin.reports.projected import ProjectedRating
@@ -20,7 +20,9 @@ from addin.workbook.layout import Section
 from addin.workbook.report_sheet import write_sheet
 from addin.workbook.round_sheets import read_codes
 
-_KINDS_HELP = "; ".join(f"{k.name} ({', '.join(k.sorts)})" for k in KINDS.values())
+_KINDS_HELP = "; ".join(
+    f"{k.name} ({', '.join(sort_word(s) for s in k.sorts)})" for k in KINDS.values()
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -31,7 +33,10 @@ class ReportParams:
         choices=tuple(KINDS),
         positional=True,
     )
-    sort: str | None = param("sort order (default: the report's first)", choices=SORTS)
+    sort: str | None = param(
+        "sort order (default: the report's first); name is also called alphabetical",
+        choices=SORTS,
+    )
     round: int | None = param("the round (default: the last round paired)")
     out: Path | None = param("the file to write: .html, .pdf or .txt")
     sheet: bool = param("also write the report to a sheet for printing from Excel", ParamKind.FLAG)

@@ -212,7 +212,7 @@ def buttons() -> list[Button]:
 
 def report_items() -> list[Button]:
     """The Reports menu: one item per report and sort order, the wall pairing list first."""
-    from addin.reports.kinds import KINDS
+    from addin.reports.kinds import KINDS, sort_word
 
     spec = load_all()[MENU]
     order = ["pairings", *(k for k in KINDS if k != "pairings")]
@@ -220,7 +220,7 @@ def report_items() -> list[Button]:
     for name in order:
         kind = KINDS[name]
         for sort in kind.sorts:
-            by = "by name" if sort == "alphabetical" else f"by {sort}"
+            by = f"by {sort_word(sort)}"
             label = f"{kind.title} {by}" if len(kind.sorts) > 1 else kind.title
             if name == "pairings" and sort == "alphabetical":
                 label = "Wall pairing list (by name)"

@@ -14,7 +14,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from addin.reports.kinds import KINDS
+from addin.reports.kinds import KINDS, sort_word
 
 
 def report_folder(beside: Path | None) -> Path:
@@ -24,7 +24,7 @@ def report_folder(beside: Path | None) -> Path:
 
 def report_file(folder: Path, book_name: str, kind: str, sort: str) -> Path:
     stem = Path(book_name).stem
-    by = "" if len(KINDS[kind].sorts) == 1 else f" by {'name' if sort == 'alphabetical' else sort}"
+    by = "" if len(KINDS[kind].sorts) == 1 else f" by {sort_word(sort)}"
     return folder / f"{stem} - {KINDS[kind].title}{by}.pdf"
 
 

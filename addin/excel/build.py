@@ -63,7 +63,8 @@ DEFAULT_SETTINGS = {"ADD_WORKBOOK_TO_PYTHONPATH": "False"}
 """xlwings would put the workbook's folder on Python's path (and map OneDrive folders) on
 every click; this add-in's code is found through PYTHONPATH alone."""
 SHEET_HELP = SHEET_GUIDE
-"""The guide's section for a sheet (README anchors); a Round sheet and any other: In Excel."""
+"""The guide's section for a sheet (docs/guide.md anchors); a Round sheet and any other:
+In Excel."""
 XLWINGS_EDITS = (
     ('Public Const PROJECT_NAME As String = "myaddin"',
      f'Public Const PROJECT_NAME As String = "{PROJECT_NAME}"'),

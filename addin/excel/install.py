@@ -61,12 +61,12 @@ def startup_folder() -> Path:
         ) from err
 
 
-def help_page(readme: Path) -> str:
-    """The README as a plain HTML page with GitHub's heading anchors (Help opens it)."""
+def help_page(guide: Path) -> str:
+    """The user guide as a plain HTML page with GitHub's heading anchors (Help opens it)."""
     out = ["<!DOCTYPE html><meta charset='utf-8'><title>AGA Swiss McMahon</title>",
            "<body style='font-family:sans-serif;max-width:60em;margin:auto'>"]  # fmt: skip
     fence = False
-    for line in readme.read_text(encoding="utf-8").splitlines():
+    for line in guide.read_text(encoding="utf-8").splitlines():
         if line.startswith("```"):
             out.append("</pre>" if fence else "<pre>")
             fence = not fence
@@ -97,12 +97,12 @@ def install_excel(
             "python -m addin build-excel OUT.xlam"
         )
     settings = excel_settings(platform=platform)
-    readme = project_folder() / "README.md"
+    guide = project_folder() / "docs" / "guide.md"
     try:
         STAGING.mkdir(parents=True, exist_ok=True)
-        if readme.is_file():
+        if guide.is_file():
             page = STAGING / HELP_FILE
-            page.write_text(help_page(readme), encoding="utf-8")
+            page.write_text(help_page(guide), encoding="utf-8")
             settings["HELP"] = page.resolve().as_uri()
         xlam = build_addin(STAGING / ADDIN_FILE, settings)
     except (BuildError, OSError) as err:

@@ -122,7 +122,19 @@ KINDS: dict[str, Kind] = {
     )
 }
 
-SORTS: tuple[str, ...] = tuple(dict.fromkeys(s for k in KINDS.values() for s in k.sorts))
+SORT_WORDS = {"alphabetical": "name"}
+"""The word a TD reads and may type for a sort order: the Reports menu's "by name" is the
+interface document's ``alphabetical``; ``--sort name`` and ``--sort alphabetical`` are one."""
+
+SORTS: tuple[str, ...] = tuple(
+    dict.fromkeys(w for k in KINDS.values() for s in k.sorts for w in (SORT_WORDS.get(s, s), s))
+)
+"""Every sort order a report takes, each in the TD's word and the interface document's."""
+
+
+def sort_word(sort: str) -> str:
+    """The sort order as the Reports menu and the messages say it (``name``, ``board``)."""
+    return SORT_WORDS.get(sort, sort)
 
 
 def kind(name: str) -> Kind:
@@ -135,9 +147,11 @@ def kind(name: str) -> Kind:
 def sort_of(k: Kind, sort: str | None) -> str:
     if sort is None or not sort.strip():
         return k.sorts[0]
-    chosen = sort.strip().lower()
-    if chosen not in k.sorts:
-        raise ReportError(f"the {k.name} report cannot be sorted {chosen!r}; choose {_or(k.sorts)}")
+    typed = sort.strip().lower()
+    chosen = next((s for s in k.sorts if typed in (s, sort_word(s))), None)
+    if chosen is None:
+        words = tuple(sort_word(s) for s in k.sorts)
+        raise ReportError(f"the {k.name} report cannot be sorted {typed!r}; choose {_or(words)}")
     return chosen
 
 

@@ -128,6 +128,10 @@ class Table:
     printed_beside: bool = False
     """Printed after the sheet's first table, on a page of its own, and only while it has
     rows (a round's byes; never its codes, a table without ``printed``)."""
+    printed_rows: int | None = None
+    """How many rows a printout shows, the header's included (``None``: all). A membership
+    list of 22,000 rows is 775 pages: it prints its header alone, one page saying what the
+    sheet is (a TD who wants part of it filters it and prints the selection)."""
     freeze: str = "A2"
     """The top-left cell that scrolls: the header row (and name columns) stay in view."""
     bulk: bool = False
@@ -412,9 +416,10 @@ SETTINGS_TABLE = Table(
     columns=(
         Column("setting", "Setting", width=28, required=True),
         Column("value", "Value", Kind.ANY, width=36),
-        Column("help", "Help", width=60),
+        Column("help", "Help", width=60, wrap=True),
     ),
     unique="setting",
+    printed=3,
 )
 
 SETTING_HELP: dict[str, str] = {
@@ -532,6 +537,8 @@ TDLISTA = Table(
         ),
     ),
     unique="aga_id",
+    printed=9,
+    printed_rows=1,
     bulk=True,
 )
 
@@ -552,6 +559,8 @@ EGD_LIST = Table(
         Column("last_tournament", "Last tournament", owner=_egd, width=14),
     ),
     unique="pin",
+    printed=10,
+    printed_rows=1,
     bulk=True,
 )
 """The European Go Database's list of players (``import-egd-list``), keyed by PIN."""

@@ -18,6 +18,7 @@ from pathlib import Path
 import openpyxl
 from lxml import etree
 from openpyxl.cell.cell import Cell, MergedCell
+from openpyxl.styles import Alignment
 from openpyxl.styles.cell_style import StyleArray
 from openpyxl.utils import column_index_from_string, get_column_letter
 from openpyxl.workbook.workbook import Workbook
@@ -250,6 +251,33 @@ class OpenpyxlGateway:
                 cell = _store(ws, r, col, value, styles.get(col) if styled else None)
                 if formats.get(col):
                     cell.number_format = formats[col]
+            self._fit_wrapped(ws, table, r, positions)
+
+    @staticmethod
+    def _fit_wrapped(ws: Worksheet, table: Table, r: int, positions: dict[str, int]) -> None:
+        """A row whose text wraps (the Tournament sheet's Help) is made tall enough to show
+        it: neither Excel nor LibreOffice measures a row again when it opens a file."""
+        if not any(c.wrap for c in table.columns):
+            return
+        values = [
+            ws.cell(row=r, column=positions[c.key]).value if c.key in positions else None
+            for c in table.columns
+        ]
+        height = table_rows.wrapped_height(table, values)
+        if height is None:
+            return
+        ws.row_dimensions[r].height = height
+        for c in table.columns:  # the setting's name beside the first line of its help
+            if c.key in positions and not c.wrap:
+                cell = ws.cell(row=r, column=positions[c.key])
+                was = cell.alignment
+                cell.alignment = Alignment(
+                    horizontal=was.horizontal,
+                    vertical="top",
+                    wrap_text=was.wrap_text,
+                    shrink_to_fit=was.shrink_to_fit,
+                    indent=was.indent,
+                )
 
     def _not_elsewhere(self, ws: Worksheet, table: Table) -> None:
         """A sheet renamed still holds the table: a second one of that name is no file."""

@@ -142,6 +142,8 @@ def print_ranges(current: str | None, table: Table, ref: str, rows: int | None) 
     column), left to right; a table ``printed_beside`` is left out while it has no rows."""
     assert table.printed
     left, top, _, bottom = bounds(ref)
+    if table.printed_rows:
+        bottom = top + table.printed_rows - 1
     kept = [r for r in ranges(current) if bounds(r)[0] != left]
     if not (table.printed_beside and rows == 0):
         last = get_column_letter(table.anchor_column + table.printed - 1)

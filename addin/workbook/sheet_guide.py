@@ -1,5 +1,6 @@
-"""The guide's section (a README anchor) that explains each fixed sheet; the doors link a
-sheet's Help button to it. A Round sheet and any other sheet: the "In Excel" section."""
+"""The guide's section (a heading anchor of docs/guide.md) that explains each fixed sheet;
+the doors link a sheet's Help button to it. A Round sheet and any other sheet: the "In Excel"
+section."""
 
 from __future__ import annotations
 
@@ -14,4 +15,4 @@ SHEET_GUIDE = {
     "EGD list": "a-european-event-from-the-egd-list",
     "Log": "undo-and-history",
 }
-"""Sheet name -> README anchor, for every sheet of ``layout.SHEET_ORDER``."""
+"""Sheet name -> docs/guide.md anchor, for every sheet of ``layout.SHEET_ORDER``."""

@@ -31,7 +31,7 @@ Public Sub AgaHelp(c As IRibbonControl)
     End If
     Page = GetConfig("HELP")
     If Page = "" Then
-        MsgBox "The guide is README.md in the add-in's project folder, section 'In Excel'.", _
+        MsgBox "The guide is docs/guide.md in the add-in's project folder, section 'In Excel'.", _
             vbInformation, ADDIN_TITLE
         Exit Sub
     End If
