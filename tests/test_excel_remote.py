@@ -328,7 +328,7 @@ def test_a_warning_asks_ok_cancel_and_without_an_ok_writes_nothing(tmp_path: Pat
     outcome = dispatch("register", remote, {"aga": 29999})
     assert outcome.status == "cancelled"
     (ask, told) = alerts(remote)
-    assert ask[2] == "ok_cancel" and "Lapsed, Lou lapsed on 1/31/2019" in ask[0]
+    assert ask[2] == "ok_cancel" and "Lapsed, Lou lapsed on 2019-01-31" in ask[0]
     assert told[2] == "ok" and "Nothing was written" in told[0]
     assert not writes(remote)
 

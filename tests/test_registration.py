@@ -170,7 +170,7 @@ def test_member_with_an_empty_family_name_keeps_the_list_spelling() -> None:
 def test_lapsed_membership(index: MemberIndex) -> None:
     (warning,) = check_registration(index, START, aga_id=AAL)
     assert warning.code == LAPSED
-    assert "lapsed on 7/2/2008" in warning.message
+    assert "lapsed on 2008-07-02" in warning.message
     assert "15648 Aal, Zachary" in warning.message
 
 
