@@ -216,6 +216,24 @@ def no_comma_warning(name: str, family: str, given: str) -> RegistrationWarning:
     return RegistrationWarning(NO_COMMA, message)
 
 
+def one_cell_name(family: str) -> list[RegistrationWarning]:
+    """A new player's row whose Family name holds what looks like a whole name ("Janice
+    Kim", "Kim, Janice") and whose Given name is blank: the TD is asked, never silently
+    given a family name of two names."""
+    if has_comma(family):
+        split_family, split_given = split_name(family)
+    elif len(family.split()) > 1:
+        split_family, split_given = given_family(family)
+    else:
+        return []
+    message = (
+        f'"{family}" is all in Family name and Given name is blank: if the family name is '
+        f'"{split_family}", type "{split_family}" in Family name and "{split_given}" in '
+        "Given name"
+    )
+    return [RegistrationWarning(NO_COMMA, message)]
+
+
 def listed_under(name: str, matches: list[Member], day: date | None = None) -> str:
     """A refusal for a new member whose name (typed without a comma) the list holds."""
     who = "; ".join(describe(m, day) for m in matches)

@@ -34,7 +34,15 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, parse_qsl, urlsplit
 
-from addin.core.lookup import MemberIndex, fold
+from addin.core.lookup import (
+    SHOWN,
+    MemberIndex,
+    fold,
+    is_lapsed,
+    is_number_query,
+    more_text,
+    name_matches,
+)
 from addin.core.model import Tournament
 from addin.core.ratings import rank_of
 from addin.core.scoring import last_round
@@ -69,8 +77,6 @@ PATH = "/station"
 COOKIE = "aga_station"
 MAX_BODY = 4096
 """Bytes of a station's form: a few hundred at most."""
-MAX_FOUND = 60
-"""Rows a look-up shows (a two-letter prefix can match hundreds of members)."""
 FIELDS: dict[str, tuple[str, ...]] = {
     "register": ("aga", "name", "rank"),
     "checkin": ("player",),
@@ -287,13 +293,15 @@ class StationDesk:
         sent = [self._sent(e, t) for e in reversed(mine)]
         shown = next((e for e in sent if e.id == shown_id), None)
         rnd = t.round(last_round(t)) if t is not None and t.rounds else None
+        found, more = self.view.search(q) if q.strip() else ([], "")
         screen = StationScreen(
             event=self.view.event(),
             station=station,
             csrf=self._csrf(h),
             new_id=new_id,
             query=q,
-            found=self.view.search(q) if q.strip() else (),
+            found=found,
+            more=more,
             searched=bool(q.strip()),
             round=rnd.number if rnd else None,
             boards=self.view.boards(),
@@ -421,38 +429,53 @@ class WorkbookView:
                 self._members = index
         self._members_seen = identity
 
-    def search(self, query: str) -> list[Found]:
-        """Members of the TDListA and registered players for a look-up: a name prefix (any
-        case or accent) or an AGA #; each with its status at the event."""
+    def search(self, query: str) -> tuple[list[Found], str]:
+        """Members of the TDListA and registered players for a look-up, as the command
+        line's ``lookup`` finds them (a name in either order, any case, accent or
+        apostrophe, or an AGA #), each with its status at the event: current members
+        first, lapsed ones marked; the first ``SHOWN`` and a line saying how many more."""
         t = self.tournament()
         players = t.players if t is not None else {}
+        day = (t.settings.start_date if t is not None else None) or date.today()
         index = self.members()
-        found: dict[int, Found] = {}
+        found: dict[int, tuple[bool, Found]] = {}
         for m in index.search(query) if index is not None else []:
             p = players.get(m.aga_id)
-            found[m.aga_id] = Found(
-                m.aga_id,
-                m.name,
-                _rating(m.rating),
-                m.expiry.isoformat() if isinstance(m.expiry, date) else "",
-                " ".join(x for x in (m.chapter, m.state) if x),
-                p.status.value if p is not None else "",
+            lapsed = is_lapsed(m, day)
+            expiry = m.expiry.isoformat() if isinstance(m.expiry, date) else ""
+            found[m.aga_id] = (
+                lapsed,
+                Found(
+                    m.aga_id,
+                    m.name,
+                    _rating(m.rating),
+                    f"LAPSED {expiry}" if lapsed else expiry,
+                    " ".join(x for x in (m.chapter, m.state) if x),
+                    p.status.value if p is not None else "",
+                ),
             )
-        key = fold(query).replace(" ", "")
         number = query.strip().removeprefix("#").strip()
         for pid, p in players.items():
             if pid in found:
                 continue
-            if str(pid) == number or (key and fold(p.name).replace(" ", "").startswith(key)):
-                found[pid] = Found(
-                    pid,
-                    p.name,
-                    _rating(p.rating),
-                    "",
-                    " ".join(x for x in (p.chapter, p.state) if x),
-                    p.status.value,
+            if str(pid) == number or (
+                not is_number_query(query) and name_matches(query, p.family_name, p.given_name)
+            ):
+                found[pid] = (
+                    False,
+                    Found(
+                        pid,
+                        p.name,
+                        _rating(p.rating),
+                        "",
+                        " ".join(x for x in (p.chapter, p.state) if x),
+                        p.status.value,
+                    ),
                 )
-        return sorted(found.values(), key=lambda f: fold(f.name))[:MAX_FOUND]
+        listed = sorted(found.values(), key=lambda f: (f[0], fold(f[1].name)))
+        hidden = listed[SHOWN:]
+        more = more_text(len(hidden), sum(lapsed for lapsed, _ in hidden)) if hidden else ""
+        return [f for _, f in listed[:SHOWN]], more
 
     def boards(self) -> list[Board]:
         from addin.core.codes import boards
