@@ -266,8 +266,8 @@ def test_lookup_lists_current_members_first_marks_the_lapsed_and_shows_twenty(
     assert len(kims) > 40 and lapsed and current
 
     lines = run("lookup", imported, "kim").stdout.splitlines()
-    listed, (total, more) = lines[:-2], lines[-2:]
-    assert len(listed) == SHOWN
+    listed, more, total = lines[:SHOWN], lines[SHOWN], lines[-1]
+    assert len(lines) == SHOWN + 2
     assert total.startswith(f"{len(kims)} match(es) for 'kim' ({len(lapsed)} lapsed before ")
     assert more.startswith(f"and {len(kims) - SHOWN} more")
     assert "narrow the search" in more and "--all" in more

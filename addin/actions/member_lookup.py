@@ -4,7 +4,7 @@ It reads those lists and the Tournament sheet (whose first day decides which mem
 have lapsed) and nothing else, and writes nothing: it declares so, and the command line
 reads just those sheets (python-calamine), importing neither openpyxl nor the other
 actions. Matches are listed current members first, lapsed ones marked, the first
-``SHOWN`` unless asked for more.
+``SHOWN`` of each list unless asked for more.
 """
 
 from __future__ import annotations
@@ -55,19 +55,24 @@ def lookup(snapshot: Snapshot, params: LookupParams) -> Change:
         )
     day = event_day(draft)
     members = current_first(index.search(params.query), day)
-    matches = [describe(m, day) for m in members]
-    matches += [describe_egd(p) for p in egd.search(params.query)]
-    shown = len(matches) if params.all else params.limit or SHOWN
-    for line in matches[:shown]:
-        draft.say(line)
+    players = egd.search(params.query)
+    shown = max(len(members), len(players)) if params.all else params.limit or SHOWN
+    for member in members[:shown]:
+        draft.say(describe(member, day))
+    if len(members) > shown:
+        left = sum(is_lapsed(m, day) for m in members[shown:])
+        draft.say(more_text(len(members) - shown, left, NARROW))
+    for player in players[:shown]:
+        draft.say(describe_egd(player))
+    if len(players) > shown:
+        draft.say(more_text(len(players) - shown, 0, NARROW) + " (the EGD list)")
     lapsed = sum(is_lapsed(m, day) for m in members)
     among = f" ({lapsed} lapsed before {day.isoformat()})" if lapsed else ""
-    draft.say(f"{len(matches)} match(es) for {params.query!r}{among}")
-    hidden = len(matches) - shown
-    if hidden > 0:
-        left = sum(is_lapsed(m, day) for m in members[shown:])
-        draft.say(more_text(hidden, left, " (add a given name), or list them all with --all"))
+    draft.say(f"{len(members) + len(players)} match(es) for {params.query!r}{among}")
     return draft.change
+
+
+NARROW = " (add a given name), or list them all with --all"
 
 
 def event_day(draft: Draft) -> date:
