@@ -1,4 +1,5 @@
-"""Looking members up as the AGA interface document requires: by family name or AGA number.
+"""Looking members up as the AGA interface document requires: by name (family name first, or
+given name first as a player says it) or AGA number; lapsed members marked.
 
 Expectations come from the real TDListA snapshot, and a brute-force scan of it is the
 oracle for the index.

@@ -18,7 +18,7 @@ from addin.actions.registry import action, param
 from addin.core.egd import describe as describe_egd
 from addin.core.lookup import SHOWN, current_first, is_lapsed, more_text
 from addin.core.registration import describe
-from addin.workbook.book import read_settings
+from addin.workbook.event_day import first_day
 from addin.workbook.layout import Section
 
 
@@ -77,4 +77,4 @@ NARROW = " (add a given name), or list them all with --all"
 
 def event_day(draft: Draft) -> date:
     """The day memberships must last to: the event's first day, else today."""
-    return read_settings(draft).settings.start_date or date.today()
+    return first_day(draft) or date.today()
