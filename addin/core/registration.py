@@ -19,7 +19,7 @@ from datetime import date
 
 from addin.core import text_input
 from addin.core.limits import MAX_AGA_ID, MAX_ROUNDS, cut, shown
-from addin.core.lookup import MemberIndex, expiry_text, fold, query_words
+from addin.core.lookup import MemberIndex, current_first, expiry_text, fold, query_words
 from addin.core.member import Member, split_name
 from addin.core.model import Player
 from addin.core.ratings import RatingError, is_rating_text, parse_rating, rank_of
@@ -236,6 +236,8 @@ def one_cell_name(family: str) -> list[RegistrationWarning]:
 
 def listed_under(name: str, matches: list[Member], day: date | None = None) -> str:
     """A refusal for a new member whose name (typed without a comma) the list holds."""
+    if day is not None:
+        matches = current_first(matches, day)
     who = "; ".join(describe(m, day) for m in matches)
     numbers = " or ".join(str(m.aga_id) for m in matches[:3])
     return (
@@ -265,11 +267,11 @@ def check_registration(
     """
     name = (name or "").strip()
     if aga_id is None or is_temporary_id(aga_id):
-        return _name_warnings(index, name)
+        return _name_warnings(index, name, start_date)
     member = index.by_id(aga_id)
     if member is None:
-        return [_unknown_number(aga_id, name), *_name_warnings(index, name)]
-    warnings = _identity_warnings(index, member, name)
+        return [_unknown_number(aga_id, name), *_name_warnings(index, name, start_date)]
+    warnings = _identity_warnings(index, member, name, start_date)
     warnings += _membership_warnings(member, start_date, end_date)
     warnings += rating_warnings(member, requested)
     return warnings
@@ -282,27 +284,30 @@ def _unknown_number(aga_id: int, name: str) -> RegistrationWarning:
     )
 
 
-def _name_warnings(index: MemberIndex, name: str) -> list[RegistrationWarning]:
+def _name_warnings(index: MemberIndex, name: str, day: date) -> list[RegistrationWarning]:
     """For a player without a list number: members who already carry this name."""
     matches = index.by_name(name) if name else []
     if len(matches) > 1:
-        return [_duplicate_name(name, matches)]
+        return [_duplicate_name(name, matches, day)]
     if len(matches) == 1:
         message = (
-            f"{name} matches a member of the TDListA: {describe(matches[0])}; "
+            f"{name} matches a member of the TDListA: {describe(matches[0], day)}; "
             "enter that AGA number if it is the same player"
         )
         return [RegistrationWarning(NAME_MATCHES_MEMBER, message)]
     return []
 
 
-def _duplicate_name(name: str, matches: list[Member]) -> RegistrationWarning:
-    lines = "\n".join(f"  {describe(m)}" for m in matches)
+def _duplicate_name(name: str, matches: list[Member], day: date) -> RegistrationWarning:
+    """Each member of that name, current ones first (lapsed ones marked)."""
+    lines = "\n".join(f"  {describe(m, day)}" for m in current_first(matches, day))
     message = f"{name} matches {len(matches)} members of the TDListA:\n{lines}"
     return RegistrationWarning(DUPLICATE_NAME, message)
 
 
-def _identity_warnings(index: MemberIndex, member: Member, name: str) -> list[RegistrationWarning]:
+def _identity_warnings(
+    index: MemberIndex, member: Member, name: str, day: date
+) -> list[RegistrationWarning]:
     """The name entered against the member that the number designates."""
     if not name:
         return []
@@ -312,7 +317,7 @@ def _identity_warnings(index: MemberIndex, member: Member, name: str) -> list[Re
         warnings.append(RegistrationWarning(NAME_MISMATCH, message))
     matches = index.by_name(name)
     if len(matches) > 1 and member not in matches:
-        warnings.append(_duplicate_name(name, matches))
+        warnings.append(_duplicate_name(name, matches, day))
     return warnings
 
 
