@@ -483,8 +483,8 @@ def test_the_td_is_asked_for_each_parameter_in_turn(tmp_path: Path) -> None:
     outcome = dispatch("lookup", remote, dialogs=td)
     assert outcome.status == "done"
     assert [q.splitlines()[0] for q in td.asked] == [
-        p.help[:1].upper() + p.help[1:] for p in load_all()["lookup"].params
-    ]
+        p.help[:1].upper() + p.help[1:] for p in load_all()["lookup"].params if p.asked
+    ]  # not --limit nor --all: a window selects every match on the TDListA sheet
     assert "Member1, Pat" in td.told[-1]
     assert not writes(remote)
 
