@@ -16,7 +16,7 @@ from __future__ import annotations
 import bisect
 import re
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from datetime import date
 
 from addin.core.member import Member
@@ -113,6 +113,24 @@ def _same_either_order(words: list[str], key: str) -> bool:
     return bool(family and given) and words in (family + given, given + family)
 
 
+def either_order(keys: list[str], ids: list[int], query: str, *, whole: bool = False) -> list[int]:
+    """The ``ids`` of the sorted name ``keys`` that a query of several words without a comma
+    finds in either order (``name_matches``; ``whole``: the words are the whole name, as
+    ``by_name`` compares); none for any other query. Only the keys whose family name starts
+    with one of the words are compared: a family name is one of them, in either order."""
+    words = query_words(query) if "," not in query else []
+    if len(words) < 2:
+        return []
+    found: list[int] = []
+    for word in dict.fromkeys(words):
+        start, stop = prefix_range(keys, word)
+        for i in range(start, stop):
+            key = keys[i]
+            if _same_either_order(words, key) if whole else _either_order(words, key):
+                found.append(ids[i])
+    return found
+
+
 def is_number_query(query: str) -> bool:
     text = query.strip().removeprefix("#").strip()
     return text.isascii() and text.isdecimal()
@@ -184,11 +202,7 @@ class MemberIndex:
         if not prefix:
             return []
         start, stop = prefix_range(self._keys, prefix)
-        ids = self._ids[start:stop]
-        words = query_words(query) if "," not in query else []
-        if len(words) > 1:
-            ids += self._either_order(words, lambda key: _either_order(words, key))
-        return self._members(ids)
+        return self._members(self._ids[start:stop] + either_order(self._keys, self._ids, query))
 
     def by_name(self, name: str) -> list[Member]:
         """Members whose whole name equals ``name`` ("Family, Given"), folded; a name
@@ -197,20 +211,8 @@ class MemberIndex:
         key = name_key(family, given)
         start = bisect.bisect_left(self._keys, key)
         stop = bisect.bisect_right(self._keys, key, lo=start)
-        ids = self._ids[start:stop]
-        words = query_words(name) if "," not in name else []
-        if len(words) > 1:
-            ids += self._either_order(words, lambda key: _same_either_order(words, key))
+        ids = self._ids[start:stop] + either_order(self._keys, self._ids, name, whole=True)
         return self._members(ids)
-
-    def _either_order(self, words: list[str], match: Callable[[str], bool]) -> list[int]:
-        """Members whose key ``match`` accepts, among those whose family name starts with
-        one of ``words`` (a family name is one of the words, in either order)."""
-        found: list[int] = []
-        for word in dict.fromkeys(words):
-            start, stop = prefix_range(self._keys, word)
-            found += [self._ids[i] for i in range(start, stop) if match(self._keys[i])]
-        return found
 
     def _members(self, ids: list[int]) -> list[Member]:
         """The members for index entries, each once, by family name, given name, number."""
