@@ -438,21 +438,21 @@ class WorkbookView:
         players = t.players if t is not None else {}
         day = (t.settings.start_date if t is not None else None) or date.today()
         index = self.members()
-        found: dict[int, tuple[bool, Found]] = {}
+        found: dict[int, Found] = {}
+        lapsed: set[int] = set()
         for m in index.search(query) if index is not None else []:
             p = players.get(m.aga_id)
-            lapsed = is_lapsed(m, day)
             expiry = m.expiry.isoformat() if isinstance(m.expiry, date) else ""
-            found[m.aga_id] = (
-                lapsed,
-                Found(
-                    m.aga_id,
-                    m.name,
-                    _rating(m.rating),
-                    f"LAPSED {expiry}" if lapsed else expiry,
-                    " ".join(x for x in (m.chapter, m.state) if x),
-                    p.status.value if p is not None else "",
-                ),
+            if is_lapsed(m, day):
+                lapsed.add(m.aga_id)
+                expiry = f"LAPSED {expiry}"
+            found[m.aga_id] = Found(
+                m.aga_id,
+                m.name,
+                _rating(m.rating),
+                expiry,
+                " ".join(x for x in (m.chapter, m.state) if x),
+                p.status.value if p is not None else "",
             )
         number = query.strip().removeprefix("#").strip()
         for pid, p in players.items():
@@ -461,21 +461,17 @@ class WorkbookView:
             if str(pid) == number or (
                 not is_number_query(query) and name_matches(query, p.family_name, p.given_name)
             ):
-                found[pid] = (
-                    False,
-                    Found(
-                        pid,
-                        p.name,
-                        _rating(p.rating),
-                        "",
-                        " ".join(x for x in (p.chapter, p.state) if x),
-                        p.status.value,
-                    ),
+                found[pid] = Found(
+                    pid,
+                    p.name,
+                    _rating(p.rating),
+                    "",
+                    " ".join(x for x in (p.chapter, p.state) if x),
+                    p.status.value,
                 )
-        listed = sorted(found.values(), key=lambda f: (f[0], fold(f[1].name)))
-        hidden = listed[SHOWN:]
-        more = more_text(len(hidden), sum(lapsed for lapsed, _ in hidden)) if hidden else ""
-        return [f for _, f in listed[:SHOWN]], more
+        listed = sorted(found.values(), key=lambda f: (f.aga_id in lapsed, fold(f.name)))
+        hidden = [f.aga_id in lapsed for f in listed[SHOWN:]]
+        return listed[:SHOWN], more_text(len(hidden), sum(hidden)) if hidden else ""
 
     def boards(self) -> list[Board]:
         from addin.core.codes import boards
