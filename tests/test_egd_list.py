@@ -227,6 +227,16 @@ def test_the_index_finds_players_by_pin_and_by_name_prefix(new: list[EgdPlayer])
     assert index.search(f"{accented.family_name.upper()}, ago") == [accented]
 
 
+def test_the_index_finds_a_name_typed_in_either_order(new: list[EgdPlayer]) -> None:
+    """As the TDListA's look-up does: "Given Family" and "family given", no comma."""
+    index = EgdIndex(new)
+    named = [p for p in new if p.given_name and " " not in p.family_name + p.given_name]
+    assert named
+    for p in named:
+        assert p in index.search(f"{p.given_name} {p.family_name}")
+        assert p in index.search(f"{p.family_name.lower()} {p.given_name.lower()}")
+
+
 # --- a newer list --------------------------------------------------------------------------------
 
 

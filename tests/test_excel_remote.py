@@ -328,7 +328,7 @@ def test_a_warning_asks_ok_cancel_and_without_an_ok_writes_nothing(tmp_path: Pat
     outcome = dispatch("register", remote, {"aga": 29999})
     assert outcome.status == "cancelled"
     (ask, told) = alerts(remote)
-    assert ask[2] == "ok_cancel" and "Lapsed, Lou lapsed on 1/31/2019" in ask[0]
+    assert ask[2] == "ok_cancel" and "Lapsed, Lou lapsed on 2019-01-31" in ask[0]
     assert told[2] == "ok" and "Nothing was written" in told[0]
     assert not writes(remote)
 
@@ -483,8 +483,8 @@ def test_the_td_is_asked_for_each_parameter_in_turn(tmp_path: Path) -> None:
     outcome = dispatch("lookup", remote, dialogs=td)
     assert outcome.status == "done"
     assert [q.splitlines()[0] for q in td.asked] == [
-        p.help[:1].upper() + p.help[1:] for p in load_all()["lookup"].params
-    ]
+        p.help[:1].upper() + p.help[1:] for p in load_all()["lookup"].params if p.asked
+    ]  # not --limit nor --all: a window selects every match on the TDListA sheet
     assert "Member1, Pat" in td.told[-1]
     assert not writes(remote)
 

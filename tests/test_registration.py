@@ -24,6 +24,7 @@ from addin.core.registration import (
     LAPSED,
     NAME_MATCHES_MEMBER,
     NAME_MISMATCH,
+    NO_COMMA,
     NO_EXPIRY,
     RATING_MISMATCH,
     TEMPORARY_IDS,
@@ -35,7 +36,9 @@ from addin.core.registration import (
     check_registration,
     entry_rating,
     member_to_player,
+    new_member_name,
     next_temporary_id,
+    one_cell_name,
     parse_preregistration_csv,
     register_preregistration,
 )
@@ -170,7 +173,7 @@ def test_member_with_an_empty_family_name_keeps_the_list_spelling() -> None:
 def test_lapsed_membership(index: MemberIndex) -> None:
     (warning,) = check_registration(index, START, aga_id=AAL)
     assert warning.code == LAPSED
-    assert "lapsed on 7/2/2008" in warning.message
+    assert "lapsed on 2008-07-02" in warning.message
     assert "15648 Aal, Zachary" in warning.message
 
 
@@ -382,3 +385,62 @@ def test_register_preregistered_players(index: MemberIndex) -> None:
     assert ada.email == "ada@example.org"
     assert (paul.rating, paul.chapter, paul.state) == (1.50277, "OLYM", "WA")
     assert warnings == [[], [], []]  # 20266 is one of the two Paul Ohmarts: no duplicate
+
+
+# --- a name typed without a comma (issue 50, item 4) ----------------------------------------
+# Kim, Janice	2140	Full	7.78114	12/31/2099		CA	0.83707	7/30/2011
+
+
+def test_a_name_without_a_comma_that_the_list_holds_is_split_as_the_list_splits_it(
+    index: MemberIndex,
+) -> None:
+    (kim,) = index.by_name("Kim, Janice")
+    for typed in ("Janice Kim", "kim janice"):
+        assert new_member_name(typed, index) == (kim.family_name, kim.given_name, [])
+        (said,) = check_registration(index, START, name=typed)
+        assert said.code == NAME_MATCHES_MEMBER and f"AGA {kim.aga_id} " in said.message
+
+
+def test_a_new_name_without_a_comma_is_split_at_its_last_word_with_a_warning(
+    index: MemberIndex,
+) -> None:
+    assert index.by_name("Zed Quillfeather") == []  # nobody of that name in the list
+    family, given, (warning,) = new_member_name("Zed  Quillfeather", index)
+    assert (family, given) == ("Quillfeather", "Zed")
+    assert warning.code == NO_COMMA
+    assert 'family name "Quillfeather", given name "Zed"' in warning.message
+    assert '"Family, Given"' in warning.message
+    (one_word,) = new_member_name("Quillfeather", index)[2]
+    assert "no given name" in one_word.message
+
+
+def test_a_name_with_a_comma_is_taken_as_written(index: MemberIndex) -> None:
+    assert new_member_name("Quillfeather, Zed", index) == ("Quillfeather", "Zed", [])
+    assert new_member_name("Kim, Janice", index) == ("Kim", "Janice", [])
+
+
+def test_a_whole_name_in_the_family_name_cell_is_asked_about() -> None:
+    (spaced,) = one_cell_name("Zed Quillfeather")
+    assert spaced.code == NO_COMMA and '"Quillfeather" in Family name' in spaced.message
+    (comma,) = one_cell_name("Quillfeather, Zed")
+    assert '"Zed" in Given name' in comma.message
+    assert one_cell_name("Quillfeather") == []
+
+
+def test_a_preregistration_name_without_a_comma(index: MemberIndex) -> None:
+    """The Name column as many forms export it ("Given Family"): a member of that name is
+    named to the TD and split as the list has it; a new player is split with a warning."""
+    form = 'Name,Rank\nJanice Kim,7d\nZed Quillfeather,3k\n"Quillfeather, Ann",5k\n'
+    rows = parse_preregistration_csv(form.encode(), "form.csv")
+    assert [r.without_comma for r in rows] == [True, True, False]
+    used: set[int] = set()
+    found = []
+    for row in rows:
+        player, said = register_preregistration(row, index, START, used)
+        used.add(player.aga_id)
+        found.append(((player.family_name, player.given_name), codes(said)))
+    assert found == [
+        (("Kim", "Janice"), [NAME_MATCHES_MEMBER]),
+        (("Quillfeather", "Zed"), [NO_COMMA]),
+        (("Quillfeather", "Ann"), []),
+    ]

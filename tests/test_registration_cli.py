@@ -7,10 +7,12 @@ writes nothing without --yes, proceeds with --yes, and leaves a Log line.
 from __future__ import annotations
 
 import shutil
+from datetime import date
 from pathlib import Path
 
 import pytest
 
+from addin.core.lookup import SHOWN, fold
 from addin.formats.tdlista import parse_tdlista
 from tests.helpers import TDLISTA_SNAPSHOT, digest, log_messages, run, sheet_rows
 
@@ -216,3 +218,115 @@ def test_preregistration_csv_registers_everyone_with_the_same_warnings(
     assert rows[aga]["R2"] == "Bye"
     fresh = next(r for r in rows.values() if r["Family name"] == "Fresh")
     assert 90000 <= int(fresh["AGA #"]) <= 99999 and fresh["Entry rating"] == -15.5
+
+
+# --- names in either order, lapsed members marked (issue 50, items 4 and 12) ----------------
+
+START = date(2026, 11, 28)  # the event's first day (the fixture's --start)
+
+
+def members_named(family: str, given: str) -> list[int]:
+    return [
+        m.aga_id
+        for m in SNAPSHOT.members
+        if fold(m.family_name) == fold(family) and fold(m.given_name) == fold(given)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("query", "family", "given"),
+    [
+        ("Jiayang Su", "Su", "Jiayang"),
+        ("Janice Kim", "Kim", "Janice"),
+        ("kim janice", "Kim", "Janice"),
+    ],
+)
+def test_lookup_finds_a_name_typed_given_name_first_or_without_a_comma(
+    imported: Path, query: str, family: str, given: str
+) -> None:
+    (aga,) = members_named(family, given)
+    found = run("lookup", imported, query)
+    assert found.returncode == 0
+    assert f"AGA {aga} {BY_ID[aga].name}, " in found.stdout
+
+
+def test_lookup_ignores_apostrophes(imported: Path) -> None:
+    obriens = [m for m in SNAPSHOT.members if fold(m.family_name) == "obrien"]
+    assert obriens and all("'" in m.family_name for m in obriens)
+    found = run("lookup", imported, "OBrien").stdout
+    assert all(f"AGA {m.aga_id} {m.name}, " in found for m in obriens)
+
+
+def test_lookup_lists_current_members_first_marks_the_lapsed_and_shows_twenty(
+    imported: Path,
+) -> None:
+    kims = [m for m in SNAPSHOT.members if fold(m.family_name).startswith("kim")]
+    lapsed = [m for m in kims if m.expiry is not None and m.expiry < START]
+    current = len(kims) - len(lapsed)
+    assert len(kims) > 40 and lapsed and current
+
+    lines = run("lookup", imported, "kim").stdout.splitlines()
+    listed, more, total = lines[:SHOWN], lines[SHOWN], lines[-1]
+    assert len(lines) == SHOWN + 2
+    assert total.startswith(f"{len(kims)} match(es) for 'kim' ({len(lapsed)} lapsed before ")
+    assert more.startswith(f"and {len(kims) - SHOWN} more")
+    assert "narrow the search" in more and "--all" in more
+    marked = ["LAPSED" in line for line in listed]
+    assert marked == sorted(marked), "current members first"
+    assert marked.count(False) == min(current, SHOWN)
+    for line in listed:
+        aga = int(line.split()[1])
+        expiry = BY_ID[aga].expiry
+        if expiry is not None:  # one date format: the workbook's (YYYY-MM-DD)
+            assert expiry.isoformat() in line and f"{expiry.month}/{expiry.day}/" not in line
+
+    every = run("lookup", imported, "kim", "--all").stdout.splitlines()
+    assert len(every) == len(kims) + 1
+    assert sum("LAPSED" in line for line in every) == len(lapsed)
+    assert len(run("lookup", imported, "kim", "--limit", "5").stdout.splitlines()) == 5 + 2
+
+
+def test_register_a_name_without_a_comma_that_the_list_holds_is_refused_naming_the_member(
+    book: Path,
+) -> None:
+    (aga,) = members_named("Kim", "Janice")
+    before = digest(book)
+    refused = run("register", book, "--name", "Janice Kim", "--rank", "7d", "--yes")
+    assert refused.returncode == 1
+    assert f"AGA {aga} {BY_ID[aga].name}" in refused.stderr and str(aga) in refused.stderr
+    assert '"Family, Given"' in refused.stderr
+    assert digest(book) == before
+
+
+def test_register_a_new_name_without_a_comma_warns_how_it_is_split(book: Path) -> None:
+    assert not members_named("Quillfeather", "Zed")
+    args: list[object] = ["register", book, "--name", "Zed Quillfeather", "--rank", "3k"]
+    assert_warning_is_active(book, args, 'family name "Quillfeather", given name "Zed"')
+    (row,) = [r for r in players(book).values() if r["Family name"] == "Quillfeather"]
+    assert row["Given name"] == "Zed" and 90000 <= int(row["AGA #"]) <= 99999
+
+
+def test_a_whole_name_typed_in_family_name(book: Path) -> None:
+    """A row typed into Players with "Janice Kim" in Family name: the member of that name is
+    taken (the TD is told) and the name written as the list has it; a name the list does not
+    hold is asked about, never taken as a family name of two names silently."""
+    import openpyxl
+
+    (aga,) = members_named("Kim", "Janice")
+    wb = openpyxl.load_workbook(book)
+    ws = wb["Players"]
+    header = [c.value for c in ws[1]]
+    ws.cell(row=2, column=header.index("Family name") + 1, value="Janice Kim")
+    ws.cell(row=3, column=header.index("Family name") + 1, value="Zed Quillfeather")
+    ws.cell(row=3, column=header.index("Rank or rating") + 1, value="3k")
+    wb.save(book)
+
+    asked = run("check", book)
+    assert f"AGA # {aga}" in asked.stdout + asked.stderr
+    assert '"Zed Quillfeather" is all in Family name' in asked.stdout + asked.stderr
+    done = run("register", book, "--name", "Other, Olga", "--rank", "1k", "--yes")
+    assert done.returncode == 0, done.stderr
+    rows = players(book)
+    assert (rows[aga]["Family name"], rows[aga]["Given name"]) == ("Kim", "Janice")
+    (zed,) = [r for r in rows.values() if r["Family name"] == "Zed Quillfeather"]
+    assert 90000 <= int(zed["AGA #"]) <= 99999

@@ -61,7 +61,7 @@ def test_a_declined_warning_is_cancelled_and_writes_nothing(tmp_path: Path) -> N
     path = prepared_file(tmp_path, 20)
     before = digest(path)
     no = run("register", [{"aga": 29999}], FileDoor(path))
-    assert no.status == "cancelled" and "Lapsed, Lou lapsed on 1/31/2019" in no.warnings[0]
+    assert no.status == "cancelled" and "Lapsed, Lou lapsed on 2019-01-31" in no.warnings[0]
     assert digest(path) == before
     yes = run("register", [{"aga": 29999}], FileDoor(path, yes=True))
     assert yes.status == "done"

@@ -7,21 +7,26 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
+from datetime import date
 from pathlib import Path
 
 import pytest
 
+from addin.core.lookup import SHOWN, fold
 from addin.journal.store import Journal
 from addin.station.entries import EntryQueue, new_id, stations_folder
 from addin.store import entries_in
 from tests.helpers import digest, log_messages, run, sheet_rows
 from tests.station_support import (
+    MEMBERS,
     Station,
     copied,
     event_in_play,
@@ -404,3 +409,50 @@ def test_a_superscript_two_is_no_number_and_the_desk_still_gets_its_page(book: P
         with pytest.raises(urllib.error.HTTPError) as refused:
             desk.opener.open(request, timeout=30)
         assert 400 <= refused.value.code < 500
+
+
+FOUND_ROW = re.compile(
+    r'<tr><td>[^<]*</td><td>(\d+)</td><td>[^<]*</td><td class="nowrap">([^<]*)</td>'
+)
+
+
+def found(desk: Station, query: str) -> list[tuple[int, str]]:
+    """The find box's answer: (AGA #, Expires) of each row, in the page's order."""
+    status, page = desk.get("/station/?" + urllib.parse.urlencode({"q": query}))
+    assert status == 200
+    return [(int(aga), expires) for aga, expires in FOUND_ROW.findall(page)]
+
+
+KIM_JANICE = ("kim", "janice")
+
+
+def test_the_find_box_takes_a_name_in_either_order_and_marks_lapsed_members(book: Path) -> None:
+    """As ``lookup`` does (issue 50, items 4 and 12): "Janice Kim", "kim janice" and
+    "OBrien" find the members the list writes "Kim, Janice" and "O'Brien, ..."; a
+    pre-registered player is found by "Given Family"; a family as common as Kim shows its
+    first twenty, current members first, lapsed ones marked, and says how many more."""
+    kim = {
+        m.aga_id for m in MEMBERS if (fold(m.family_name), fold(m.given_name)) == ("kim", "janice")
+    }
+    obriens = {m.aga_id for m in MEMBERS if fold(m.family_name) == "obrien"}
+    kims = [m for m in MEMBERS if fold(m.family_name).startswith("kim")]
+    start = date(2026, 11, 28)  # the event's first day (station_support.listed_event)
+    lapsed = {m.aga_id for m in kims if m.expiry is not None and m.expiry < start}
+    waiting = WAITING[0]
+    with serving(book, writer=False) as served:
+        desk = Station(served.url, "Desk 1")
+        desk.sign_in(key_of(book))
+        assert kim and kim <= {a for a, _ in found(desk, "Janice Kim")}
+        assert kim <= {a for a, _ in found(desk, "kim janice")}
+        assert obriens and {a for a, _ in found(desk, "OBrien")} == obriens
+        pre = found(desk, f"{waiting.given_name} {waiting.family_name}")
+        assert waiting.aga_id in {a for a, _ in pre}
+        assert "Check in" in desk.page
+        listed = found(desk, "kim")
+        more = f"and {len(kims) - SHOWN} more"
+        assert more in desk.page and "narrow the search" in desk.page
+    assert len(listed) == SHOWN
+    marked = [expires.startswith("LAPSED ") for _, expires in listed]
+    assert marked == sorted(marked), "current members first"
+    assert [aga in lapsed for aga, _ in listed] == marked
+    assert all(re.fullmatch(r"(LAPSED )?\d{4}-\d\d-\d\d|", e) for _, e in listed)

@@ -49,7 +49,7 @@ def test_a_typed_lapsed_member_is_asked_about_in_a_dialog(tmp_path: Path) -> Non
     outcome = dispatch("register", remote, {"aga": 20004})
     assert outcome.status == "cancelled"
     asked = alerts(remote)[0]
-    assert asked[2] == "ok_cancel" and "lapsed on 1/31/2019" in asked[0] and "2d" in asked[0]
+    assert asked[2] == "ok_cancel" and "lapsed on 2019-01-31" in asked[0] and "2d" in asked[0]
     assert not writes(remote)
 
 

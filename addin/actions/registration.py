@@ -22,14 +22,17 @@ from addin.actions.registry import InputFile, action, param
 from addin.actions.sections import PLAYERS, SETTLED
 from addin.core.egd import EGD_RANK_MISMATCH, PINS
 from addin.core.limits import shown
-from addin.core.member import split_name
+from addin.core.lookup import MemberIndex
 from addin.core.model import Player, PlayerId, Status
 from addin.core.ratings import RatingError, parse_rating
 from addin.core.registration import (
     PreRegistrationError,
     RegistrationWarning,
     check_registration,
+    has_comma,
+    listed_under,
     member_to_player,
+    new_member_name,
     next_temporary_id,
     parse_preregistration_csv,
     register_preregistration,
@@ -159,7 +162,8 @@ def register(snapshot: Snapshot, params: RegisterParams) -> Change:
         if member is not None:
             player = member_to_player(member, requested)
         elif name:
-            player = _new_player(aga_id, str(name), requested)
+            player, named = _new_player(aga_id, str(name), requested, index)
+            warnings = named + warnings
         else:
             raise ActionError(
                 f"AGA # {aga_id} is not in the TDListA sheet; give --name and --rank to "
@@ -168,9 +172,12 @@ def register(snapshot: Snapshot, params: RegisterParams) -> Change:
     else:
         if not requested:
             raise ActionError("a player not in the list needs --rank (3k, 4d or a rating)")
+        if not has_comma(str(name)) and (members := index.by_name(str(name))):
+            raise ActionError(listed_under(str(name), members, start))
         aga_id = next_temporary_id(set(players))
         warnings = check_registration(index, start, name=str(name), requested=requested)
-        player = _new_player(aga_id, str(name), requested)
+        player, named = _new_player(aga_id, str(name), requested, index)
+        warnings = named + warnings
     listed = "GoR or grade" if pin is not None else "AGA rating"
     if player.rating is None:
         raise ActionError(f"{player.name} (AGA # {player.aga_id}) has no {listed}; give --rank")
@@ -241,12 +248,15 @@ def preregister(snapshot: Snapshot, params: PreregisterParams) -> Change:
     return draft.change
 
 
-def _new_player(aga_id: PlayerId, name: str, requested: str | None) -> Player:
-    family, given = split_name(name)
+def _new_player(
+    aga_id: PlayerId, name: str, requested: str | None, index: MemberIndex
+) -> tuple[Player, list[RegistrationWarning]]:
+    """A player not in the list, and the warning a name typed without a comma needs."""
+    family, given, warnings = new_member_name(name, index)
     if not family:
         raise ActionError(f'{shown(name)} is not a name; write it as "Family, Given"')
     rating = parse_rating(requested) if requested else None
-    return Player(aga_id, family, given, rank=requested or "", rating=rating)
+    return Player(aga_id, family, given, rank=requested or "", rating=rating), warnings
 
 
 def _add_players(draft: Draft, b: book.Book, new: list[Player], warnings: list[str]) -> list[str]:

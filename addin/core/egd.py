@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from addin.core.european import GradeScale
 from addin.core.grades import is_grade_scale
-from addin.core.lookup import is_number_query, name_key, prefix_range, query_key
+from addin.core.lookup import either_order, is_number_query, name_key, prefix_range, query_key
 from addin.core.model import Player
 from addin.core.ratings import (
     MAX_DAN,
@@ -168,7 +168,8 @@ class EgdIndex:
         return self._by_pin.get(pin)
 
     def search(self, query: str) -> list[EgdPlayer]:
-        """Players for a query: a PIN when it is digits, else a name prefix."""
+        """Players for a query: a PIN when it is digits, else a name prefix, or a name of
+        several words in either order (as ``MemberIndex.search``)."""
         if is_number_query(query):
             found = self.by_pin(int(query.strip().removeprefix("#")))
             return [found] if found else []
@@ -176,7 +177,8 @@ class EgdIndex:
         if not prefix:
             return []
         start, stop = prefix_range(self._keys, prefix)
-        return [self._by_pin[pin] for pin in dict.fromkeys(self._pins[start:stop])]
+        pins = self._pins[start:stop] + either_order(self._keys, self._pins, query)
+        return [self._by_pin[pin] for pin in dict.fromkeys(pins)]
 
     def by_name(self, name: str) -> list[EgdPlayer]:
         """Players whose whole name equals ``name`` ("Family, Given"), folded."""

@@ -1,14 +1,20 @@
 """Find members of the TDListA by AGA number or by name, as a TD types them.
 
-Names are compared folded: case, accents and spacing do not matter, so "gomez"
-finds "Gómez, David" and "hara,takashi" finds "Hara  , Takashi".  A name query
-matches a prefix of "Family, Given": "Smi" finds every family starting with
-Smi, "Smith," every Smith, "Smith, J" the Smiths whose given name starts with J.
+Names are compared folded: case, accents, apostrophes and spacing do not matter, so
+"gomez" finds "Gómez, David", "obrien" finds "O'Brien, Kevin" and "hara,takashi" finds
+"Hara  , Takashi".  A name query matches a prefix of "Family, Given": "Smi" finds every
+family starting with Smi, "Smith," every Smith, "Smith, J" the Smiths whose given name
+starts with J.
+
+A query of several words without a comma is also read in either order, as a TD types what
+a player says: "Janice Kim" (given, family) and "kim janice" (family, given) both find
+"Kim, Janice" (``name_matches`` says exactly which names a query finds).
 """
 
 from __future__ import annotations
 
 import bisect
+import re
 import unicodedata
 from collections.abc import Iterable
 from datetime import date
@@ -18,12 +24,23 @@ from addin.core.member import Member
 _AFTER_EVERYTHING = "\U0010ffff"
 
 
+_APOSTROPHES = str.maketrans(dict.fromkeys("'`\u2018\u2019\u02bc"))
+"""Apostrophes (straight, typographic, modifier letter) and the backtick: dropped, so that
+"OBrien" and "O\u2019Brien" are "O'Brien" (as the phone site's find box folds them)."""
+_WORD = re.compile(r"\w+")
+
+
 def fold(text: str) -> str:
-    """Case- and accent-insensitive form: NFKD, combining marks dropped, casefolded."""
+    """Case-, accent- and apostrophe-insensitive form: NFKD, combining marks and
+    apostrophes dropped, casefolded."""
     if text.isascii():
-        return text.casefold()
+        return text.casefold().translate(_APOSTROPHES)
     decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+    return (
+        "".join(c for c in decomposed if not unicodedata.combining(c))
+        .casefold()
+        .translate(_APOSTROPHES)
+    )
 
 
 def name_key(family: str, given: str = "") -> str:
@@ -40,6 +57,78 @@ def query_key(query: str) -> str:
     if not comma:
         return family_key
     return f"{family_key}, {' '.join(fold(given).split())}"
+
+
+def query_words(query: str) -> list[str]:
+    """The words of a query without a comma, folded ("Janice  O'Kim" -> janice, okim)."""
+    return _WORD.findall(fold(query))
+
+
+def name_matches(query: str, family: str, given: str = "") -> bool:
+    """Whether a name query (not a number) finds the name "``family``, ``given``".
+
+    The folded "Family, Given" starts with the folded query; or, for a query of several
+    words without a comma, the words name the family and the given name in either order:
+    the family name whole ("kim janice": family Kim, given name starting with Janice) or
+    the given name's first words whole ("Janice Kim", "Kenneth OBrien" for "O'Brien,
+    Kenneth J."), the part typed last only its beginning ("Janice Ki"). A name with an
+    empty family name (", Eric Yang") is also found by its given name alone.
+    """
+    prefix = query_key(query)
+    if not prefix:
+        return False
+    keys = [name_key(family, given)]
+    if not name_key(family) and name_key(given):
+        keys.append(name_key(given))
+    if any(key.startswith(prefix) for key in keys):
+        return True
+    words = query_words(query) if "," not in query else []
+    return len(words) > 1 and any(_either_order(words, key) for key in keys)
+
+
+def _either_order(words: list[str], key: str) -> bool:
+    """``words`` (two or more) split into family and given name, in either order, match the
+    indexed ``key`` ("family, given")."""
+    family_key, _, given_key = key.partition(", ")
+    family, given = _WORD.findall(family_key), _WORD.findall(given_key)
+    for k in range(1, len(words)):
+        first, last = words[:k], words[k:]
+        if first == family and _begins(given, last):
+            return True
+        if given[:k] == first and _begins(family, last):
+            return True
+    return False
+
+
+def _begins(have: list[str], typed: list[str]) -> bool:
+    """``have`` begins with the words ``typed``, the last of them perhaps cut short."""
+    n = len(typed)
+    return n <= len(have) and have[: n - 1] == typed[:-1] and have[n - 1].startswith(typed[-1])
+
+
+def _same_either_order(words: list[str], key: str) -> bool:
+    """``words`` are the whole name of ``key``, family first or given name first."""
+    family_key, _, given_key = key.partition(", ")
+    family, given = _WORD.findall(family_key), _WORD.findall(given_key)
+    return bool(family and given) and words in (family + given, given + family)
+
+
+def either_order(keys: list[str], ids: list[int], query: str, *, whole: bool = False) -> list[int]:
+    """The ``ids`` of the sorted name ``keys`` that a query of several words without a comma
+    finds in either order (``name_matches``; ``whole``: the words are the whole name, as
+    ``by_name`` compares); none for any other query. Only the keys whose family name starts
+    with one of the words are compared: a family name is one of them, in either order."""
+    words = query_words(query) if "," not in query else []
+    if len(words) < 2:
+        return []
+    found: list[int] = []
+    for word in dict.fromkeys(words):
+        start, stop = prefix_range(keys, word)
+        for i in range(start, stop):
+            key = keys[i]
+            if _same_either_order(words, key) if whole else _either_order(words, key):
+                found.append(ids[i])
+    return found
 
 
 def is_number_query(query: str) -> bool:
@@ -113,15 +202,17 @@ class MemberIndex:
         if not prefix:
             return []
         start, stop = prefix_range(self._keys, prefix)
-        return self._members(self._ids[start:stop])
+        return self._members(self._ids[start:stop] + either_order(self._keys, self._ids, query))
 
     def by_name(self, name: str) -> list[Member]:
-        """Members whose whole name equals ``name`` ("Family, Given"), folded."""
+        """Members whose whole name equals ``name`` ("Family, Given"), folded; a name
+        without a comma also in either order ("Janice Kim" is "Kim, Janice")."""
         family, _, given = name.partition(",")
         key = name_key(family, given)
         start = bisect.bisect_left(self._keys, key)
         stop = bisect.bisect_right(self._keys, key, lo=start)
-        return self._members(self._ids[start:stop])
+        ids = self._ids[start:stop] + either_order(self._keys, self._ids, name, whole=True)
+        return self._members(ids)
 
     def _members(self, ids: list[int]) -> list[Member]:
         """The members for index entries, each once, by family name, given name, number."""
@@ -172,3 +263,40 @@ def search_members(members: Iterable[Member] | MemberIndex, query: str) -> list[
     """Members matching ``query`` (see ``MemberIndex.search``); index once for many queries."""
     index = members if isinstance(members, MemberIndex) else MemberIndex(members)
     return index.search(query)
+
+
+# --- showing what a look-up found -------------------------------------------------------
+
+SHOWN = 20
+"""Matches a look-up shows unless asked for more: a family as common as Kim has hundreds."""
+
+
+def is_lapsed(member: Member, day: date) -> bool:
+    """The membership expired before ``day`` (the event's first day): one ending that day
+    still counts, as registration's lapsed-membership warning reads it."""
+    return member.expiry is not None and member.expiry < day
+
+
+def current_first(members: Iterable[Member], day: date) -> list[Member]:
+    """``members`` with the lapsed ones (``is_lapsed`` on ``day``) after the others, each
+    part in the order given."""
+    listed = list(members)
+    return [m for m in listed if not is_lapsed(m, day)] + [m for m in listed if is_lapsed(m, day)]
+
+
+def expiry_text(member: Member, day: date | None = None) -> str:
+    """A member's membership as a look-up shows it, dates as the workbook writes them
+    (YYYY-MM-DD): "expires 2027-06-30", "LAPSED 2015-11-06" (expired before ``day``), or
+    "no expiry date"."""
+    if member.expiry is None:
+        return "no expiry date"
+    if day is not None and is_lapsed(member, day):
+        return f"LAPSED {member.expiry.isoformat()}"
+    return f"expires {member.expiry.isoformat()}"
+
+
+def more_text(hidden: int, lapsed: int, hint: str = "") -> str:
+    """The line after a look-up cut short: "and 355 more (120 of them lapsed): narrow the
+    search ('Kim, J' or 'J Kim')"."""
+    among = f" ({lapsed} of them lapsed)" if lapsed else ""
+    return f"and {hidden} more{among}: narrow the search{hint}"

@@ -19,7 +19,7 @@ from datetime import date
 
 from addin.core import text_input
 from addin.core.limits import MAX_AGA_ID, MAX_ROUNDS, cut, shown
-from addin.core.lookup import MemberIndex, fold
+from addin.core.lookup import MemberIndex, current_first, expiry_text, fold, query_words
 from addin.core.member import Member, split_name
 from addin.core.model import Player
 from addin.core.ratings import RatingError, is_rating_text, parse_rating, rank_of
@@ -36,6 +36,7 @@ UNKNOWN_AGA_NUMBER = "unknown-aga-number"
 NAME_MISMATCH = "name-mismatch"
 NAME_MATCHES_MEMBER = "name-matches-member"
 BAD_RANK = "unreadable-rank"
+NO_COMMA = "name-without-comma"
 
 
 class RegistrationError(ValueError):
@@ -129,7 +130,11 @@ def register_preregistration(
     else:
         aga_id = pre.aga_id if pre.aga_id is not None else next_temporary_id(used_ids)
         rating = parse_rating(pre.rank) if pre.rank else None
-        player = Player(aga_id, pre.family_name, pre.given_name, rank=pre.rank, rating=rating)
+        family, given = pre.family_name, pre.given_name
+        if pre.without_comma:
+            family, given, said = new_member_name(pre.name, index)
+            warnings = said + warnings
+        player = Player(aga_id, family, given, rank=pre.rank, rating=rating)
     player = replace(
         player,
         chapter=player.chapter or pre.club,
@@ -139,10 +144,11 @@ def register_preregistration(
     return player, warnings
 
 
-def describe(member: Member) -> str:
-    """One member on one line, as a TD compares candidates."""
+def describe(member: Member, day: date | None = None) -> str:
+    """One member on one line, as a TD compares candidates; a membership expired before
+    ``day`` (the event's first day) is marked LAPSED."""
     rating = "unrated" if member.rating is None else _rating_text(member.rating)
-    expiry = f"expires {_date_text(member.expiry)}" if member.expiry else "no expiry date"
+    expiry = expiry_text(member, day)
     place = " ".join(cut(p) for p in (member.chapter, member.state) if p)
     kind = cut(member.membership_type) if member.membership_type else "?"
     parts = [f"AGA {member.aga_id} {cut(member.name)}", kind, rating, expiry]
@@ -156,7 +162,88 @@ def _rating_text(rating: float) -> str:
 
 
 def _date_text(day: date) -> str:
-    return f"{day.month}/{day.day}/{day.year}"
+    """Dates as the workbook shows them (YYYY-MM-DD), in every message and look-up."""
+    return day.isoformat()
+
+
+# --- a name typed without a comma ---------------------------------------------------------
+
+
+def has_comma(name: str) -> bool:
+    return "," in name
+
+
+def given_family(name: str) -> tuple[str, str]:
+    """("Family", "Given") of a name typed without a comma, as a player says it: the last
+    word is the family name ("Mary Ann Smith" -> Smith, Mary Ann)."""
+    words = name.split()
+    if len(words) < 2:
+        return name.strip(), ""
+    return words[-1], " ".join(words[:-1])
+
+
+def new_member_name(
+    name: str, index: MemberIndex | None
+) -> tuple[str, str, list[RegistrationWarning]]:
+    """The family and given name of a player who gets a temporary number, from the name
+    as typed, and the warning a name without a comma needs.
+
+    "Family, Given" is taken as written. A name without a comma is never taken as a family
+    name silently: when the list holds that name in either order ("Janice Kim" is "Kim,
+    Janice"), it is split as the list splits it (``check_registration`` names the member);
+    otherwise at its last word, and the warning says how.
+    """
+    if has_comma(name):
+        family, given = split_name(name)
+        return family, given, []
+    matches = index.by_name(name) if index is not None and len(query_words(name)) > 1 else []
+    if matches:
+        return matches[0].family_name, matches[0].given_name, []
+    family, given = given_family(name)
+    return family, given, [no_comma_warning(name, family, given)]
+
+
+def no_comma_warning(name: str, family: str, given: str) -> RegistrationWarning:
+    shown = name.strip()
+    if given:
+        split = f'family name "{family}", given name "{given}"'
+    else:
+        split = f'family name "{family}" and no given name'
+    message = (
+        f'"{shown}" has no comma: registered as {split}; if that is wrong, write the '
+        'name as "Family, Given"'
+    )
+    return RegistrationWarning(NO_COMMA, message)
+
+
+def one_cell_name(family: str) -> list[RegistrationWarning]:
+    """A new player's row whose Family name holds what looks like a whole name ("Janice
+    Kim", "Kim, Janice") and whose Given name is blank: the TD is asked, never silently
+    given a family name of two names."""
+    if has_comma(family):
+        split_family, split_given = split_name(family)
+    elif len(family.split()) > 1:
+        split_family, split_given = given_family(family)
+    else:
+        return []
+    message = (
+        f'"{family}" is all in Family name and Given name is blank: if the family name is '
+        f'"{split_family}", type "{split_family}" in Family name and "{split_given}" in '
+        "Given name"
+    )
+    return [RegistrationWarning(NO_COMMA, message)]
+
+
+def listed_under(name: str, matches: list[Member], day: date | None = None) -> str:
+    """A refusal for a new member whose name (typed without a comma) the list holds."""
+    if day is not None:
+        matches = current_first(matches, day)
+    who = "; ".join(describe(m, day) for m in matches)
+    numbers = " or ".join(str(m.aga_id) for m in matches[:3])
+    return (
+        f"{name.strip()} is in the TDListA: {who}. Register the member by AGA # ({numbers}); "
+        'a different player of that name: write the name as "Family, Given"'
+    )
 
 
 # --- warnings -----------------------------------------------------------------------
@@ -180,11 +267,11 @@ def check_registration(
     """
     name = (name or "").strip()
     if aga_id is None or is_temporary_id(aga_id):
-        return _name_warnings(index, name)
+        return _name_warnings(index, name, start_date)
     member = index.by_id(aga_id)
     if member is None:
-        return [_unknown_number(aga_id, name), *_name_warnings(index, name)]
-    warnings = _identity_warnings(index, member, name)
+        return [_unknown_number(aga_id, name), *_name_warnings(index, name, start_date)]
+    warnings = _identity_warnings(index, member, name, start_date)
     warnings += _membership_warnings(member, start_date, end_date)
     warnings += rating_warnings(member, requested)
     return warnings
@@ -197,27 +284,30 @@ def _unknown_number(aga_id: int, name: str) -> RegistrationWarning:
     )
 
 
-def _name_warnings(index: MemberIndex, name: str) -> list[RegistrationWarning]:
+def _name_warnings(index: MemberIndex, name: str, day: date) -> list[RegistrationWarning]:
     """For a player without a list number: members who already carry this name."""
     matches = index.by_name(name) if name else []
     if len(matches) > 1:
-        return [_duplicate_name(name, matches)]
+        return [_duplicate_name(name, matches, day)]
     if len(matches) == 1:
         message = (
-            f"{name} matches a member of the TDListA: {describe(matches[0])}; "
+            f"{name} matches a member of the TDListA: {describe(matches[0], day)}; "
             "enter that AGA number if it is the same player"
         )
         return [RegistrationWarning(NAME_MATCHES_MEMBER, message)]
     return []
 
 
-def _duplicate_name(name: str, matches: list[Member]) -> RegistrationWarning:
-    lines = "\n".join(f"  {describe(m)}" for m in matches)
+def _duplicate_name(name: str, matches: list[Member], day: date) -> RegistrationWarning:
+    """Each member of that name, current ones first (lapsed ones marked)."""
+    lines = "\n".join(f"  {describe(m, day)}" for m in current_first(matches, day))
     message = f"{name} matches {len(matches)} members of the TDListA:\n{lines}"
     return RegistrationWarning(DUPLICATE_NAME, message)
 
 
-def _identity_warnings(index: MemberIndex, member: Member, name: str) -> list[RegistrationWarning]:
+def _identity_warnings(
+    index: MemberIndex, member: Member, name: str, day: date
+) -> list[RegistrationWarning]:
     """The name entered against the member that the number designates."""
     if not name:
         return []
@@ -227,7 +317,7 @@ def _identity_warnings(index: MemberIndex, member: Member, name: str) -> list[Re
         warnings.append(RegistrationWarning(NAME_MISMATCH, message))
     matches = index.by_name(name)
     if len(matches) > 1 and member not in matches:
-        warnings.append(_duplicate_name(name, matches))
+        warnings.append(_duplicate_name(name, matches, day))
     return warnings
 
 
@@ -316,6 +406,9 @@ class PreRegistration:
     club: str = ""
     email: str = ""
     bye_requests: frozenset[int] = field(default_factory=frozenset)
+    without_comma: bool = False
+    """The Name column held no comma ("Janice Kim"): ``name`` is as typed, and who the
+    player is in the list, or else a warning, decides the split (``new_member_name``)."""
 
 
 class PreRegistrationError(ValueError):
@@ -491,6 +584,8 @@ class _Row:
 def _row(row: _Row) -> PreRegistration:
     """The row's registration; check ``row.problems`` before using it."""
     family, given = _row_name(row)
+    typed = row.cell("name")
+    without_comma = bool(typed) and not has_comma(typed)
     aga_id = _row_aga_id(row)
     rank = row.cell("rank")
     if rank:
@@ -500,7 +595,7 @@ def _row(row: _Row) -> PreRegistration:
             row.problem("rank", str(error))
     return PreRegistration(
         line=row.number,
-        name=f"{family}, {given}" if given else family,
+        name=typed if without_comma else f"{family}, {given}" if given else family,
         family_name=family,
         given_name=given,
         aga_id=aga_id,
@@ -508,12 +603,14 @@ def _row(row: _Row) -> PreRegistration:
         club=row.cell("club"),
         email=row.cell("email"),
         bye_requests=_row_byes(row),
+        without_comma=without_comma,
     )
 
 
 def _row_name(row: _Row) -> tuple[str, str]:
-    if row.cell("name"):
-        return split_name(row.cell("name"))
+    name = row.cell("name")
+    if name:
+        return split_name(name) if has_comma(name) else given_family(name)
     family, given = row.cell("family_name"), row.cell("given_name")
     if not (family or given):
         row.problem("name" if "name" in row.columns else "family_name", "no name")

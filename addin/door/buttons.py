@@ -95,8 +95,8 @@ TIPS: dict[str, str] = {
     "rules": "Choose McMahon rules (AGA, BGA, EGF) on the Tournament sheet, then click: the "
     "preset's handicap and avoidance rows are set, and its European options follow it.",
     "bands": "Propose McMahon bands and initial scores; your edits in the Bands sheet are kept.",
-    "lookup": "Find members in the TDListA sheet by family name or AGA number, and players "
-    "in the EGD list sheet by name or PIN.",
+    "lookup": "Find members in the TDListA sheet by name (either order) or AGA number, current "
+    "members first and lapsed ones marked, and players in the EGD list sheet by name or PIN.",
     "register": "Select members' rows in the TDListA sheet, or players' rows in the EGD list "
     "sheet (filter it to find them), then click to add them to Players. With nothing selected "
     "there, type a new player.",

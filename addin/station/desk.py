@@ -34,7 +34,15 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, parse_qsl, urlsplit
 
-from addin.core.lookup import MemberIndex, fold
+from addin.core.lookup import (
+    SHOWN,
+    MemberIndex,
+    fold,
+    is_lapsed,
+    is_number_query,
+    more_text,
+    name_matches,
+)
 from addin.core.model import Tournament
 from addin.core.ratings import rank_of
 from addin.core.scoring import last_round
@@ -76,8 +84,6 @@ ROLE_COOKIE = "aga_desk"
 """What the desk does (registration or results): only the page's order, so not signed."""
 MAX_BODY = 4096
 """Bytes of a station's form: a few hundred at most."""
-MAX_FOUND = 60
-"""Rows a look-up shows (a two-letter prefix can match hundreds of members)."""
 FIELDS: dict[str, tuple[str, ...]] = {
     "register": ("aga", "name", "rank"),
     "checkin": ("player",),
@@ -314,13 +320,15 @@ class StationDesk:
         role = _role(h)
         dropping = _dropping(_one(query, "drop"), t)
         focus = _one(query, "next") or ("result" if role == RESULTS_DESK else "search")
+        found, more = self.view.search(q) if q.strip() else ([], "")
         screen = StationScreen(
             event=self.view.event(),
             station=station,
             csrf=self._csrf(h),
             new_id=new_id,
             query=q,
-            found=self.view.search(q) if q.strip() else (),
+            found=found,
+            more=more,
             searched=bool(q.strip()),
             round=rnd.number if rnd else None,
             boards=self.view.boards(),
@@ -470,29 +478,38 @@ class WorkbookView:
                 self._members = index
         self._members_seen = identity
 
-    def search(self, query: str) -> list[Found]:
-        """Members of the TDListA and registered players for a look-up: a name prefix (any
-        case or accent) or an AGA #; each with its status at the event."""
+    def search(self, query: str) -> tuple[list[Found], str]:
+        """Members of the TDListA and registered players for a look-up, as the command
+        line's ``lookup`` finds them (a name in either order, any case, accent or
+        apostrophe, or an AGA #), each with its status at the event: current members
+        first, lapsed ones marked; the first ``SHOWN`` and a line saying how many more."""
         t = self.tournament()
         players = t.players if t is not None else {}
+        day = (t.settings.start_date if t is not None else None) or date.today()
         index = self.members()
         found: dict[int, Found] = {}
+        lapsed: set[int] = set()
         for m in index.search(query) if index is not None else []:
             p = players.get(m.aga_id)
+            expiry = m.expiry.isoformat() if isinstance(m.expiry, date) else ""
+            if is_lapsed(m, day):
+                lapsed.add(m.aga_id)
+                expiry = f"LAPSED {expiry}"
             found[m.aga_id] = Found(
                 m.aga_id,
                 m.name,
                 _rating(m.rating),
-                m.expiry.isoformat() if isinstance(m.expiry, date) else "",
+                expiry,
                 " ".join(x for x in (m.chapter, m.state) if x),
                 p.status.value if p is not None else "",
             )
-        key = fold(query).replace(" ", "")
         number = query.strip().removeprefix("#").strip()
         for pid, p in players.items():
             if pid in found:
                 continue
-            if str(pid) == number or (key and fold(p.name).replace(" ", "").startswith(key)):
+            if str(pid) == number or (
+                not is_number_query(query) and name_matches(query, p.family_name, p.given_name)
+            ):
                 found[pid] = Found(
                     pid,
                     p.name,
@@ -501,7 +518,9 @@ class WorkbookView:
                     " ".join(x for x in (p.chapter, p.state) if x),
                     p.status.value,
                 )
-        return sorted(found.values(), key=lambda f: fold(f.name))[:MAX_FOUND]
+        listed = sorted(found.values(), key=lambda f: (f.aga_id in lapsed, fold(f.name)))
+        hidden = [f.aga_id in lapsed for f in listed[SHOWN:]]
+        return listed[:SHOWN], more_text(len(hidden), sum(hidden)) if hidden else ""
 
     def boards(self) -> list[Board]:
         from addin.core.codes import boards

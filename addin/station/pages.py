@@ -96,6 +96,8 @@ class StationScreen:
     new_id: Callable[[], str]
     query: str = ""
     found: Sequence[Found] = ()
+    more: str = ""
+    """How many more the look-up found than it shows ("and 355 more: narrow the search")."""
     searched: bool = False
     round: int | None = None
     boards: Sequence[Board] = ()
@@ -327,12 +329,14 @@ def _search(s: StationScreen) -> str:
                 "<table><tr><th>Name</th><th>AGA #</th><th>Rating</th><th>Expires</th>"
                 f"<th>Chapter, state</th><th>At this event</th></tr>{rows}</table>"
             )
+            if s.more:
+                found += f'<p class="more">{esc(s.more)}</p>'
         else:
             found = f'<p>No member or player found for "{esc(s.query)}".</p>'
     return (
         '<section id="find"><h2>Find a player</h2>'
         '<form class="row" method="get" action="/station/">'
-        '<label>Family name (any case or accent), "Family, Given", or AGA #'
+        '<label>Name ("Family, Given", "Given Family" or the family name\'s beginning) or AGA #'
         f'<input type="search" name="q" value="{esc(s.query)}" autocomplete="off"'
         f"{_autofocus(s, 'search')}></label><button>Find</button></form>{found}</section>"
     )

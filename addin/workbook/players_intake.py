@@ -33,6 +33,7 @@ from addin.core.registration import (
     entry_rating,
     is_temporary_id,
     next_temporary_id,
+    one_cell_name,
 )
 from addin.workbook.book import Book, copy_row, player_from_row
 from addin.workbook.gateway import Problem, Row, TableData
@@ -219,6 +220,7 @@ class Examiner:
                 )
                 return
             self.take_number(row, member.aga_id, "from the TDListA (the only member of that name)")
+            self.listed_spelling(row, member)
             self.from_member(row, member, "from the TDListA")
             core = (
                 f"{name} was given AGA # {member.aga_id} because only that member has the name "
@@ -241,6 +243,8 @@ class Examiner:
         except ValueError as err:
             self.problem(row, "aga_id", str(err))
             return
+        if row.values.get("given_name") is None:
+            self.warn(row, one_cell_name(_text(row.values.get("family_name"))))
         self.take_number(row, aga_id, "(a temporary number: the player is not in the TDListA)")
         self.rating_from_rank(row)
         if self.index is not None:
@@ -301,6 +305,22 @@ class Examiner:
         warning = rank_warning(player, self.scale, requested) if rating is not None else None
         if warning:
             self.warn(row, [RegistrationWarning(EGD_RANK_MISMATCH, warning)])
+
+    def listed_spelling(self, row: Row, member: Member) -> None:
+        """A whole name typed in Family name ("Janice Kim", "Kim, Janice") that the list
+        holds, Given name blank: the two cells as the list has them, and a note says so."""
+        typed = _text(row.values.get("family_name"))
+        if row.values.get("given_name") is not None or not member.given_name:
+            return
+        if fold(typed) == fold(member.family_name):
+            return
+        row.values["family_name"] = member.family_name
+        row.values["given_name"] = member.given_name
+        self.intake.changed = True
+        self.intake.notes.append(
+            f"{_where(row)}: {typed!r} written as Family name {member.family_name!r}, Given "
+            f"name {member.given_name!r}, as the TDListA has AGA # {member.aga_id}"
+        )
 
     def take_number(self, row: Row, aga_id: int, why: str) -> None:
         self.used.add(aga_id)
