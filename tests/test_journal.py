@@ -11,6 +11,7 @@ writing one workbook take turns in its journal.
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 import shutil
@@ -92,8 +93,8 @@ def test_a_state_is_a_manifest_and_each_part_is_kept_once(book: Path) -> None:
     do_actions(book)
     journal = Journal.load(book)
     states = {d for e in journal.entries for d in (e.before, e.after) if d}
-    manifests = sorted((folder_of(book) / "states").glob("*.json"))
-    assert {p.stem for p in manifests} == states
+    manifests = sorted((folder_of(book) / "states").glob("*.json.gz"))
+    assert {p.name[:64] for p in manifests} == states
     used = [p for s in states for p in journal.states.parts_of(s, s)]
     kept = list((folder_of(book) / "parts").glob("*/*"))
     assert len(kept) == len(set(used)) < len(used), "a member unchanged is kept once"
@@ -105,11 +106,73 @@ def test_a_state_is_a_manifest_and_each_part_is_kept_once(book: Path) -> None:
         i.filename for i in zipfile.ZipFile(io.BytesIO(original)).infolist()
     ]
     first = json.loads(
-        (folder_of(book) / "states" / f"{journal.entries[0].before}.json").read_text()
+        gzip.decompress(
+            (folder_of(book) / "states" / f"{journal.entries[0].before}.json.gz").read_bytes()
+        )
     )
     named = [p["name"] for p in first["pieces"] if isinstance(p, dict)]
     assert named == [m.name for m in cut]
     assert journal.read_state(journal.entries[0].before, "the first state") == original
+
+
+def sheet_package(rows: list[str]) -> bytes:
+    """A package as the store writes one: a sheet of ``rows``, and a small member."""
+    xml = "".join(
+        f'<row r="{n}"><c r="A{n}" t="inlineStr"><is><t>{text}</t></is></c></row>'
+        for n, text in enumerate(rows, start=1)
+    )
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as package:
+        package.writestr("docProps/core.xml", "<cp:coreProperties/>")
+        package.writestr(
+            "xl/worksheets/sheet1.xml", f"<worksheet><sheetData>{xml}</sheetData></worksheet>"
+        )
+    return out.getvalue()
+
+
+def test_a_member_that_changed_is_kept_as_chunks_and_costs_the_rows_that_changed(
+    tmp_path: Path,
+) -> None:
+    """The first change of a member keeps it as chunks (its whole content once more); from
+    then on a change costs the run of rows that holds it."""
+    states = States(tmp_path / "x.history")
+    rows = [f"Player {n}, {n % 9 + 1}k, Not arrived, club {n * 7919 % 1000}" for n in range(3000)]
+    first = sheet_package(rows)
+    state, _ = states.keep(first)
+    sheet = zipfile.ZipFile(io.BytesIO(first)).getinfo("xl/worksheets/sheet1.xml")
+    kept = [(state, first)]
+    for change in (10, 1500, 2999, None):  # three check-ins, then a registration
+        if change is None:
+            rows.append("Walk-in, 3k, Active, club 1")
+        else:
+            rows[change] = rows[change].replace("Not arrived", "Active")
+        package = sheet_package(rows)
+        state, written = states.keep(package, state)
+        cost = sum(p.stat().st_size for p in written if "parts" in p.parts)
+        if change != 10:  # the first change: the member as chunks, once
+            assert 0 < cost < sheet.compress_size / 10, change
+        kept.append((state, package))
+    for state, package in kept:
+        assert states.read(state, "a state") == package, "rebuilt byte for byte"
+
+
+def test_a_chunked_member_another_zlib_compresses_otherwise_gives_the_same_workbook(
+    tmp_path: Path,
+) -> None:
+    """Restoring a chunked member compresses it again: should this Python's zlib compress
+    otherwise than the one that kept it, the package is written again member by member,
+    the same workbook part for part."""
+    states = States(tmp_path / "x.history")
+    rows = [f"row {n} " * 8 for n in range(2000)]
+    before, _ = states.keep(sheet_package(rows))
+    rows[7] = "changed"
+    after, _ = states.keep(sheet_package(rows), before)
+    path = states.manifest_path(after)
+    manifest = json.loads(gzip.decompress(path.read_bytes()))
+    [chunked] = [p for p in manifest["pieces"] if isinstance(p, dict) and "chunks" in p]
+    chunked["level"] = 1  # as if this zlib's default level compressed otherwise
+    path.write_bytes(gzip.compress(json.dumps(manifest).encode()))
+    assert parts_of(states.read(after, "after")) == parts_of(sheet_package(rows))
 
 
 def test_a_file_that_is_no_zip_is_kept_whole_as_one_part(tmp_path: Path) -> None:
@@ -209,7 +272,7 @@ def test_pruning_keeps_every_part_a_kept_state_needs_and_removes_the_rest(book: 
     pruned = run("history", book, "--prune-before", 4)
     assert pruned.returncode == 0 and "Removed 3 snapshot(s)" in pruned.stdout
     kept_states = {d for e in journal.entries[3:] for d in (e.before, e.after) if d}
-    assert {p.stem for p in (history / "states").glob("*.json")} == kept_states
+    assert {p.name[:64] for p in (history / "states").glob("*.json.gz")} == kept_states
     needed = {p for s in kept_states for p in journal.states.parts_of(s, s)}
     left = {p.parent.name + p.name for p in (history / "parts").glob("*/*")}
     assert left == needed, "every part a kept state needs, and no other"

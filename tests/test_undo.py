@@ -322,7 +322,7 @@ def test_a_broken_journal_is_one_line_and_leaves_the_workbook_alone(
     first = digest(book)
     assert run("drop", book, "--player", min(t.players), "--yes").returncode == 0
     history = folder_of(book)
-    manifest = history / "states" / f"{first}.json"
+    manifest = history / "states" / f"{first}.json.gz"
     part = max((history / "parts").glob("*/*"), key=lambda p: p.stat().st_size)
     if damage == "no folder":
         for p in sorted(history.rglob("*"), reverse=True):

@@ -2,13 +2,24 @@
 members' stored (compressed) bytes is kept once, by its SHA-256, however many states hold it.
 
 A state is named by the SHA-256 of the whole package (as an entry's ``before`` and
-``after`` name it) and kept as a small manifest, ``states/<digest>.json``: the package
+``after`` name it) and kept as a small manifest, ``states/<digest>.json.gz``: the package
 cut into pieces, in order. A member's compressed bytes are a part, kept in
 ``parts/ab/cdef...`` (the first two hex digits a folder); everything between them (each
 member's local header, a data descriptor, the central directory, the end record: names,
 methods, CRCs, sizes, dates, attributes, exactly as stored) is kept in the manifest
 itself. Put together again, the pieces are the package byte for byte, and that is
 checked against the state's digest before anything is written.
+
+A member that changes from state to state (the Players sheet at check-in, the Log, the
+round's sheet) would cost its whole compressed self at every entry, and it grows with the
+field. So a member that differs from the one of the same name in the state before, and
+that this Python's zlib compresses again to exactly its stored bytes, is kept as chunks of
+its content instead: runs of rows (``<row``), cut where a row's CRC says so (content
+defined, as restic and rsync cut files), each chunk compressed and kept once as a part.
+A check-in then costs the chunk holding its row. Restoring it decompresses the chunks and
+compresses them again; the result is checked against the member's digest. Should another
+zlib compress differently, the package is written again member by member (each member's
+content checked against its CRC): the same workbook part for part, not byte for byte.
 
 A file that is not a zip package (or one whose members overlap) is kept whole as one part.
 Format 1's whole copies (``snapshots/<digest>.xlsx``) are still read.
@@ -18,13 +29,17 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import gzip
 import hashlib
 import io
+import itertools
 import json
 import os
+import re
 import struct
 import tempfile
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,6 +52,14 @@ SNAPSHOTS = "snapshots"
 """Format 1: each state a whole copy of the workbook."""
 MANIFEST_FORMAT = 2
 _LOCAL_HEADER = b"PK\x03\x04"
+CHUNKED_FROM = 16 * 1024
+"""A changed member at least this long (uncompressed) is kept as chunks."""
+CHUNK_ROWS = 31
+"""A chunk ends after a row whose CRC has these bits clear: 32 rows on average."""
+CHUNK_LONGEST = 256 * 1024
+_ROW = re.compile(rb"<row[ >]|<si>")
+LEVEL = zlib.Z_DEFAULT_COMPRESSION
+"""The compression level ``zipfile`` writes with, and the store with it."""
 
 
 def sha256(data: bytes) -> str:
@@ -91,7 +114,7 @@ class States:
         self.folder = folder
 
     def manifest_path(self, digest: str) -> Path:
-        return self.folder / STATES / f"{digest}.json"
+        return self.folder / STATES / f"{digest}.json.gz"
 
     def snapshot_path(self, digest: str) -> Path:
         return self.folder / SNAPSHOTS / f"{digest}.xlsx"
@@ -106,23 +129,26 @@ class States:
 
     # --- keeping ----------------------------------------------------------------------
 
-    def keep(self, data: bytes) -> tuple[str, list[Path]]:
+    def keep(self, data: bytes, base: str | None = None) -> tuple[str, list[Path]]:
         """Keep ``data`` as a state (its new parts, then its manifest); its digest, and the
-        files this call wrote (to be taken back when the action they were for fails)."""
+        files this call wrote (to be taken back when the action they were for fails).
+        ``base``: the state before it (usually the last one kept), whose changed members
+        are kept as chunks."""
         digest = sha256(data)
         if self.has(digest):
             return digest, []
+        before = self._pieces_by_name(base)
         pieces: list[object] = []
-        parts: list[tuple[str, bytes]] = []
+        parts: dict[str, bytes] = {}
         found = members(data)
         if found is None:
-            pieces.append(self._part_piece(data, None, parts))
+            pieces.append(self._whole(data, None, parts))
         else:
             position = 0
             for m in found:
                 if m.start > position:
                     pieces.append(_raw(data[position : m.start]))
-                pieces.append(self._part_piece(data[m.start : m.end], m, parts))
+                pieces.append(self._member(data[m.start : m.end], m, before.get(m.name), parts))
                 position = m.end
             if position < len(data):
                 pieces.append(_raw(data[position:]))
@@ -134,14 +160,14 @@ class States:
         }
         written: list[Path] = []
         try:
-            for part, stored in parts:
+            for part, stored in parts.items():
                 path = self.part_path(part)
                 if not path.is_file():
                     _write_new(path, stored)
                     written.append(path)
             text = json.dumps(manifest, separators=(",", ":"), ensure_ascii=False)
             path = self.manifest_path(digest)
-            _write_new(path, text.encode("utf-8"))
+            _write_new(path, gzip.compress(text.encode("utf-8"), mtime=0))
             written.append(path)
             for folder in {p.parent for p in written}:
                 _fsync_folder(folder)
@@ -150,10 +176,53 @@ class States:
             raise
         return digest, written
 
-    @staticmethod
-    def _part_piece(stored: bytes, m: Member | None, parts: list[tuple[str, bytes]]) -> object:
+    def _pieces_by_name(self, base: str | None) -> dict[str, dict[str, object]]:
+        """The member pieces of state ``base``, by member name (none when it cannot be read:
+        then nothing is chunked, and nothing is lost)."""
+        if base is None:
+            return {}
+        try:
+            manifest = self.manifest(base, "the state before")
+        except JournalError:
+            return {}
+        pieces = manifest["pieces"] if manifest else []
+        assert isinstance(pieces, list)
+        return {str(p["name"]): p for p in pieces if isinstance(p, dict) and "name" in p}
+
+    def _member(
+        self,
+        stored: bytes,
+        m: Member,
+        before: dict[str, object] | None,
+        parts: dict[str, bytes],
+    ) -> object:
         digest = sha256(stored)
-        parts.append((digest, stored))
+        if before is not None and before.get("part") == digest:
+            return before  # unchanged: as the state before keeps it
+        if (
+            before is not None
+            and m.method == zipfile.ZIP_DEFLATED
+            and m.size >= CHUNKED_FROM
+            and not self.part_path(digest).is_file()
+        ):
+            content = _inflate(stored)
+            if content is not None and _deflate(content) == stored:
+                chunks = []
+                for chunk in chunks_of(content):
+                    packed = zlib.compress(chunk, 6)
+                    name = sha256(packed)
+                    parts.setdefault(name, packed)
+                    chunks.append(name)
+                return {**self._piece(digest, stored, m), "chunks": chunks, "level": LEVEL}
+        return self._whole(stored, m, parts)
+
+    def _whole(self, stored: bytes, m: Member | None, parts: dict[str, bytes]) -> object:
+        digest = sha256(stored)
+        parts.setdefault(digest, stored)
+        return self._piece(digest, stored, m)
+
+    @staticmethod
+    def _piece(digest: str, stored: bytes, m: Member | None) -> dict[str, object]:
         piece: dict[str, object] = {"part": digest, "bytes": len(stored)}
         if m is not None:
             piece |= {"name": m.name, "method": m.method, "crc": m.crc, "size": m.size}
@@ -173,14 +242,14 @@ class States:
         format 1 snapshot, or nothing at all)."""
         path = self.manifest_path(digest)
         try:
-            text = path.read_bytes()
+            packed = path.read_bytes()
         except FileNotFoundError:
             return None
         except OSError as err:
             raise JournalError(f"{path}: cannot be read: {err.strerror or err}") from err
         try:
-            raw = json.loads(text)
-        except (ValueError, RecursionError):
+            raw = json.loads(gzip.decompress(packed))
+        except (ValueError, RecursionError, OSError, EOFError, zlib.error):
             raw = None
         pieces = raw.get("pieces") if isinstance(raw, dict) else None
         if (
@@ -193,43 +262,66 @@ class States:
         return raw
 
     def parts_of(self, digest: str, what: str) -> set[str]:
-        """The digests of the parts a state is made of (none for a format 1 snapshot)."""
+        """The parts (files under ``parts/``) a state is made of (none for a format 1
+        snapshot)."""
         manifest = self.manifest(digest, what)
         if manifest is None:
             return set()
         pieces = manifest["pieces"]
         assert isinstance(pieces, list)
-        return {p["part"] for p in pieces if isinstance(p, dict)}
+        found: set[str] = set()
+        for p in pieces:
+            if isinstance(p, dict):
+                found |= set(p["chunks"]) if "chunks" in p else {p["part"]}
+        return found
 
     def read(self, digest: str, what: str) -> bytes:
-        """The package of a state, rebuilt from its parts and checked against its digest."""
+        """The package of a state, rebuilt from its parts and checked against its digest
+        (or, when a chunked member compresses otherwise here, against its members' CRCs)."""
         manifest = self.manifest(digest, what)
         if manifest is None:
             return self._read_snapshot(digest, what)
         pieces = manifest["pieces"]
         assert isinstance(pieces, list)
-        out = bytearray()
+        out: list[bytes] = []
+        exact = True
         for piece in pieces:
             if isinstance(piece, str):
-                out += base64.b64decode(piece)
+                out.append(base64.b64decode(piece))
                 continue
-            part = piece["part"]
-            path = self.part_path(part)
             member = f" ({piece['name']})" if "name" in piece else ""
-            try:
-                stored = path.read_bytes()
-            except FileNotFoundError:
-                raise JournalError(f"{path}, a part of {what}{member}, is missing") from None
-            except OSError as err:
-                raise JournalError(f"{path}: cannot be read: {err.strerror or err}") from err
-            if sha256(stored) != part:
-                raise JournalError(f"{path}, a part of {what}{member}, is damaged (digest differs)")
-            out += stored
-        data = bytes(out)
+            if "chunks" not in piece:
+                out.append(self._part(piece["part"], f"{what}{member}"))
+                continue
+            content = b"".join(
+                _inflate_chunk(self._part(c, f"{what}{member}"), self.part_path(c))
+                for c in piece["chunks"]
+            )
+            if zlib.crc32(content) != piece["crc"] or len(content) != piece["size"]:
+                path = self.manifest_path(digest)
+                raise JournalError(f"{path}, the manifest of {what}{member}, is damaged")
+            stored = _deflate(content, int(piece.get("level", LEVEL)))
+            exact = exact and sha256(stored) == piece["part"]
+            out.append(stored)
+        if not exact:
+            return _rezipped(pieces, out, self.manifest_path(digest), what)
+        data = b"".join(out)
         if sha256(data) != digest:
             path = self.manifest_path(digest)
             raise JournalError(f"{path}, the manifest of {what}, is damaged (digest differs)")
         return data
+
+    def _part(self, part: str, what: str) -> bytes:
+        path = self.part_path(part)
+        try:
+            stored = path.read_bytes()
+        except FileNotFoundError:
+            raise JournalError(f"{path}, a part of {what}, is missing") from None
+        except OSError as err:
+            raise JournalError(f"{path}: cannot be read: {err.strerror or err}") from err
+        if sha256(stored) != part:
+            raise JournalError(f"{path}, a part of {what}, is damaged (digest differs)")
+        return stored
 
     def _read_snapshot(self, digest: str, what: str) -> bytes:
         path = self.snapshot_path(digest)
@@ -254,9 +346,9 @@ class States:
         for digest in sorted(kept):
             needed |= self.parts_of(digest, f"state {digest[:12]}")
         states = 0
-        for folder, suffix in ((STATES, ".json"), (SNAPSHOTS, ".xlsx")):
+        for folder, suffix in ((STATES, ".json.gz"), (SNAPSHOTS, ".xlsx")):
             for path in sorted((self.folder / folder).glob(f"*{suffix}")):
-                if path.stem not in kept:
+                if path.name[: -len(suffix)] not in kept:
                     os.unlink(path)
                     states += 1
         parts = 0
@@ -280,13 +372,98 @@ def _raw(data: bytes) -> str:
     return base64.b64encode(data).decode("ascii")
 
 
+def _is_digest(value: object) -> bool:
+    return isinstance(value, str) and len(value) == 64 and not value.strip("0123456789abcdef")
+
+
 def _is_piece(piece: object) -> bool:
     if isinstance(piece, str):
         return True
-    if not isinstance(piece, dict):
+    if not isinstance(piece, dict) or not _is_digest(piece.get("part")):
         return False
-    part = piece.get("part")
-    return isinstance(part, str) and len(part) == 64 and all(c in "0123456789abcdef" for c in part)
+    if "chunks" not in piece:
+        return True
+    chunks = piece["chunks"]
+    return (
+        isinstance(chunks, list)
+        and all(_is_digest(c) for c in chunks)
+        and isinstance(piece.get("crc"), int)
+        and isinstance(piece.get("size"), int)
+        and isinstance(piece.get("name"), str)
+        and isinstance(piece.get("level", LEVEL), int)
+    )
+
+
+def chunks_of(content: bytes) -> list[bytes]:
+    """``content`` cut into runs of rows: before the first row, then a cut after each row
+    whose CRC has the ``CHUNK_ROWS`` bits clear (or once a run is ``CHUNK_LONGEST``). A row
+    changed moves at most the cuts beside it; rows added at the end change the last run."""
+    starts = [m.start() for m in _ROW.finditer(content)]
+    if not starts:
+        return [content]
+    cuts = [0, starts[0]] if starts[0] else [0]
+    for row, following in itertools.pairwise(starts):
+        if zlib.crc32(content[row:following]) & CHUNK_ROWS == 0 or (
+            following - cuts[-1] >= CHUNK_LONGEST
+        ):
+            cuts.append(following)
+    cuts.append(len(content))
+    return [content[a:b] for a, b in itertools.pairwise(cuts) if b > a]
+
+
+def _inflate(stored: bytes) -> bytes | None:
+    """A deflated member's content; None when it is not raw deflate."""
+    try:
+        inflater = zlib.decompressobj(-15)
+        content = inflater.decompress(stored) + inflater.flush()
+    except zlib.error:
+        return None
+    return content if inflater.eof and not inflater.unused_data else None
+
+
+def _deflate(content: bytes, level: int = LEVEL) -> bytes:
+    """Compressed as ``zipfile`` compresses a member (raw deflate)."""
+    deflater = zlib.compressobj(level, zlib.DEFLATED, -15)
+    return deflater.compress(content) + deflater.flush()
+
+
+def _inflate_chunk(packed: bytes, path: Path) -> bytes:
+    try:
+        return zlib.decompress(packed)
+    except zlib.error:
+        raise JournalError(f"{path}, a chunk, is damaged (not compressed data)") from None
+
+
+def _rezipped(pieces: list[object], stored: list[bytes], manifest: Path, what: str) -> bytes:
+    """The package written again member by member, each member's content as the state held
+    it (checked against its CRC): this Python compresses a chunked member otherwise than the
+    one that kept it, so the bytes cannot be the same, but the workbook is."""
+    out = io.BytesIO()
+    header = b""
+    with zipfile.ZipFile(out, "w") as package:
+        for piece, data in zip(pieces, stored, strict=True):
+            if isinstance(piece, str):
+                header = data
+                continue
+            if not isinstance(piece, dict) or "name" not in piece:
+                raise JournalError(f"{manifest}, the manifest of {what}, cannot be rebuilt")
+            info = zipfile.ZipInfo(str(piece["name"]), _date_time(header))
+            info.compress_type = int(piece["method"])
+            content = _inflate(data) if info.compress_type == zipfile.ZIP_DEFLATED else data
+            if content is None or zlib.crc32(content) != piece["crc"]:
+                raise JournalError(f"{manifest}, the manifest of {what}, cannot be rebuilt")
+            package.writestr(info, content)
+    return out.getvalue()
+
+
+def _date_time(header: bytes) -> tuple[int, int, int, int, int, int]:
+    """The date and time in the local header at the end of ``header`` (1980-01-01: none)."""
+    at = header.rfind(_LOCAL_HEADER)
+    if at < 0 or len(header) < at + 30:
+        return (1980, 1, 1, 0, 0, 0)
+    time_, date = struct.unpack("<HH", header[at + 10 : at + 14])
+    year, month, day = 1980 + (date >> 9), max(1, (date >> 5) & 15), max(1, date & 31)
+    return (year, month, day, time_ >> 11, (time_ >> 5) & 63, min(59, (time_ & 31) * 2))
 
 
 def _write_new(path: Path, data: bytes) -> None:

@@ -147,7 +147,7 @@ class Journal:
             journal.entries += journal._read_lines()
         elif not old and any(
             any((folder / kept).glob(pattern))
-            for kept, pattern in ((STATES, "*.json"), (SNAPSHOTS, "*.xlsx"))
+            for kept, pattern in ((STATES, "*.json.gz"), (SNAPSHOTS, "*.xlsx"))
         ):
             raise JournalError(f"{journal.file} is missing; the journal cannot be read")
         numbers = [e.number for e in journal.entries]
@@ -235,10 +235,14 @@ class Journal:
 
     # --- states -------------------------------------------------------------------------
 
-    def keep_state(self, data: bytes) -> tuple[str, list[Path]]:
+    def keep_state(self, data: bytes, base: str | None = None) -> tuple[str, list[Path]]:
         """Keep ``data`` as a state (its new parts and its manifest); its digest, and the
-        files written for it (for ``drop_state`` when the action fails)."""
-        return self.states.keep(data)
+        files written for it (for ``drop_state`` when the action fails). ``base``: the state
+        it follows (the last entry's when not given), against which its changed members
+        are kept as chunks."""
+        if base is None and self.entries:
+            base = self.entries[-1].after
+        return self.states.keep(data, base)
 
     def drop_state(self, written: list[Path]) -> None:
         """Take back the files ``keep_state`` wrote for an action that failed."""
@@ -390,7 +394,7 @@ def record(
     wrote_after: list[Path] = []
     try:
         after = book.read_bytes()
-        after_digest, wrote_after = journal.keep_state(after)
+        after_digest, wrote_after = journal.keep_state(after, digest)
         entry = _next_entry(journal, action, arguments, door, digest, after_digest)
         journal.append(entry)
     except BaseException:
@@ -429,7 +433,7 @@ def _record_before_replacing(
     entries: list[Entry] = []
 
     def ready(new_file: Path) -> None:
-        after_digest, wrote_after = journal.keep_state(new_file.read_bytes())
+        after_digest, wrote_after = journal.keep_state(new_file.read_bytes(), digest)
         written.extend(wrote_after)
         entry = _next_entry(journal, action, arguments, door, digest, after_digest)
         journal.append(entry)
