@@ -1,4 +1,4 @@
-"""What a desk's entry costs the journal, as the event grows: ``python benchmarks/bench_journal.py``.
+"""What a desk's entry costs the journal as the event grows: ``python benchmarks/bench_journal.py``.
 
 For each field size (``--sizes``, 60 300 800): a workbook holding the real 22,410-member
 TDListA (tests/data), the field pre-registered and paired in round 1, Check-in on and
@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gzip
 import io
 import json
 import random
@@ -164,24 +165,32 @@ class JournalClock:
 
 
 def new_members(history: Path, before: str | None, after: str) -> Counter[str]:
-    """The members whose parts the state ``after`` added to the journal (by manifest)."""
+    """Bytes of the parts the state ``after`` added to the journal, by member (read from
+    the manifests: a chunked member's new chunks, another member's new part), and the
+    manifest itself."""
 
-    def pieces(state: str | None) -> dict[str, tuple[str, int]]:
-        path = history / "states" / f"{state}.json"
+    def pieces(state: str | None) -> dict[str, set[str]]:
+        path = history / "states" / f"{state}.json.gz"
         if state is None or not path.is_file():
             return {}
-        manifest = json.loads(path.read_text(encoding="utf-8"))
+        manifest = json.loads(gzip.decompress(path.read_bytes()))
         return {
-            p["part"]: (p.get("name", "(whole file)"), p["bytes"])
+            str(p.get("name", "(whole file)")): set(p.get("chunks") or [p["part"]])
             for p in manifest["pieces"]
             if isinstance(p, dict)
         }
 
     old, new = pieces(before), pieces(after)
+    seen = set().union(*old.values()) if old else set()
     found: Counter[str] = Counter()
-    for part, (name, size) in new.items():
-        if part not in old:
-            found[name] += size
+    for name, parts in new.items():
+        for part in parts - seen:
+            path = history / "parts" / part[:2] / part[2:]
+            if path.is_file():
+                found[name] += path.stat().st_size
+    manifest = history / "states" / f"{after}.json.gz"
+    if manifest.is_file():
+        found["(the manifest)"] += manifest.stat().st_size
     return found
 
 
@@ -288,10 +297,16 @@ def main(argv: list[str] | None = None) -> int:
             f"  bytes per entry: median {statistics.median(kb):.1f} KB, "
             f"p95 {percentile(kb, 95):.1f} KB, max {max(kb):.1f} KB"
         )
-        line = f"  seconds per entry: median {statistics.median(ms):.0f} ms, p95 {percentile(ms, 95):.0f} ms"
+        line = (
+            f"  seconds per entry: median {statistics.median(ms):.0f} ms, "
+            f"p95 {percentile(ms, 95):.0f} ms"
+        )
         if r["journal_seconds"]:
             js = [s * 1000 for s in r["journal_seconds"]]
-            line += f"; the journal's share: median {statistics.median(js):.1f} ms, p95 {percentile(js, 95):.1f} ms"
+            line += (
+                f"; the journal's share: median {statistics.median(js):.1f} ms, "
+                f"p95 {percentile(js, 95):.1f} ms"
+            )
         print(line)
         if r["where"]:
             spent = sum(r["where"].values())
