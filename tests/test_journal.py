@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 from workbook_fixtures import simple_tournament, write_workbook
 
+from addin.journal.errors import JournalError
 from addin.journal.parts import States, members, sha256
 from addin.journal.store import Journal, folder_of
 from tests.helpers import DATA, digest, run
@@ -318,3 +319,19 @@ def test_two_processes_writing_one_workbook_take_turns_in_its_journal(book: Path
     assert journal.entries[-1].after == digest(book)
     names = sorted(str(e.arguments["name"]) for e in journal.entries)
     assert names == sorted(f"{w}, Player {n}" for w in ("Left", "Right") for n in range(count))
+
+
+def test_a_part_cut_short_is_named_and_mended_by_the_next_state_that_holds_it(
+    tmp_path: Path,
+) -> None:
+    states = States(tmp_path / "x.history")
+    rows = [f"row {n}" for n in range(50)]
+    first, _ = states.keep(sheet_package(rows))
+    smallest = min((tmp_path / "x.history" / "parts").glob("*/*"), key=lambda p: p.stat().st_size)
+    smallest.write_bytes(smallest.read_bytes()[:-5])  # docProps/core.xml, cut short
+    with pytest.raises(JournalError, match=r"a part of the first state \(docProps/core\.xml\)"):
+        states.read(first, "the first state")
+    rows.append("one more")  # the next state holds the same docProps/core.xml
+    second, _ = states.keep(sheet_package(rows), first)
+    assert states.read(second, "the second state") == sheet_package(rows)
+    assert states.read(first, "the first state") == sheet_package(rows[:-1])

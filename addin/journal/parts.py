@@ -162,9 +162,11 @@ class States:
         try:
             for part, stored in parts.items():
                 path = self.part_path(part)
-                if not path.is_file():
+                kept = _size(path)
+                if kept != len(stored):
                     _write_new(path, stored)
-                    written.append(path)
+                    if kept is None:  # one cut short is mended, and stays when this fails
+                        written.append(path)
             text = json.dumps(manifest, separators=(",", ":"), ensure_ascii=False)
             path = self.manifest_path(digest)
             _write_new(path, gzip.compress(text.encode("utf-8"), mtime=0))
@@ -198,6 +200,8 @@ class States:
     ) -> object:
         digest = sha256(stored)
         if before is not None and before.get("part") == digest:
+            if "chunks" not in before:
+                parts.setdefault(digest, stored)  # kept already (mended if cut short)
             return before  # unchanged: as the state before keeps it
         if (
             before is not None
@@ -464,6 +468,13 @@ def _date_time(header: bytes) -> tuple[int, int, int, int, int, int]:
     time_, date = struct.unpack("<HH", header[at + 10 : at + 14])
     year, month, day = 1980 + (date >> 9), max(1, (date >> 5) & 15), max(1, date & 31)
     return (year, month, day, time_ >> 11, (time_ >> 5) & 63, min(59, (time_ & 31) * 2))
+
+
+def _size(path: Path) -> int | None:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return None
 
 
 def _write_new(path: Path, data: bytes) -> None:
