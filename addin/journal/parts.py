@@ -15,9 +15,12 @@ round's sheet) would cost its whole compressed self at every entry, and it grows
 field. So a member that differs from the one of the same name in the state before, and
 that this Python's zlib compresses again to exactly its stored bytes, is kept as chunks of
 its content instead: runs of rows (``<row``), cut where a row's CRC says so (content
-defined, as restic and rsync cut files), each chunk compressed and kept once as a part.
-A check-in then costs the chunk holding its row. Restoring it decompresses the chunks and
-compresses them again; the result is checked against the member's digest. Should another
+defined, as restic and rsync cut files), each chunk kept once as a part, compressed and
+named by the SHA-256 of its content (as git keeps a blob). A check-in then costs the chunk
+holding its row. Zlib must give the member's bytes again: that is checked when a member is
+first kept as chunks, and then its writer (the store) is taken to compress as it did.
+Restoring it decompresses the chunks and compresses them again; the package is checked
+against the state's digest. Should another
 zlib compress differently, the package is written again member by member (each member's
 content checked against its CRC): the same workbook part for part, not byte for byte.
 
@@ -64,6 +67,14 @@ LEVEL = zlib.Z_DEFAULT_COMPRESSION
 
 def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+@dataclass(frozen=True)
+class _Chunk:
+    """A run of a member's rows, kept zlib-compressed under the SHA-256 of its content
+    (as git keeps a blob), so a chunk already kept is known without compressing it."""
+
+    content: bytes
 
 
 @dataclass(frozen=True)
@@ -139,7 +150,7 @@ class States:
             return digest, []
         before = self._pieces_by_name(base)
         pieces: list[object] = []
-        parts: dict[str, bytes] = {}
+        parts: dict[str, bytes | _Chunk] = {}
         found = members(data)
         if found is None:
             pieces.append(self._whole(data, None, parts))
@@ -163,7 +174,11 @@ class States:
             for part, stored in parts.items():
                 path = self.part_path(part)
                 kept = _size(path)
-                if kept != len(stored):
+                if isinstance(stored, _Chunk):
+                    if kept is None:  # a chunk is compressed only when it is new
+                        _write_new(path, zlib.compress(stored.content, 6))
+                        written.append(path)
+                elif kept != len(stored):
                     _write_new(path, stored)
                     if kept is None:  # one cut short is mended, and stays when this fails
                         written.append(path)
@@ -196,7 +211,7 @@ class States:
         stored: bytes,
         m: Member,
         before: dict[str, object] | None,
-        parts: dict[str, bytes],
+        parts: dict[str, bytes | _Chunk],
     ) -> object:
         digest = sha256(stored)
         if before is not None and before.get("part") == digest:
@@ -210,17 +225,23 @@ class States:
             and not self.part_path(digest).is_file()
         ):
             content = _inflate(stored)
-            if content is not None and _deflate(content) == stored:
+            # Compressing it again must give its bytes; once a member is kept as chunks,
+            # its writer (the store, through zipfile) is taken to compress as it did.
+            same_writer = "chunks" in before and before.get("level") == LEVEL
+            if content is not None and (same_writer or _deflate(content) == stored):
+                known = before.get("chunks") or []
+                assert isinstance(known, list)
+                seen = set(known)
                 chunks = []
                 for chunk in chunks_of(content):
-                    packed = zlib.compress(chunk, 6)
-                    name = sha256(packed)
-                    parts.setdefault(name, packed)
+                    name = sha256(chunk)
+                    if name not in seen:
+                        parts.setdefault(name, _Chunk(chunk))
                     chunks.append(name)
                 return {**self._piece(digest, stored, m), "chunks": chunks, "level": LEVEL}
         return self._whole(stored, m, parts)
 
-    def _whole(self, stored: bytes, m: Member | None, parts: dict[str, bytes]) -> object:
+    def _whole(self, stored: bytes, m: Member | None, parts: dict[str, bytes | _Chunk]) -> object:
         digest = sha256(stored)
         parts.setdefault(digest, stored)
         return self._piece(digest, stored, m)
@@ -297,10 +318,7 @@ class States:
             if "chunks" not in piece:
                 out.append(self._part(piece["part"], f"{what}{member}"))
                 continue
-            content = b"".join(
-                _inflate_chunk(self._part(c, f"{what}{member}"), self.part_path(c))
-                for c in piece["chunks"]
-            )
+            content = b"".join(self._chunk(c, f"{what}{member}") for c in piece["chunks"])
             if zlib.crc32(content) != piece["crc"] or len(content) != piece["size"]:
                 path = self.manifest_path(digest)
                 raise JournalError(f"{path}, the manifest of {what}{member}, is damaged")
@@ -314,6 +332,23 @@ class States:
             path = self.manifest_path(digest)
             raise JournalError(f"{path}, the manifest of {what}, is damaged (digest differs)")
         return data
+
+    def _chunk(self, name: str, what: str) -> bytes:
+        """A chunk's content: kept compressed, named by the SHA-256 of its content."""
+        path = self.part_path(name)
+        try:
+            packed = path.read_bytes()
+        except FileNotFoundError:
+            raise JournalError(f"{path}, a part of {what}, is missing") from None
+        except OSError as err:
+            raise JournalError(f"{path}: cannot be read: {err.strerror or err}") from err
+        try:
+            content = zlib.decompress(packed)
+        except zlib.error:
+            content = None
+        if content is None or sha256(content) != name:
+            raise JournalError(f"{path}, a part of {what}, is damaged (digest differs)")
+        return content
 
     def _part(self, part: str, what: str) -> bytes:
         path = self.part_path(part)
@@ -429,13 +464,6 @@ def _deflate(content: bytes, level: int = LEVEL) -> bytes:
     """Compressed as ``zipfile`` compresses a member (raw deflate)."""
     deflater = zlib.compressobj(level, zlib.DEFLATED, -15)
     return deflater.compress(content) + deflater.flush()
-
-
-def _inflate_chunk(packed: bytes, path: Path) -> bytes:
-    try:
-        return zlib.decompress(packed)
-    except zlib.error:
-        raise JournalError(f"{path}, a chunk, is damaged (not compressed data)") from None
 
 
 def _rezipped(pieces: list[object], stored: list[bytes], manifest: Path, what: str) -> bytes:
