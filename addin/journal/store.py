@@ -300,6 +300,11 @@ class Journal:
             header |= {"continues": OLD_JOURNAL_FILE, "after": self.old_entries}
         text = json.dumps(header, ensure_ascii=False) + "\n"
         self.folder.mkdir(exist_ok=True)
+        if self.file.exists():  # made since this journal was read: never replaced
+            raise JournalError(
+                f"{self.file} was written by another program while this action ran: "
+                "nothing was written; run it again"
+            )
         _write_file(self.file, text.encode("utf-8"))
         self._size = self._good = len(text.encode("utf-8"))
 
