@@ -125,11 +125,15 @@ def sheet_package(rows: list[str]) -> bytes:
         for n, text in enumerate(rows, start=1)
     )
     out = io.BytesIO()
+    saved = (2026, 11, 29, 4, 31, 26)  # one time: the same rows make the same package
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as package:
-        package.writestr("docProps/core.xml", "<cp:coreProperties/>")
-        package.writestr(
-            "xl/worksheets/sheet1.xml", f"<worksheet><sheetData>{xml}</sheetData></worksheet>"
-        )
+        for name, text in (
+            ("docProps/core.xml", "<cp:coreProperties/>"),
+            ("xl/worksheets/sheet1.xml", f"<worksheet><sheetData>{xml}</sheetData></worksheet>"),
+        ):
+            info = zipfile.ZipInfo(name, saved)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            package.writestr(info, text)
     return out.getvalue()
 
 
@@ -328,12 +332,14 @@ def test_a_part_cut_short_is_named_and_mended_by_the_next_state_that_holds_it(
 ) -> None:
     states = States(tmp_path / "x.history")
     rows = [f"row {n}" for n in range(50)]
-    first, _ = states.keep(sheet_package(rows))
+    package = sheet_package(rows)
+    first, _ = states.keep(package)
     smallest = min((tmp_path / "x.history" / "parts").glob("*/*"), key=lambda p: p.stat().st_size)
     smallest.write_bytes(smallest.read_bytes()[:-5])  # docProps/core.xml, cut short
     with pytest.raises(JournalError, match=r"a part of the first state \(docProps/core\.xml\)"):
         states.read(first, "the first state")
     rows.append("one more")  # the next state holds the same docProps/core.xml
-    second, _ = states.keep(sheet_package(rows), first)
-    assert states.read(second, "the second state") == sheet_package(rows)
-    assert states.read(first, "the first state") == sheet_package(rows[:-1])
+    following = sheet_package(rows)
+    second, _ = states.keep(following, first)
+    assert states.read(second, "the second state") == following
+    assert states.read(first, "the first state") == package

@@ -153,10 +153,14 @@ def restore(p: Plan, *, door: str = "CLI") -> Entry:
         restores=p.restores,
         notes=notes,
     )
+    put: list[Path] = []
     try:
-        journal.append(entry)  # the state put back is kept already: it was just read
+        # Kept already (it was just read), unless it was written again member by member.
+        _, put = journal.keep_state(p.data, entry.before)
+        journal.append(entry)
     except BaseException:
         put_back(book, p.current)
+        journal.drop_state(put)
         journal.drop_state(wrote)
         raise
     return entry
