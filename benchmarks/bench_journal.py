@@ -169,24 +169,27 @@ def new_members(history: Path, before: str | None, after: str) -> Counter[str]:
     the manifests: a chunked member's new chunks, another member's new part), and the
     manifest itself."""
 
-    def pieces(state: str | None) -> dict[str, set[str]]:
+    def pieces(state: str | None) -> tuple[dict[str, set[str]], dict[str, list[Any]]]:
         path = history / "states" / f"{state}.json.gz"
         if state is None or not path.is_file():
-            return {}
+            return {}, {}
         manifest = json.loads(gzip.decompress(path.read_bytes()))
-        return {
+        named = {
             str(p.get("name", "(whole file)")): set(p.get("chunks") or [p["part"]])
             for p in manifest["pieces"]
             if isinstance(p, dict)
         }
+        return named, manifest.get("packed", {})
 
-    old, new = pieces(before), pieces(after)
+    (old, _), (new, packed) = pieces(before), pieces(after)
     seen = set().union(*old.values()) if old else set()
     found: Counter[str] = Counter()
     for name, parts in new.items():
         for part in parts - seen:
             path = history / "parts" / part[:2] / part[2:]
-            if path.is_file():
+            if part in packed:
+                found[name] += packed[part][2]
+            elif path.is_file():
                 found[name] += path.stat().st_size
     manifest = history / "states" / f"{after}.json.gz"
     if manifest.is_file():

@@ -51,6 +51,10 @@ from addin.workbook.saving import default_mode
 
 STATES = "states"
 PARTS = "parts"
+PACKS = "packs"
+PACK_FROM = 6
+"""A state with more new parts than this keeps them in one pack file (one file to write and
+flush: the first state, a member's first chunks), fewer each in a file of its own."""
 SNAPSHOTS = "snapshots"
 """Format 1: each state a whole copy of the workbook."""
 MANIFEST_FORMAT = 2
@@ -133,6 +137,9 @@ class States:
     def part_path(self, digest: str) -> Path:
         return self.folder / PARTS / digest[:2] / digest[2:]
 
+    def pack_path(self, digest: str) -> Path:
+        return self.folder / PACKS / f"{digest}.pack"
+
     def has(self, digest: str) -> bool:
         if self.manifest_path(digest).is_file():
             return True
@@ -148,7 +155,7 @@ class States:
         digest = sha256(data)
         if self.has(digest):
             return digest, []
-        before = self._pieces_by_name(base)
+        before, located_before = self._pieces_by_name(base)
         pieces: list[object] = []
         parts: dict[str, bytes | _Chunk] = {}
         found = members(data)
@@ -163,25 +170,48 @@ class States:
                 position = m.end
             if position < len(data):
                 pieces.append(_raw(data[position:]))
-        manifest = {
-            "format": MANIFEST_FORMAT,
-            "sha256": digest,
-            "size": len(data),
-            "pieces": pieces,
-        }
+        needed = set().union(*(_parts_in(p) for p in pieces))
+        located = {h: where for h, where in located_before.items() if h in needed}
+        new: dict[str, bytes] = {}
+        mended: dict[str, bytes] = {}
+        for part, stored in parts.items():
+            if part in located:
+                continue
+            kept = _size(self.part_path(part))
+            if isinstance(stored, _Chunk):
+                if kept is None:  # a chunk is compressed only when it is new
+                    new[part] = zlib.compress(stored.content, 6)
+            elif kept is None:
+                new[part] = stored
+            elif kept != len(stored):
+                mended[part] = stored  # a part cut short, written again (kept on failure)
         written: list[Path] = []
         try:
-            for part, stored in parts.items():
-                path = self.part_path(part)
-                kept = _size(path)
-                if isinstance(stored, _Chunk):
-                    if kept is None:  # a chunk is compressed only when it is new
-                        _write_new(path, zlib.compress(stored.content, 6))
-                        written.append(path)
-                elif kept != len(stored):
+            if len(new) > PACK_FROM:
+                pack = b"".join(new.values())
+                name = sha256(pack)
+                path = self.pack_path(name)
+                if not path.is_file():
+                    _write_new(path, pack)
+                    written.append(path)
+                at = 0
+                for part, stored in new.items():
+                    located[part] = [name, at, len(stored)]
+                    at += len(stored)
+            else:
+                for part, stored in new.items():
+                    path = self.part_path(part)
                     _write_new(path, stored)
-                    if kept is None:  # one cut short is mended, and stays when this fails
-                        written.append(path)
+                    written.append(path)
+            for part, stored in mended.items():
+                _write_new(self.part_path(part), stored)
+            manifest = {
+                "format": MANIFEST_FORMAT,
+                "sha256": digest,
+                "size": len(data),
+                "pieces": pieces,
+                "packed": located,
+            }
             text = json.dumps(manifest, separators=(",", ":"), ensure_ascii=False)
             path = self.manifest_path(digest)
             _write_new(path, gzip.compress(text.encode("utf-8"), mtime=0))
@@ -193,18 +223,25 @@ class States:
             raise
         return digest, written
 
-    def _pieces_by_name(self, base: str | None) -> dict[str, dict[str, object]]:
-        """The member pieces of state ``base``, by member name (none when it cannot be read:
-        then nothing is chunked, and nothing is lost)."""
+    def _pieces_by_name(
+        self, base: str | None
+    ) -> tuple[dict[str, dict[str, object]], dict[str, list[object]]]:
+        """The member pieces of state ``base``, by member name, and where its packed parts
+        lie (none when it cannot be read: then nothing is chunked, and nothing is lost)."""
         if base is None:
-            return {}
+            return {}, {}
         try:
             manifest = self.manifest(base, "the state before")
         except JournalError:
-            return {}
-        pieces = manifest["pieces"] if manifest else []
+            return {}, {}
+        if manifest is None:
+            return {}, {}
+        pieces = manifest["pieces"]
         assert isinstance(pieces, list)
-        return {str(p["name"]): p for p in pieces if isinstance(p, dict) and "name" in p}
+        packed = manifest.get("packed") or {}
+        assert isinstance(packed, dict)
+        named = {str(p["name"]): p for p in pieces if isinstance(p, dict) and "name" in p}
+        return named, packed
 
     def _member(
         self,
@@ -218,8 +255,12 @@ class States:
             if "chunks" not in before:
                 parts.setdefault(digest, stored)  # kept already (mended if cut short)
             return before  # unchanged: as the state before keeps it
+        changes = int(str(before.get("changes", 0))) + 1 if before is not None else 0
+        """How many times the member changed from state to state: kept whole at its first
+        change (an event's first entry costs no decompression), as chunks from its second."""
         if (
             before is not None
+            and changes >= 2
             and m.method == zipfile.ZIP_DEFLATED
             and m.size >= CHUNKED_FROM
             and not self.part_path(digest).is_file()
@@ -238,8 +279,13 @@ class States:
                     if name not in seen:
                         parts.setdefault(name, _Chunk(chunk))
                     chunks.append(name)
-                return {**self._piece(digest, stored, m), "chunks": chunks, "level": LEVEL}
-        return self._whole(stored, m, parts)
+                piece = self._piece(digest, stored, m)
+                return {**piece, "chunks": chunks, "level": LEVEL, "changes": changes}
+        whole = self._whole(stored, m, parts)
+        if changes:
+            assert isinstance(whole, dict)
+            whole["changes"] = changes
+        return whole
 
     def _whole(self, stored: bytes, m: Member | None, parts: dict[str, bytes | _Chunk]) -> object:
         digest = sha256(stored)
@@ -282,22 +328,25 @@ class States:
             or raw.get("sha256") != digest
             or not isinstance(pieces, list)
             or not all(_is_piece(p) for p in pieces)
+            or not isinstance(raw.get("packed", {}), dict)
+            or not all(_is_location(w) for w in raw.get("packed", {}).values())
         ):
             raise JournalError(f"{path}, the manifest of {what}, is damaged")
         return raw
 
-    def parts_of(self, digest: str, what: str) -> set[str]:
-        """The parts (files under ``parts/``) a state is made of (none for a format 1
+    def files_of(self, digest: str, what: str) -> set[Path]:
+        """The files under ``parts/`` and ``packs/`` a state is made of (none for a format 1
         snapshot)."""
         manifest = self.manifest(digest, what)
         if manifest is None:
             return set()
         pieces = manifest["pieces"]
-        assert isinstance(pieces, list)
-        found: set[str] = set()
-        for p in pieces:
-            if isinstance(p, dict):
-                found |= set(p["chunks"]) if "chunks" in p else {p["part"]}
+        packed = manifest.get("packed") or {}
+        assert isinstance(pieces, list) and isinstance(packed, dict)
+        found: set[Path] = set()
+        for part in set().union(*(_parts_in(p) for p in pieces)):
+            where = packed.get(part)
+            found.add(self.pack_path(where[0]) if where else self.part_path(part))
         return found
 
     def read(self, digest: str, what: str) -> bytes:
@@ -307,7 +356,8 @@ class States:
         if manifest is None:
             return self._read_snapshot(digest, what)
         pieces = manifest["pieces"]
-        assert isinstance(pieces, list)
+        packed = manifest.get("packed") or {}
+        assert isinstance(pieces, list) and isinstance(packed, dict)
         out: list[bytes] = []
         exact = True
         for piece in pieces:
@@ -316,9 +366,9 @@ class States:
                 continue
             member = f" ({piece['name']})" if "name" in piece else ""
             if "chunks" not in piece:
-                out.append(self._part(piece["part"], f"{what}{member}"))
+                out.append(self._part(piece["part"], packed, f"{what}{member}"))
                 continue
-            content = b"".join(self._chunk(c, f"{what}{member}") for c in piece["chunks"])
+            content = b"".join(self._chunk(c, packed, f"{what}{member}") for c in piece["chunks"])
             if zlib.crc32(content) != piece["crc"] or len(content) != piece["size"]:
                 path = self.manifest_path(digest)
                 raise JournalError(f"{path}, the manifest of {what}{member}, is damaged")
@@ -333,31 +383,34 @@ class States:
             raise JournalError(f"{path}, the manifest of {what}, is damaged (digest differs)")
         return data
 
-    def _chunk(self, name: str, what: str) -> bytes:
-        """A chunk's content: kept compressed, named by the SHA-256 of its content."""
-        path = self.part_path(name)
+    def _stored(self, part: str, packed: dict[str, object], what: str) -> tuple[Path, bytes]:
+        """Where a part is kept (its own file, or a range of a pack) and its bytes."""
+        where = packed.get(part)
+        path = self.pack_path(str(where[0])) if isinstance(where, list) else self.part_path(part)
         try:
-            packed = path.read_bytes()
+            if isinstance(where, list):
+                with open(path, "rb") as pack:
+                    pack.seek(int(where[1]))
+                    return path, pack.read(int(where[2]))
+            return path, path.read_bytes()
         except FileNotFoundError:
             raise JournalError(f"{path}, a part of {what}, is missing") from None
         except OSError as err:
             raise JournalError(f"{path}: cannot be read: {err.strerror or err}") from err
+
+    def _chunk(self, name: str, packed: dict[str, object], what: str) -> bytes:
+        """A chunk's content: kept compressed, named by the SHA-256 of its content."""
+        path, stored = self._stored(name, packed, what)
         try:
-            content = zlib.decompress(packed)
+            content: bytes | None = zlib.decompress(stored)
         except zlib.error:
             content = None
         if content is None or sha256(content) != name:
             raise JournalError(f"{path}, a part of {what}, is damaged (digest differs)")
         return content
 
-    def _part(self, part: str, what: str) -> bytes:
-        path = self.part_path(part)
-        try:
-            stored = path.read_bytes()
-        except FileNotFoundError:
-            raise JournalError(f"{path}, a part of {what}, is missing") from None
-        except OSError as err:
-            raise JournalError(f"{path}: cannot be read: {err.strerror or err}") from err
+    def _part(self, part: str, packed: dict[str, object], what: str) -> bytes:
+        path, stored = self._stored(part, packed, what)
         if sha256(stored) != part:
             raise JournalError(f"{path}, a part of {what}, is damaged (digest differs)")
         return stored
@@ -378,12 +431,12 @@ class States:
     # --- pruning ----------------------------------------------------------------------
 
     def prune(self, kept: set[str]) -> tuple[int, int]:
-        """Remove every state not in ``kept`` and every part no kept state is made of; the
-        number of states and of parts removed. A kept state's manifest that cannot be read
-        refuses the pruning before anything is removed."""
-        needed: set[str] = set()
+        """Remove every state not in ``kept`` and every part and pack no kept state is made
+        of; the number of states and of part files removed. A kept state's manifest that
+        cannot be read refuses the pruning before anything is removed."""
+        needed: set[Path] = set()
         for digest in sorted(kept):
-            needed |= self.parts_of(digest, f"state {digest[:12]}")
+            needed |= self.files_of(digest, f"state {digest[:12]}")
         states = 0
         for folder, suffix in ((STATES, ".json.gz"), (SNAPSHOTS, ".xlsx")):
             for path in sorted((self.folder / folder).glob(f"*{suffix}")):
@@ -391,8 +444,9 @@ class States:
                     os.unlink(path)
                     states += 1
         parts = 0
-        for path in sorted((self.folder / PARTS).glob("*/*")):
-            if path.is_file() and path.parent.name + path.name not in needed:
+        stored = [*(self.folder / PARTS).glob("*/*"), *(self.folder / PACKS).glob("*.pack")]
+        for path in sorted(stored):
+            if path.is_file() and path not in needed:
                 os.unlink(path)
                 parts += 1
         self.tidy()
@@ -401,7 +455,7 @@ class States:
     def tidy(self) -> None:
         """Remove the folders left empty (by a pruning, or a failed first action)."""
         folders = sorted((self.folder / PARTS).glob("*"), reverse=True)
-        folders += [self.folder / n for n in (PARTS, STATES, SNAPSHOTS)]
+        folders += [self.folder / n for n in (PARTS, PACKS, STATES, SNAPSHOTS)]
         for folder in folders:
             with contextlib.suppress(OSError):
                 folder.rmdir()  # only when empty
@@ -413,6 +467,22 @@ def _raw(data: bytes) -> str:
 
 def _is_digest(value: object) -> bool:
     return isinstance(value, str) and len(value) == 64 and not value.strip("0123456789abcdef")
+
+
+def _parts_in(piece: object) -> set[str]:
+    """The parts a manifest's piece names: its chunks, or its stored bytes."""
+    if not isinstance(piece, dict):
+        return set()
+    return set(piece["chunks"]) if "chunks" in piece else {piece["part"]}
+
+
+def _is_location(where: object) -> bool:
+    return (
+        isinstance(where, list)
+        and len(where) == 3
+        and _is_digest(where[0])
+        and all(isinstance(n, int) and n >= 0 for n in where[1:])
+    )
 
 
 def _is_piece(piece: object) -> bool:
