@@ -10,11 +10,15 @@ methods, CRCs, sizes, dates, attributes, exactly as stored) is kept in the manif
 itself. Put together again, the pieces are the package byte for byte, and that is
 checked against the state's digest before anything is written.
 
+When a state brings more than ``PACK_FROM`` new parts (a journal's first state, a sheet's
+first chunks), they are written one after another into one pack, ``packs/<digest>.pack``,
+and the manifest says where each lies: one file to write and flush, not forty.
+
 A member that changes from state to state (the Players sheet at check-in, the Log, the
 round's sheet) would cost its whole compressed self at every entry, and it grows with the
-field. So a member that differs from the one of the same name in the state before, and
-that this Python's zlib compresses again to exactly its stored bytes, is kept as chunks of
-its content instead: runs of rows (``<row``), cut where a row's CRC says so (content
+field. So a member that differs from the one of the same name in the state before, for the
+second time or more, and that this Python's zlib compresses again to exactly its stored
+bytes, is kept as chunks of its content instead: runs of rows (``<row``), cut where a row's CRC says so (content
 defined, as restic and rsync cut files), each chunk kept once as a part, compressed and
 named by the SHA-256 of its content (as git keeps a blob). A check-in then costs the chunk
 holding its row. Zlib must give the member's bytes again: that is checked when a member is
