@@ -18,15 +18,15 @@ A member that changes from state to state (the Players sheet at check-in, the Lo
 round's sheet) would cost its whole compressed self at every entry, and it grows with the
 field. So a member that differs from the one of the same name in the state before, for the
 second time or more, and that this Python's zlib compresses again to exactly its stored
-bytes, is kept as chunks of its content instead: runs of rows (``<row``), cut where a row's CRC says so (content
-defined, as restic and rsync cut files), each chunk kept once as a part, compressed and
-named by the SHA-256 of its content (as git keeps a blob). A check-in then costs the chunk
-holding its row. Zlib must give the member's bytes again: that is checked when a member is
-first kept as chunks, and then its writer (the store) is taken to compress as it did.
-Restoring it decompresses the chunks and compresses them again; the package is checked
-against the state's digest. Should another
-zlib compress differently, the package is written again member by member (each member's
-content checked against its CRC): the same workbook part for part, not byte for byte.
+bytes, is kept as chunks of its content instead: runs of rows (``<row``), cut where a
+row's CRC says so (content defined, as restic and rsync cut files), each chunk kept once
+as a part, compressed and named by the SHA-256 of its content (as git keeps a blob). A
+check-in then costs the chunk holding its row. Zlib must give the member's bytes again:
+that is checked when a member is first kept as chunks, and then its writer (the store) is
+taken to compress as it did. Restoring decompresses the chunks and compresses them again;
+the package is checked against the state's digest. Should another zlib compress
+differently, the package is written again member by member (each member's content checked
+against its CRC): the same workbook part for part, not byte for byte.
 
 A file that is not a zip package (or one whose members overlap) is kept whole as one part.
 Format 1's whole copies (``snapshots/<digest>.xlsx``) are still read.
