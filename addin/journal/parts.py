@@ -193,7 +193,7 @@ class States:
         try:
             if len(new) > PACK_FROM:
                 pack = b"".join(new.values())
-                name = sha256(pack)
+                name = sha256("".join(new).encode("ascii"))  # its parts name its content
                 path = self.pack_path(name)
                 if not path.is_file():
                     _write_new(path, pack)

@@ -146,8 +146,9 @@ class Journal:
         if journal.file.exists():
             journal.entries += journal._read_lines()
         elif not old and any(
-            any((folder / kept).glob(pattern))
-            for kept, pattern in ((STATES, "*.json.gz"), (SNAPSHOTS, "*.xlsx"))
+            name.endswith(suffix)
+            for kept, suffix in ((STATES, ".json.gz"), (SNAPSHOTS, ".xlsx"))
+            for name in _names_in(folder / kept)
         ):
             raise JournalError(f"{journal.file} is missing; the journal cannot be read")
         numbers = [e.number for e in journal.entries]
@@ -324,6 +325,14 @@ class Journal:
         needed = {d for e in self.entries[number - 1 :] for d in (e.before, e.after) if d}
         removed, _parts = self.states.prune(needed)
         return removed
+
+
+def _names_in(folder: Path) -> list[str]:
+    """The names in ``folder`` (none when it is not there): no pattern to compile."""
+    try:
+        return os.listdir(folder)
+    except OSError:
+        return []
 
 
 def _write_all(fd: int, data: bytes) -> None:
