@@ -12,7 +12,7 @@ checked against the state's digest before anything is written.
 
 When a state brings more than ``PACK_FROM`` new parts (a journal's first state, a sheet's
 first chunks), they are written one after another into one pack, ``packs/<digest>.pack``,
-and the manifest says where each lies: one file to write and flush, not forty.
+and the manifest says where each lies: one file to write and flush, not one per part.
 
 A member that changes from state to state (the Players sheet at check-in, the Log, the
 round's sheet) would cost its whole compressed self at every entry, and it grows with the
@@ -56,9 +56,10 @@ from addin.workbook.saving import default_mode
 STATES = "states"
 PARTS = "parts"
 PACKS = "packs"
-PACK_FROM = 6
+PACK_FROM = 2
 """A state with more new parts than this keeps them in one pack file (one file to write and
-flush: the first state, a member's first chunks), fewer each in a file of its own."""
+flush: the first state, an entry's changed sheets and chunks), fewer each in a file of its
+own."""
 SNAPSHOTS = "snapshots"
 """Format 1: each state a whole copy of the workbook."""
 MANIFEST_FORMAT = 2
