@@ -537,7 +537,8 @@ class TournamentStore:
         self._check_unchanged()
         if tournament:
             door = self.signed.by if self.signed else self.workbook.window().door
-            record(book.path, action, args, book.save, door=door)
+            entry = record(book.path, action, args, book.save, door=door)
+            return [f"note: {n}" for n in entry.notes]  # a torn journal line set aside
         else:
             book.save(keep=0)
         return []

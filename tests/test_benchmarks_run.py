@@ -40,6 +40,11 @@ BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
             "x floor (cpu)",
         ),
         (
+            "bench_journal.py",
+            ["--sizes", "30", "--entries", "24"],
+            "20 gave back the state before their entry, part for part",
+        ),
+        (
             "bench_stations.py",
             ["--players", "16", "--field", "10", "--phones", "10", "--kill", "--seconds", "400"],
             "lost: 0, doubled: 0, in the Log but not written: 0",

@@ -126,13 +126,13 @@ def test_a_damaged_journal_refuses_a_button_action_as_it_refuses_a_command(
 ) -> None:
     path, doc = live
     assert press(office, doc, "bands").status == "done"
-    (folder_of(path) / "journal.json").write_text("{not json", encoding="utf-8")
+    (folder_of(path) / "journal.jsonl").write_text("{not json", encoding="utf-8")
     before = live_cells(doc)
     dialogs = AcceptAll()
     refused = press(office, doc, "pair", dialogs)
     assert refused.status == "error"
-    assert "journal.json: damaged" in refused.messages[0]
+    assert "journal.jsonl: damaged" in refused.messages[0]
     assert dialogs.shown[-1][2], "an error dialog"
     assert live_cells(doc) == before
     command = run("pair", path, "--yes")
-    assert command.returncode == 1 and "journal.json: damaged" in command.stderr
+    assert command.returncode == 1 and "journal.jsonl: damaged" in command.stderr

@@ -37,7 +37,7 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     board_1 = rows(path, f"Round {ROUNDS}")[0]
     flipped = "White wins" if board_1["Result"] != "White wins" else "Black wins"
     assert run("result", path, "--board", 1, "--result", flipped, "--yes").returncode == 0
-    assert (folder / "t.history" / "journal.json").is_file()
+    assert (folder / "t.history" / "journal.jsonl").is_file()
     return path
 
 
@@ -393,14 +393,14 @@ def test_a_journal_that_cannot_be_written_leaves_every_backup_as_it_was(book: Pa
     for result in ("jigo", "No result", "jigo"):  # three backups to lose
         assert run("result", book, "--board", 2, "--result", result, "--yes").returncode == 0
     assert all(book.with_name(f"t.bak{n}.xlsx").is_file() for n in (1, 2, 3))
-    journal = book.with_name("t.history") / "journal.json"
+    journal = book.with_name("t.history") / "journal.jsonl"
     os.chmod(journal, stat.S_IRUSR)
     try:
         before = folder_state(book.parent)
         refused = run("result", book, "--board", 2, "--result", "No result", "--yes")
         assert refused.returncode == 1
         assert clean(refused).strip() == (
-            "error: journal.json is read-only; make it writable (file properties) or save "
+            "error: journal.jsonl is read-only; make it writable (file properties) or save "
             "under another name"
         )
         assert folder_state(book.parent) == before, "workbook, backups, journal, snapshots"

@@ -7,12 +7,12 @@ tournament made through the command line is undone step by step to its start and
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import stat
 import subprocess
 import sys
+from dataclasses import asdict
 from pathlib import Path
 
 import openpyxl
@@ -21,7 +21,7 @@ from workbook_fixtures import simple_tournament, write_workbook
 
 from addin.actions.registry import Action, ParamKind, load_all
 from addin.core.model import Tournament
-from addin.journal.store import folder_of
+from addin.journal.store import Journal, folder_of
 from tests.helpers import DATA, digest, run
 from tests.list_server import closed_port
 
@@ -40,8 +40,7 @@ def values(path: Path) -> dict[str, list[tuple[object, ...]]]:
 
 
 def journal(book: Path) -> list[dict[str, object]]:
-    path = folder_of(book) / "journal.json"
-    return json.loads(path.read_text(encoding="utf-8"))["entries"] if path.exists() else []
+    return [asdict(e) for e in Journal.load(book).entries]
 
 
 def tdlista_of(directory: Path, t: Tournament) -> Path:
@@ -308,8 +307,10 @@ def test_a_workbook_saved_again_without_changes_is_no_hand_edit(
         "no folder",
         "journal garbage",
         "journal missing",
-        "snapshot missing",
-        "snapshot damaged",
+        "state missing",
+        "manifest damaged",
+        "part missing",
+        "part damaged",
         "read-only book",
     ],
 )
@@ -321,19 +322,24 @@ def test_a_broken_journal_is_one_line_and_leaves_the_workbook_alone(
     first = digest(book)
     assert run("drop", book, "--player", min(t.players), "--yes").returncode == 0
     history = folder_of(book)
-    snapshot = history / "snapshots" / f"{first}.xlsx"
+    manifest = history / "states" / f"{first}.json.gz"
+    part = max(Journal.load(book).states.files_of(first, ""), key=lambda p: p.stat().st_size)
     if damage == "no folder":
         for p in sorted(history.rglob("*"), reverse=True):
             p.rmdir() if p.is_dir() else p.unlink()
         history.rmdir()
     elif damage == "journal garbage":
-        (history / "journal.json").write_text("{not json", encoding="utf-8")
+        (history / "journal.jsonl").write_text("{not json", encoding="utf-8")
     elif damage == "journal missing":
-        (history / "journal.json").unlink()
-    elif damage == "snapshot missing":
-        snapshot.unlink()
-    elif damage == "snapshot damaged":
-        snapshot.write_bytes(snapshot.read_bytes()[:-10])
+        (history / "journal.jsonl").unlink()
+    elif damage == "state missing":
+        manifest.unlink()
+    elif damage == "manifest damaged":
+        manifest.write_bytes(manifest.read_bytes()[:-10])
+    elif damage == "part missing":
+        part.unlink()
+    elif damage == "part damaged":
+        part.write_bytes(part.read_bytes()[:-10])
     else:
         os.chmod(book, stat.S_IRUSR)
     kept = digest(book)
@@ -342,6 +348,10 @@ def test_a_broken_journal_is_one_line_and_leaves_the_workbook_alone(
     assert done.returncode == 1
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and "unchanged" in lines[0]
+    if damage.startswith(("state", "manifest")):
+        assert str(manifest) in lines[0]
+    if damage.startswith("part"):
+        assert str(part) in lines[0]
     assert digest(book) == kept
     assert {p: p.read_bytes() for p in history.rglob("*") if p.is_file()} == files
     if damage.startswith("journal"):  # a writing action refuses too, rather than lose the net
@@ -358,7 +368,7 @@ def test_prune_keeps_what_later_entries_need(
     ids = sorted(t.players)
     for pid in ids[:3]:
         assert run("drop", book, "--player", pid, "--yes").returncode == 0
-    assert len(list((folder_of(book) / "snapshots").iterdir())) == 4
+    assert len(list((folder_of(book) / "states").iterdir())) == 4
     pruned = run("history", book, "--prune-before", 3)
     assert pruned.returncode == 0 and "Removed 2 snapshot(s)" in pruned.stdout
     assert run("undo", book).returncode == 0
@@ -412,10 +422,10 @@ def test_a_journal_that_cannot_be_written_leaves_the_workbook_as_it_was(
     ids = sorted(t.players)
     assert run("drop", book, "--player", ids[0], "--yes").returncode == 0
     kept, entries = digest(book), journal(book)
-    os.chmod(folder_of(book) / "journal.json", stat.S_IRUSR)
+    os.chmod(folder_of(book) / "journal.jsonl", stat.S_IRUSR)
     for command in (["drop", book, "--player", ids[1], "--yes"], ["undo", book]):
         done = run(*command)
-        assert done.returncode == 1 and "journal.json is read-only" in done.stderr, done.stderr
+        assert done.returncode == 1 and "journal.jsonl is read-only" in done.stderr, done.stderr
         assert len(done.stderr.strip().splitlines()) == 1
         assert digest(book) == kept and journal(book) == entries
 

@@ -72,7 +72,7 @@ def test_history_shows_the_journal_and_writes_nothing(tmp_path: Path) -> None:
 
 def test_undo_on_the_remote_engine_says_how_and_the_way_it_says_works(tmp_path: Path) -> None:
     book, _player, original = journaled(tmp_path)
-    first = folder_of(book) / "journal.json"
+    first = folder_of(book) / "journal.jsonl"
     before = files(book)
     remote = open_remote(book)
     outcome = dispatch("undo", remote, {})

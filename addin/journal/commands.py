@@ -42,7 +42,8 @@ def _entries(entries: list[Entry]) -> str:
 def history_lines(journal: Journal) -> list[str]:
     """The journal as the TD reads it: one line an entry, then what undo and redo would do."""
     if not journal.entries:
-        return [f"{journal.book.name} has no journal yet: no action has changed it."]
+        told = [f"note: {warning}" for warning in journal.warnings]
+        return [f"{journal.book.name} has no journal yet: no action has changed it.", *told]
     state = replay(journal.entries)
     lines = [f"{'#':>4}  {'time':19}  {'door':5}  action"]
     for e in journal.entries:
@@ -56,6 +57,7 @@ def history_lines(journal: Journal) -> list[str]:
         edits = hand_edits(journal, journal.book.read_bytes())
         if edits:
             lines.append(f"note: {edits.message(journal.book.name)}")
+    lines += [f"note: {warning}" for warning in journal.warnings]
     return lines
 
 

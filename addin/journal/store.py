@@ -1,18 +1,22 @@
 """Where the journal lives, how it is read and written, and how an action is recorded in it
 around the save that makes it real (``record``: the tournament store's only way in).
 
-Beside ``NAME.xlsx`` a folder ``NAME.history/`` holds ``journal.json`` (the entries)
-and ``snapshots/``: each state of the workbook an entry saw, before and after, as the
-.xlsx bytes (already zip-compressed), named by their SHA-256. The state after one
-action is the state before the next, so each is stored once. Every file is written
-to a temporary file and renamed into place; nothing is removed except by the TD
+Beside ``NAME.xlsx`` a folder ``NAME.history/`` holds ``journal.jsonl``, the entries, one
+JSON line each, appended and flushed to disk (never rewritten), and the states the entries
+saw, before and after, kept as parts (:mod:`addin.journal.parts`): each member of the
+package once, by its SHA-256, and each state a small manifest. The state after one action
+is the state before the next, so each is stored once; a state that differs from the one
+before in one sheet costs that sheet. Nothing is removed except by the TD
 (``history --prune-before N``).
+
+A journal of format 1 (``journal.json``, rewritten whole at every entry, beside
+``snapshots/``, whole copies of the workbook) is read as it is and continued: its file is
+never written again, and ``journal.jsonl`` holds the entries after it. See docs/journal.md.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import inspect
 import json
 import os
@@ -21,19 +25,22 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from addin.workbook.saving import save_atomically, target_of
+from addin.journal.errors import JournalError
+from addin.journal.parts import SNAPSHOTS, STATES, States, sha256
+from addin.workbook.saving import check_writable, save_atomically, target_of
 
-FORMAT = 1
-JOURNAL_FILE = "journal.json"
-SNAPSHOTS = "snapshots"
+__all__ = ["Entry", "Journal", "JournalError", "folder_of", "now", "put_back", "record", "sha256"]
 
+FORMAT = 2
+JOURNAL_FILE = "journal.jsonl"
+OLD_FORMAT = 1
+OLD_JOURNAL_FILE = "journal.json"
+"""Format 1: the entries in one JSON document, rewritten whole at every entry."""
 
-class JournalError(RuntimeError):
-    """The journal or one of its snapshots cannot be used; nothing was changed."""
-
-
-def sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
+try:
+    import fcntl
+except ImportError:  # Windows: the workbook's turn lock alone keeps writers apart
+    fcntl = None  # type: ignore[assignment]
 
 
 def folder_of(book: Path) -> Path:
@@ -55,7 +62,7 @@ class Entry:
     door: str
     """Who did it: ``CLI``, ``Excel`` or ``Calc``."""
     before: str | None
-    """SHA-256 of the workbook before the entry (its snapshot); None: there was none."""
+    """SHA-256 of the workbook before the entry (its state); None: there was none."""
     after: str
     """SHA-256 of the workbook right after the entry."""
     restores: int | None = None
@@ -105,10 +112,25 @@ class Journal:
         self.book = target_of(Path(book))
         self.folder = folder_of(self.book)
         self.entries = entries
+        self.states = States(self.folder)
+        self.warnings: list[str] = []
+        """What reading found and set aside (a torn last line), in the TD's words."""
+        self.old_entries = 0
+        """How many entries a format 1 journal holds (they come first)."""
+        self._size: int | None = None
+        """The length of ``journal.jsonl`` as read (None: there is none)."""
+        self._good = 0
+        """Where its last whole line ends: an append starts there."""
+        self._appended: list[int] = []
+        """The length before each entry this object appended (to take one back)."""
 
     @property
     def file(self) -> Path:
         return self.folder / JOURNAL_FILE
+
+    @property
+    def old_file(self) -> Path:
+        return self.folder / OLD_JOURNAL_FILE
 
     @classmethod
     def load(cls, book: Path) -> Journal:
@@ -117,30 +139,85 @@ class Journal:
         journal = cls(book, [])
         if folder.exists() and not folder.is_dir():
             raise JournalError(f"{folder} is a file, not the journal's folder; rename it")
-        if not journal.file.exists():
-            if any((folder / SNAPSHOTS).glob("*.xlsx")):
-                raise JournalError(f"{journal.file} is missing; the journal cannot be read")
-            return journal
-        where = str(journal.file)
+        old = journal.old_file.exists()
+        if old:
+            journal.entries = journal._read_old()
+            journal.old_entries = len(journal.entries)
+        if journal.file.exists():
+            journal.entries += journal._read_lines()
+        elif not old and any(
+            name.endswith(suffix)
+            for kept, suffix in ((STATES, ".json.gz"), (SNAPSHOTS, ".xlsx"))
+            for name in _names_in(folder / kept)
+        ):
+            raise JournalError(f"{journal.file} is missing; the journal cannot be read")
+        numbers = [e.number for e in journal.entries]
+        if numbers != list(range(1, len(numbers) + 1)):
+            where = journal.file if journal.file.exists() else journal.old_file
+            raise JournalError(f"{where}: the entries are not numbered 1, 2, 3 ...")
+        return journal
+
+    def _read_old(self) -> list[Entry]:
+        """A format 1 journal, as it is."""
+        where = str(self.old_file)
         try:
-            raw = json.loads(journal.file.read_text(encoding="utf-8"))
+            raw = json.loads(self.old_file.read_text(encoding="utf-8"))
         except OSError as err:
             raise JournalError(f"{where}: cannot be read: {err.strerror or err}") from err
         except ValueError as err:  # not UTF-8, not JSON, a number of 5,000 digits
             raise JournalError(f"{where}: damaged, not the journal's JSON ({err})") from err
         except RecursionError:
             raise JournalError(f"{where}: damaged, nested too deeply to be the journal") from None
-        if not isinstance(raw, dict) or raw.get("format") != FORMAT:
-            raise JournalError(f"{where}: not a journal of format {FORMAT}")
+        if not isinstance(raw, dict) or raw.get("format") != OLD_FORMAT:
+            raise JournalError(f"{where}: not a journal of format {OLD_FORMAT}")
         listed = raw.get("entries") or []
         if not isinstance(listed, list):
             raise JournalError(f"{where}: damaged, its entries are not a list")
-        entries = [_entry(e, where) for e in listed]
-        numbers = [e.number for e in entries]
-        if numbers != list(range(1, len(entries) + 1)):
-            raise JournalError(f"{where}: the entries are not numbered 1, 2, 3 ...")
-        journal.entries = entries
-        return journal
+        return [_entry(e, where) for e in listed]
+
+    def _read_lines(self) -> list[Entry]:
+        """``journal.jsonl``: a header line, then one line an entry. A last line cut short
+        (the program was stopped while writing it) is set aside with a warning; any other
+        line that cannot be read refuses the journal."""
+        where = str(self.file)
+        try:
+            data = self.file.read_bytes()
+        except OSError as err:
+            raise JournalError(f"{where}: cannot be read: {err.strerror or err}") from err
+        self._size = len(data)
+        lines = data.split(b"\n")
+        tail = lines.pop()  # after the last newline: empty unless the last line is torn
+        records: list[object] = []
+        position = 0
+        for number, line in enumerate(lines, start=1):
+            try:
+                records.append(json.loads(line))
+            except (ValueError, RecursionError) as err:
+                if number == len(lines) and not tail and number > 1:
+                    tail = line + b"\n"  # the last line, garbled as it was cut: set aside
+                    break
+                raise JournalError(
+                    f"{where}: damaged at line {number}, not an entry ({err})"
+                ) from err
+            position += len(line) + 1
+        self._good = position
+        if tail:
+            self.warnings.append(
+                f"{where}: its last line was cut short (the program was stopped while "
+                f"writing it) and is left out: {len(tail)} bytes, an entry never completed"
+            )
+        if not records:
+            raise JournalError(f"{where}: damaged, it has no header line")
+        header = records.pop(0)
+        if not isinstance(header, dict) or header.get("format") != FORMAT:
+            raise JournalError(f"{where}: not a journal of format {FORMAT}")
+        after = header.get("after", 0)
+        if after != len(self.entries):
+            raise JournalError(
+                f"{where}: continues a journal of {after} entries, but "
+                f"{self.old_file.name} holds {len(self.entries)}"
+            )
+        return [_entry(r, f"{where}, line {n}") for n, r in enumerate(records, start=2)]
 
     def entry(self, number: int) -> Entry:
         if not 1 <= number <= len(self.entries):
@@ -157,76 +234,111 @@ class Journal:
     def next_number(self) -> int:
         return len(self.entries) + 1
 
-    # --- snapshots ----------------------------------------------------------------------
+    # --- states -------------------------------------------------------------------------
 
-    def snapshot_path(self, digest: str) -> Path:
-        return self.folder / SNAPSHOTS / f"{digest}.xlsx"
+    def keep_state(self, data: bytes, base: str | None = None) -> tuple[str, list[Path]]:
+        """Keep ``data`` as a state (its new parts and its manifest); its digest, and the
+        files written for it (for ``drop_state`` when the action fails). ``base``: the state
+        it follows (the last entry's when not given), against which its changed members
+        are kept as chunks."""
+        if base is None and self.entries:
+            base = self.entries[-1].after
+        return self.states.keep(data, base)
 
-    def keep_snapshot(self, data: bytes) -> tuple[str, bool]:
-        """Store ``data`` (once); its digest, and whether this call wrote it."""
-        digest = sha256(data)
-        path = self.snapshot_path(digest)
-        if path.is_file() and path.stat().st_size == len(data):
-            return digest, False
-        path.parent.mkdir(parents=True, exist_ok=True)
-        _write_file(path, data)
-        return digest, True
+    def drop_state(self, written: list[Path]) -> None:
+        """Take back the files ``keep_state`` wrote for an action that failed."""
+        self.states.drop(written)
 
-    def drop_snapshot(self, digest: str | None, written: bool) -> None:
-        """Take back a snapshot this run wrote (the action it was for failed)."""
-        if digest and written:
-            self.snapshot_path(digest).unlink(missing_ok=True)
+    def read_state(self, digest: str, what: str) -> bytes:
+        """The workbook as it was in a state, rebuilt from its parts and checked."""
+        return self.states.read(digest, what)
 
     def tidy(self) -> None:
-        """Remove the journal's folders when a failed first action left them empty."""
-        for folder in (self.folder / SNAPSHOTS, self.folder):
-            with contextlib.suppress(OSError):
-                folder.rmdir()  # only when empty
-
-    def read_snapshot(self, digest: str, what: str) -> bytes:
-        """The bytes of a snapshot, checked against its digest."""
-        path = self.snapshot_path(digest)
-        try:
-            data = path.read_bytes()
-        except FileNotFoundError:
-            raise JournalError(f"{path}, the snapshot of {what}, is missing") from None
-        except OSError as err:
-            raise JournalError(f"{path}: cannot be read: {err.strerror or err}") from err
-        if sha256(data) != digest:
-            raise JournalError(f"{path}, the snapshot of {what}, is damaged (digest differs)")
-        return data
+        """Remove the journal's folders when a failed first action left them empty (and a
+        ``journal.jsonl`` holding its header alone)."""
+        self.states.tidy()
+        with contextlib.suppress(OSError):
+            if not self.entries and self.file.read_bytes().count(b"\n") <= 1:
+                self.file.unlink()
+        with contextlib.suppress(OSError):
+            self.folder.rmdir()  # only when empty
 
     # --- entries ------------------------------------------------------------------------
 
     def append(self, entry: Entry) -> None:
-        """Add ``entry`` and write the journal file in one rename."""
-        self._write([*self.entries, entry])
+        """Add ``entry``: one line at the end of ``journal.jsonl``, flushed to disk. A torn
+        last line found when reading is cut away first; a file another program grew since
+        it was read refuses the entry."""
+        line = json.dumps(asdict(entry), ensure_ascii=False, default=str) + "\n"
+        if self._size is None:
+            self._create()
+        check_writable(self.file)
+        fd = os.open(self.file, os.O_WRONLY | os.O_APPEND | getattr(os, "O_BINARY", 0))
+        try:
+            if fcntl is not None:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+            size = os.fstat(fd).st_size
+            if size != self._size:
+                raise JournalError(
+                    f"{self.file} was written by another program while this action ran: "
+                    "nothing was written; run it again"
+                )
+            if size != self._good:
+                os.ftruncate(fd, self._good)
+            _write_all(fd, line.encode("utf-8"))
+            os.fsync(fd)
+        finally:
+            os.close(fd)  # the lock goes with it
+        self._appended.append(self._good)
+        self._good += len(line.encode("utf-8"))
+        self._size = self._good
         self.entries.append(entry)
 
-    def rewrite(self) -> None:
-        """Write the journal file as ``entries`` now stand (an entry taken back)."""
-        self._write(self.entries)
-
-    def _write(self, entries: list[Entry]) -> None:
-        document = {
-            "format": FORMAT,
-            "workbook": self.book.name,
-            "entries": [asdict(e) for e in entries],
-        }
+    def _create(self) -> None:
+        """A new ``journal.jsonl``, holding its header line only (written whole, renamed)."""
+        header = {"format": FORMAT, "workbook": self.book.name}
+        if self.old_entries:
+            header |= {"continues": OLD_JOURNAL_FILE, "after": self.old_entries}
+        text = json.dumps(header, ensure_ascii=False) + "\n"
         self.folder.mkdir(exist_ok=True)
-        text = json.dumps(document, indent=1, ensure_ascii=False, default=str)
+        if self.file.exists():  # made since this journal was read: never replaced
+            raise JournalError(
+                f"{self.file} was written by another program while this action ran: "
+                "nothing was written; run it again"
+            )
         _write_file(self.file, text.encode("utf-8"))
+        self._size = self._good = len(text.encode("utf-8"))
+
+    def take_back_last(self) -> None:
+        """Remove the entry this object appended last (its workbook was not saved after
+        all): the file is cut back to its length before it."""
+        if not self._appended:
+            return
+        length = self._appended.pop()
+        os.truncate(self.file, length)
+        self._good = self._size = length
+        self.entries.pop()
 
     def prune_before(self, number: int) -> int:
-        """Remove the snapshots only entries before ``number`` need; how many were removed."""
+        """Remove the states only entries before ``number`` need, and every part no state
+        kept is made of; how many states were removed."""
         needed = {d for e in self.entries[number - 1 :] for d in (e.before, e.after) if d}
-        removed = 0
-        folder = self.folder / SNAPSHOTS
-        for path in sorted(folder.glob("*.xlsx")) if folder.is_dir() else []:
-            if path.stem not in needed:
-                os.unlink(path)
-                removed += 1
+        removed, _parts = self.states.prune(needed)
         return removed
+
+
+def _names_in(folder: Path) -> list[str]:
+    """The names in ``folder`` (none when it is not there): no pattern to compile."""
+    try:
+        return os.listdir(folder)
+    except OSError:
+        return []
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
 
 
 # --- recording an action around the save that makes it real ---------------------------
@@ -250,9 +362,17 @@ def _next_entry(
     before: str | None,
     after: str,
 ) -> Entry:
-    """The next entry of ``journal``: the action, its arguments, now, and both snapshots."""
+    """The next entry of ``journal``: the action, its arguments, now, and both states;
+    what reading the journal set aside, in its notes."""
     return Entry(
-        journal.next_number, action, plain_arguments(arguments), now(), door, before, after
+        journal.next_number,
+        action,
+        plain_arguments(arguments),
+        now(),
+        door,
+        before,
+        after,
+        notes=list(journal.warnings),
     )
 
 
@@ -266,34 +386,35 @@ def record(
 ) -> Entry:
     """Keep the workbook as it is, call ``save()``, and add the journal entry.
 
-    All or nothing: when the snapshot cannot be kept the save does not happen; when the
-    save fails the snapshot written for it is removed; when the journal cannot be written
+    All or nothing: when the state cannot be kept the save does not happen; when the
+    save fails the parts written for it are removed; when the journal cannot be written
     after the save, the workbook is put back as it was. ``JournalError`` or the save's
-    own exception says why.
+    own exception says why. What reading the journal set aside (a torn last line) is in
+    the entry's notes.
     """
     book = target_of(Path(book))
     journal = Journal.load(book)
     before = book.read_bytes() if book.exists() else None
-    digest, wrote = journal.keep_snapshot(before) if before is not None else (None, False)
+    digest, wrote = journal.keep_state(before) if before is not None else (None, [])
     if _takes_ready(save):
         return _record_before_replacing(journal, action, arguments, save, door, digest, wrote)
     try:
         save()
     except BaseException:
-        journal.drop_snapshot(digest, wrote)
+        journal.drop_state(wrote)
         if not journal.entries:
             journal.tidy()
         raise
-    after_digest, wrote_after = None, False
+    wrote_after: list[Path] = []
     try:
         after = book.read_bytes()
-        after_digest, wrote_after = journal.keep_snapshot(after)
+        after_digest, wrote_after = journal.keep_state(after, digest)
         entry = _next_entry(journal, action, arguments, door, digest, after_digest)
         journal.append(entry)
     except BaseException:
         put_back(book, before)
-        journal.drop_snapshot(after_digest, wrote_after and after_digest != digest)
-        journal.drop_snapshot(digest, wrote)
+        journal.drop_state(wrote_after)
+        journal.drop_state(wrote)
         if not journal.entries:
             journal.tidy()
         raise
@@ -316,18 +437,18 @@ def _record_before_replacing(
     save: Callable[..., None],
     door: str,
     digest: str | None,
-    wrote: bool,
+    wrote: list[Path],
 ) -> Entry:
     """Everything that can fail first, then the save: the entry is written while the new
     file waits beside the workbook, so a journal that cannot be written refuses the action
     before the workbook is replaced and before the backups roll (they stay as they were)."""
-    snapshot: list[tuple[str, bool]] = []
-    """The "after" snapshot kept, and whether this run wrote it."""
+    written: list[Path] = []
+    """The files kept for the "after" state."""
     entries: list[Entry] = []
 
     def ready(new_file: Path) -> None:
-        after_digest, wrote_after = journal.keep_snapshot(new_file.read_bytes())
-        snapshot.append((after_digest, wrote_after and after_digest != digest))
+        after_digest, wrote_after = journal.keep_state(new_file.read_bytes(), digest)
+        written.extend(wrote_after)
         entry = _next_entry(journal, action, arguments, door, digest, after_digest)
         journal.append(entry)
         entries.append(entry)
@@ -337,11 +458,9 @@ def _record_before_replacing(
     except BaseException:
         if entries:  # the new file was not swapped in: the entry goes again
             with contextlib.suppress(OSError, JournalError):
-                journal.entries.pop()
-                journal.rewrite()
-        for after_digest, written in snapshot:
-            journal.drop_snapshot(after_digest, written)
-        journal.drop_snapshot(digest, wrote)
+                journal.take_back_last()
+        journal.drop_state(written)
+        journal.drop_state(wrote)
         if not journal.entries:
             journal.tidy()
         raise

@@ -92,7 +92,7 @@ def hand_edits(journal: Journal, current: bytes, since: Entry | None = None) -> 
     if sha256(current) == last.after:
         return None
     try:
-        left = journal.read_snapshot(last.after, f"the workbook after entry {last.number}")
+        left = journal.read_state(last.after, f"the workbook after entry {last.number}")
     except JournalError:
         return HandEdits(last, [])
     sheets = sheets_that_differ(left, current)
@@ -118,7 +118,7 @@ def plan(book: Path, kind: str, to: int | None = None) -> Plan:
         raise JournalError(
             f"entry {describe(entry)} made the workbook; there is no state before it to put back"
         )
-    data = journal.read_snapshot(entry.before, f"the workbook before entry {number}")
+    data = journal.read_state(entry.before, f"the workbook before entry {number}")
     if not journal.book.is_file():
         raise JournalError(f"{journal.book} does not exist; nothing to undo in")
     current = journal.book.read_bytes()
@@ -129,9 +129,9 @@ def plan(book: Path, kind: str, to: int | None = None) -> Plan:
 
 
 def restore(p: Plan, *, door: str = "CLI") -> Entry:
-    """Put the snapshot back in one rename and add the undo's entry; all or nothing."""
+    """Put the state back in one rename and add the undo's entry; all or nothing."""
     journal, book = p.journal, p.journal.book
-    before, wrote = journal.keep_snapshot(p.current)
+    before, wrote = journal.keep_state(p.current)
 
     def write(tmp: Path) -> None:
         tmp.write_bytes(p.data)
@@ -139,7 +139,7 @@ def restore(p: Plan, *, door: str = "CLI") -> Entry:
     try:
         save_atomically(write, book)
     except BaseException:
-        journal.drop_snapshot(before, wrote)
+        journal.drop_state(wrote)
         raise
     notes = [p.edits.message(book.name)] if p.edits else []
     entry = Entry(
@@ -153,11 +153,14 @@ def restore(p: Plan, *, door: str = "CLI") -> Entry:
         restores=p.restores,
         notes=notes,
     )
+    put: list[Path] = []
     try:
-        journal.keep_snapshot(p.data)  # usually there already: the state before entry N
+        # Kept already (it was just read), unless it was written again member by member.
+        _, put = journal.keep_state(p.data, entry.before)
         journal.append(entry)
     except BaseException:
         put_back(book, p.current)
-        journal.drop_snapshot(before, wrote)
+        journal.drop_state(put)
+        journal.drop_state(wrote)
         raise
     return entry

@@ -1,4 +1,4 @@
-"""One round of a saved copy of the workbook (a journal snapshot), read on its own.
+"""One round of a saved copy of the workbook (a state the journal keeps), read on its own.
 
 The journal compares a round as it was stamped with the round as it is now; it needs the
 round's games, byes and names from the copy, and nothing else of it.
@@ -7,6 +7,7 @@ round's games, byes and names from the copy, and nothing else of it.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import IO
 
 from addin.core.model import Bye, ByeKind, Game, PlayerId, Round
 from addin.workbook import table_rows
@@ -14,10 +15,12 @@ from addin.workbook.gateway import TableData
 from addin.workbook.layout import Table, byes_table, games_table, round_sheet
 
 
-def round_in_file(snapshot: Path, number: int) -> tuple[Round, dict[PlayerId, str]] | None:
-    """Round ``number`` of the workbook at ``snapshot``, with its players' names as the sheet
-    shows them; only its Round sheet is read. None when the file is no workbook or has no
-    such round."""
+def round_in_file(
+    snapshot: Path | IO[bytes], number: int
+) -> tuple[Round, dict[PlayerId, str]] | None:
+    """Round ``number`` of the workbook at ``snapshot`` (a file, or its bytes), with its
+    players' names as the sheet shows them; only its Round sheet is read. None when the
+    file is no workbook or has no such round."""
     try:
         import openpyxl  # only when a snapshot is read: not on every action
 
