@@ -205,6 +205,8 @@ OUTPUT_CASES = [
     case("export-text-no-folder", "export-aga {book} --text {tmp}/none/a.txt", "no folder"),
     case("export-xml-no-folder", "export-aga {book} --xml {tmp}/none/a.xml", "no folder"),
     case("export-is-folder", "export-aga {book} --xml {tmp}", "it is a folder"),
+    case("ratings-no-folder", "ratings {book} --out {tmp}/none/r.csv", "no folder"),
+    case("ratings-is-folder", "ratings {book} --out {tmp}", "it is a folder"),
     case("serve-no-site", "serve {book}", "there is no site folder"),
     case("serve-site-is-file", "serve {book} --folder {file}", "is a file, not a folder", 1, b"x"),
     case("serve-port-minus-1", "serve {book} --port -1", "port -1 is not a port number"),
