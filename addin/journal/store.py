@@ -361,3 +361,74 @@ def put_back(book: Path, data: bytes | None) -> None:
             save_atomically(write, book, keep=0)
     if data is not None and (not book.exists() or sha256(book.read_bytes()) != sha256(data)):
         raise OSError(f"{book} could not be put back as it was")
+
+
+# --- a group of actions, one save (the stations' writer) -------------------------------
+
+
+@dataclass(frozen=True)
+class Step:
+    """One action of a group saved at once: what ``record`` is told of it, and the package
+    right after it (the state its own undo goes back past)."""
+
+    action: str
+    arguments: Mapping[str, object]
+    door: str
+    after: bytes
+
+
+def record_group(book: Path, steps: list[Step], save: Callable[..., None]) -> list[Entry]:
+    """One journal entry per step, one save: ``save(ready=...)`` writes the last step's
+    package beside the workbook, calls ``ready`` and replaces the workbook.
+
+    Each step's state is kept (the first's *before* is the file now; each later one's is
+    the step before's *after*), so every entry is undone alone as if it had been saved
+    alone. The entries are written in one append while the new file waits, before it
+    replaces the workbook: all or nothing, as ``record``. An entry whose state never was
+    the workbook (a kill before the new file replaced the old) is told apart by
+    ``addin.store`` (the states the workbook went through, followed back from the file).
+    """
+    book = target_of(Path(book))
+    journal = Journal.load(book)
+    before = book.read_bytes()
+    first, wrote_first = journal.keep_snapshot(before)
+    kept: list[tuple[str, bool]] = []
+    try:
+        for step in steps:
+            digest, wrote = journal.keep_snapshot(step.after)
+            kept.append((digest, wrote and digest != first))
+    except BaseException:
+        for digest, written in kept:
+            journal.drop_snapshot(digest, written)
+        journal.drop_snapshot(first, wrote_first)
+        raise
+    made: list[Entry] = []
+    start = journal.next_number
+    previous = first
+    for i, (step, (digest, _)) in enumerate(zip(steps, kept, strict=True)):
+        plain = plain_arguments(step.arguments)
+        made.append(Entry(start + i, step.action, plain, now(), step.door, previous, digest))
+        previous = digest
+    appended: list[bool] = []
+
+    def ready(new_file: Path) -> None:
+        if sha256(new_file.read_bytes()) != previous:
+            raise JournalError(f"{new_file} is not the state the journal keeps for it")
+        journal._write([*journal.entries, *made])
+        journal.entries.extend(made)
+        appended.append(True)
+
+    try:
+        save(ready=ready)
+    except BaseException:
+        if appended:  # the new file was not swapped in: the entries go again
+            with contextlib.suppress(OSError, JournalError):
+                del journal.entries[-len(made) :]
+                journal.rewrite()
+        for digest, written in kept:
+            journal.drop_snapshot(digest, written)
+        journal.drop_snapshot(first, wrote_first)
+        if not journal.entries:
+            journal.tidy()
+        raise
+    return made

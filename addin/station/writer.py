@@ -98,6 +98,12 @@ def _run(entry: Entry, workbook: store.Workbook) -> Told | tuple[store.Outcome, 
     return outcome, answers
 
 
+def _queued(entry: Entry) -> store.Queued:
+    return store.Queued(
+        entry.action, dict(entry.params), dict(entry.answers), entry.station, entry.id
+    )
+
+
 def _told(outcome: store.Outcome, answers: store.Answered) -> Told:
     if outcome.status == "done":
         if outcome.already:
@@ -132,15 +138,30 @@ class Writer:
         pending = self.queue.pending()
         if not pending or not target_of(self.book).is_file():
             return False
-        for entry in pending:
-            holder = _holder(self.book)
-            if holder:
+        holder = _holder(self.book)
+        if holder:
+            for entry in pending:
                 self._check(entry, holder)
-                continue
-            told = write(self.book, entry)
-            if told is not None:
-                self._tell(entry, told)
+            return True
+        for entry in [e for e in pending if e.action not in STATION_ACTIONS]:
+            self._tell(entry, Told(REFUSED, f"{entry.action!r} is not something a station sends"))
+        taken = [e for e in pending if e.action in STATION_ACTIONS][: store.GROUP_BOUND]
+        if taken:
+            self.write_group(taken)
         return True
+
+    def write_group(self, taken: list[Entry]) -> None:
+        """The entries through the store as one group (one save); each told what became
+        of it once that save holds it. An entry the group cannot take runs alone."""
+        by_id = {e.id: e for e in taken}
+        group = store.run_group([_queued(e) for e in taken], store.FileBook(self.book))
+        for q, outcome, answers in group.decided:
+            self._tell(by_id[q.entry], _told(outcome, answers))
+        if group.left and group.alone:
+            first = by_id[group.left[0].entry]
+            told = write(self.book, first)
+            if told is not None:
+                self._tell(first, told)
 
     def _check(self, entry: Entry, holder: str) -> None:
         identity = file_identity(self.book)
