@@ -415,6 +415,8 @@ class TournamentStore:
         self._applied: set[int] = set()
         self._entries: set[str] | None = None
         self._taken: list[Queued] = []
+        self._grouped: list[Queued] = []
+        """Entries taken in by groups, each its own journal entry (``_take_in_groups``)."""
 
     # --- the whole run ----------------------------------------------------------------
 
@@ -442,7 +444,14 @@ class TournamentStore:
                     snapshot = self.load()
                 changes.append(self.decide(snapshot, params))
             if changes and changes[-1].queued:
-                notes += self._take_in(changes[-1].queued, changes)
+                queued = changes[-1].queued
+                if isinstance(self.workbook, FileBook):  # as the stations' writer does
+                    said, queued = self._take_in_groups(queued)
+                    notes += said
+                    if queued and self._grouped:  # the file changed: read it afresh
+                        self.storage, self._entries = None, None
+                        self.load()
+                notes += self._take_in(queued, changes)
             stage = "save"
             notes += self.commit(changes, sets)
         except Cancelled as cancelled:
@@ -470,7 +479,7 @@ class TournamentStore:
             problems_found=any(c.problems_found for c in changes),
             afterwards=last.afterwards,
             summary=last.summary,
-            taken=[q.entry for q in self._taken],
+            taken=[q.entry for q in [*self._grouped, *self._taken]],
         )
 
     # --- loading ----------------------------------------------------------------------
@@ -605,6 +614,32 @@ class TournamentStore:
         with contextlib.suppress(Exception):  # a window with no file has no journal
             return self.workbook.window().on_disk()
         return None
+
+    def _take_in_groups(self, queued: Sequence[Queued]) -> tuple[list[str], list[Queued]]:
+        """A file's waiting entries taken in as the stations' writer takes them: in groups,
+        each entry its own journal entry, one save a group; what is said of each; and the
+        entries left to take in the one way a group cannot (with this action's change)."""
+        notes: list[str] = []
+        left = list(queued)
+        while left:
+            group = _GroupRun(self.workbook).run(left[:GROUP_BOUND])  # type: ignore[arg-type]
+            for q, outcome, answers in group.decided:
+                what = f"{q.by}'s {q.action} (entry {q.entry})"
+                if outcome.status == "done":
+                    if not outcome.already:
+                        self._grouped.append(q)
+                        notes += [f"{q.by}: {m}" for m in outcome.messages]
+                elif outcome.status == "cancelled":
+                    asked = answers.unanswered or "; ".join(outcome.warnings) or "declined"
+                    notes.append(f"{what}: not taken, {q.by} has to answer first: {asked}")
+                else:
+                    notes.append(f"{what}: not taken: {outcome.messages[0]}")
+            if group.left and not group.alone:
+                raise ActionError(group.reason)
+            if group.left:
+                return notes, [*group.left, *left[GROUP_BOUND:]]
+            left = left[GROUP_BOUND:]
+        return notes, []
 
     def _take_in(self, queued: Sequence[Queued], changes: list[Change]) -> list[str]:
         """Run each entry through its own action, as its sender answered, on what the
