@@ -27,6 +27,7 @@ journal (tests/test_one_store.py).
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -262,12 +263,17 @@ class Group:
     alone: bool = False
     """The first entry left needs the one-entry path (a write this group cannot mirror)."""
     reason: str = ""
-    """Why the entries left were left (busy, the save refused), for the writer's console."""
+    """Why the entries left were left (busy, time up, the save refused)."""
+    unsaved: bool = False
+    """The group's save was refused (``reason`` says why): nothing of it was written."""
 
 
 GROUP_BOUND = 200
-"""Entries taken into one group at most: a group's save comes within a few seconds even at
-a morning rush, and a question or a refusal reaches its desk as soon."""
+"""Entries taken into one group at most."""
+GROUP_SECONDS = 2.0
+"""A group takes no further entry once it has run this long: its save, and each desk's
+answer, come within about this long even at a morning rush on a busy laptop (the entries
+not taken wait for the next group, a moment later)."""
 
 
 def run_group(queued: Sequence[Queued], workbook: FileBook) -> Group:
@@ -305,7 +311,11 @@ class _GroupRun:
             return Group(left=list(queued), alone=True, reason=str(err))
         steps: list[Step] = []
         done: list[tuple[Queued, Change, Answered]] = []
+        started = time.monotonic()
         for number, q in enumerate(queued):
+            if time.monotonic() - started > GROUP_SECONDS:
+                group.left, group.reason = list(queued[number:]), "the group's time is up"
+                break
             answers = Answered(q.answers)
             spec = find(q.action)
             if q.entry in seen:
@@ -361,6 +371,7 @@ class _GroupRun:
                 ran = {q.entry for q in left} | {q.entry for q, _, _ in done}
                 group.left = [q for q in queued if q.entry in ran] + group.left
                 group.decided, group.alone, group.reason = kept, False, reason
+                group.unsaved = True
                 return group
         for q, change, answers in done:
             group.decided.append((q, Outcome("done", list(change.messages)), answers))
@@ -634,11 +645,11 @@ class TournamentStore:
                     notes.append(f"{what}: not taken, {q.by} has to answer first: {asked}")
                 else:
                     notes.append(f"{what}: not taken: {outcome.messages[0]}")
-            if group.left and not group.alone:
+            if group.unsaved:
                 raise ActionError(group.reason)
-            if group.left:
+            if group.left and group.alone:
                 return notes, [*group.left, *left[GROUP_BOUND:]]
-            left = left[GROUP_BOUND:]
+            left = [*group.left, *left[GROUP_BOUND:]]
         return notes, []
 
     def _take_in(self, queued: Sequence[Queued], changes: list[Change]) -> list[str]:
