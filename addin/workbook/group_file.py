@@ -59,6 +59,7 @@ class GroupFile:
         self._written_sheets: set[str] = set()
         self._written: dict[tuple[str, str], tuple[list[tuple[object, ...]], TableData]] = {}
         """Each table written: its rows' values as written, and as read back."""
+        self._keys: dict[tuple[str, str], list[str]] = {}
         self._log: list[LogEntry] = []
         """The Log lines appended since the file was loaded."""
 
@@ -84,7 +85,10 @@ class GroupFile:
         is kept under them); none for a sheet written."""
         if table.sheet in self._written_sheets:
             return
-        yield from self.base._reader.content_keys(table)
+        key = _key(table)
+        if key not in self._keys:  # the file does not change while the group runs
+            self._keys[key] = list(self.base._reader.content_keys(table))
+        yield from self._keys[key]
 
     def _with_log(self, data: TableData) -> TableData:
         header_row, headers = self._layout(LOG)
