@@ -66,6 +66,7 @@ __all__ = [
     "Answered",
     "Conversation",
     "FileBook",
+    "Kept",
     "Outcome",
     "Queued",
     "Signed",
@@ -266,27 +267,43 @@ class Group:
     """Why the entries left were left (busy, time up, the save refused)."""
     unsaved: bool = False
     """The group's save was refused (``reason`` says why): nothing of it was written."""
+    kept: Kept | None = None
+    """The workbook as the group left it, for the next group to go on from."""
+
+
+@dataclass
+class Kept:
+    """The workbook as a group left it in memory (what it read, what it wrote, the entries
+    it holds), and the file it saved: the next group goes on from here while the file is
+    still that one (no other command wrote it since), without loading it again."""
+
+    storage: Any
+    identity: tuple[int, int, int] | None
+    seen: set[str]
 
 
 GROUP_BOUND = 200
 """Entries taken into one group at most."""
 GROUP_SECONDS = 2.0
-"""A group takes no further entry once it has run this long: its save, and each desk's
-answer, come within about this long even at a morning rush on a busy laptop (the entries
-not taken wait for the next group, a moment later)."""
+"""A group takes no further entry once it has worked this long (processor time: on a busy
+laptop a group is not cut short before it has done anything); its save, and each desk's
+answer, come within a few seconds even at a morning rush (the entries not taken wait for
+the next group, a moment later)."""
+GROUP_WALL_SECONDS = 10.0
+"""... nor once it has taken this long by the clock, however busy the laptop."""
 
 
-def run_group(queued: Sequence[Queued], workbook: FileBook) -> Group:
+def run_group(queued: Sequence[Queued], workbook: FileBook, kept: Kept | None = None) -> Group:
     """Run entries sent from elsewhere (the stations') into a workbook file as one group:
     one load; each entry through its own action, as its sender answered, on what the
     earlier ones wrote (its own Log lines, signed; its own refusal or question); the
     package kept after each (its own journal entry, undone alone); one save for them all.
     An entry is "done" only once that save holds it; an entry the workbook holds already
     (its id in the Log or the journal) is never run again. Never raises but for an
-    interrupt."""
+    interrupt. ``kept``: the workbook as the group before left it (``Group.kept``)."""
     try:
         with workbook.turn():
-            return _GroupRun(workbook).run(queued)
+            return _GroupRun(workbook).run(queued, kept)
     except WorkbookBusy as err:
         return Group(left=list(queued), reason=str(err))
 
@@ -295,7 +312,7 @@ class _GroupRun:
     def __init__(self, workbook: FileBook) -> None:
         self.workbook = workbook
 
-    def run(self, queued: Sequence[Queued]) -> Group:
+    def run(self, queued: Sequence[Queued], kept: Kept | None = None) -> Group:
         from addin.journal.store import JournalError, Step, record_group
         from addin.workbook.book import read_log
         from addin.workbook.group_file import GroupFile, GroupUnsupported
@@ -304,16 +321,22 @@ class _GroupRun:
         path = self.workbook.path
         try:
             identity = _identity_of(path)
-            storage = GroupFile(path)
-            seen = entries_in(message for _, message in read_log(storage))
-            seen |= _journaled_entries(path)
+            if kept is not None and kept.identity == identity and identity is not None:
+                storage, seen = kept.storage, set(kept.seen)
+            else:
+                storage = GroupFile(path)
+                seen = entries_in(message for _, message in read_log(storage))
+                seen |= _journaled_entries(path)
         except (GroupUnsupported, *REFUSED, JournalError, OSError) as err:
             return Group(left=list(queued), alone=True, reason=str(err))
         steps: list[Step] = []
         done: list[tuple[Queued, Change, Answered]] = []
-        started = time.monotonic()
+        started, worked = time.monotonic(), time.process_time()
         for number, q in enumerate(queued):
-            if time.monotonic() - started > GROUP_SECONDS:
+            if (
+                time.process_time() - worked > GROUP_SECONDS
+                or time.monotonic() - started > GROUP_WALL_SECONDS
+            ):
                 group.left, group.reason = list(queued[number:]), "the group's time is up"
                 break
             answers = Answered(q.answers)
@@ -366,15 +389,17 @@ class _GroupRun:
                 self._save(storage, identity, steps, record_group)
             except Exception as err:  # nothing was saved: nothing is told but what stood
                 reason = str(err) if isinstance(err, (*REFUSED, OSError)) else _describe(err)
-                kept = [d for d in group.decided if d[1].already]
+                stood = [d for d in group.decided if d[1].already]
                 left = [d[0] for d in group.decided if not d[1].already]
                 ran = {q.entry for q in left} | {q.entry for q, _, _ in done}
                 group.left = [q for q in queued if q.entry in ran] + group.left
-                group.decided, group.alone, group.reason = kept, False, reason
+                group.decided, group.alone, group.reason = stood, False, reason
                 group.unsaved = True
                 return group
         for q, change, answers in done:
             group.decided.append((q, Outcome("done", list(change.messages)), answers))
+        if not group.alone:  # nothing of a refused write is in memory: the next goes on
+            group.kept = Kept(storage, _identity_of(path) if steps else identity, seen)
         return group
 
     def _save(

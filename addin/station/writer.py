@@ -129,6 +129,8 @@ class Writer:
         self.book = Path(book)
         self.queue = EntryQueue(stations_folder(self.book))
         self.out = out or sys.stdout
+        self._kept: store.Kept | None = None
+        """The workbook as the last group left it (the next goes on from it)."""
         self._checked: dict[str, tuple[tuple[int, int, int] | None, Told]] = {}
         """Each waiting entry checked while the workbook was held: against which file."""
 
@@ -154,7 +156,9 @@ class Writer:
         """The entries through the store as one group (one save); each told what became
         of it once that save holds it. An entry the group cannot take runs alone."""
         by_id = {e.id: e for e in taken}
-        group = store.run_group([_queued(e) for e in taken], store.FileBook(self.book))
+        book = store.FileBook(self.book)
+        group = store.run_group([_queued(e) for e in taken], book, self._kept)
+        self._kept = group.kept
         for q, outcome, answers in group.decided:
             self._tell(by_id[q.entry], _told(outcome, answers))
         if group.left and group.alone:
