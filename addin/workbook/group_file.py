@@ -215,8 +215,14 @@ def _copied(data: TableData) -> TableData:
     """The table with rows of its own (an action may change what it read)."""
     return TableData(
         data.table,
-        [
-            Row(dict(r.values), r.number, dict(r.extra), dict(r.cells), dict(r.unread))
+        [  # a row's cells name where it was read (never changed after reading): shared
+            Row(
+                dict(r.values),
+                r.number,
+                dict(r.extra) if r.extra else {},
+                r.cells,
+                dict(r.unread) if r.unread else {},
+            )
             for r in data.rows
         ],
         list(data.problems),

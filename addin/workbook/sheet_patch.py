@@ -22,6 +22,7 @@ import copy
 import functools
 import io
 import re
+import struct
 import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -169,6 +170,9 @@ class PackagePatch:
     _last: dict[str, _Written] = field(default_factory=dict, repr=False)
     """Each table written, as written: a table written again rewrites the rows that
     changed (a group of entries writes the Players table once per entry)."""
+    _packed: dict[str, tuple[bytes, int, bytes]] = field(default_factory=dict, repr=False)
+    """Each part written: its content and its compressed bytes, as the last ``package()``
+    wrote them (a part a later package writes unchanged is not compressed again)."""
     _log_end: dict[str, tuple[int, int]] = field(default_factory=dict, repr=False)
     """The Log's header row and last line, once appended to."""
 
@@ -721,8 +725,40 @@ class PackagePatch:
                 info = zipfile.ZipInfo(item.filename, item.date_time)
                 info.compress_type = zipfile.ZIP_DEFLATED
                 info.external_attr = item.external_attr
+                packed = self._packed.get(item.filename)
+                if packed is not None and packed[0] == content:  # as the last package had it
+                    _write_packed(copy, info, len(content), packed[1], packed[2])
+                    continue
                 copy.writestr(info, content)
+                self._packed[item.filename] = (content, *_stored(out, copy, item.filename))
         return out.getvalue()
+
+
+def _stored(out: io.BytesIO, package: zipfile.ZipFile, name: str) -> tuple[int, bytes]:
+    """The CRC and the compressed bytes of the member ``name`` just written to ``package``."""
+    info = package.getinfo(name)
+    data = out.getbuffer()
+    name_length, extra_length = struct.unpack(
+        "<HH", data[info.header_offset + 26 : info.header_offset + 30]
+    )
+    start = info.header_offset + 30 + name_length + extra_length
+    return info.CRC, bytes(data[start : start + info.compress_size])
+
+
+def _write_packed(
+    package: zipfile.ZipFile, info: zipfile.ZipInfo, size: int, crc: int, packed: bytes
+) -> None:
+    """A member whose compressed bytes are known, written as they are (as
+    ``package.copy_compressed`` copies a member)."""
+    fp = package.fp
+    assert fp is not None
+    info.CRC, info.compress_size, info.file_size = crc, len(packed), size
+    info.header_offset = fp.tell()
+    fp.write(info.FileHeader(zip64=False))
+    fp.write(packed)
+    package.filelist.append(info)
+    package.NameToInfo[info.filename] = info
+    package.start_dir = fp.tell()
 
 
 _DATE_BUILTINS = frozenset({*range(14, 23), 45, 46, 47})
