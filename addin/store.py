@@ -1060,16 +1060,16 @@ def _journaled_entries(book: Path) -> set[str]:
     so on back (an undo's entry leads back through the state it undid). A file that no
     entry left or started from (the TD saved it from Excel since) starts the walk at the
     last entry."""
-    from addin.journal.store import Journal, sha256
-    from addin.workbook.saving import target_of
+    from addin.journal.store import Journal, state_of
 
     entries = Journal.load(book).entries
     signed = [e for e in entries if e.arguments.get("entry") or e.arguments.get("entries")]
     if not signed:
         return set()
     real: set[str | None] = set()
-    with contextlib.suppress(OSError):
-        real.add(sha256(target_of(book).read_bytes()))
+    now = state_of(book)
+    if now is not None:
+        real.add(now)
     if not any(e.after in real or e.before in real for e in entries):
         real.add(entries[-1].after)
     found: set[str] = set()

@@ -36,6 +36,15 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def state_of(book: Path) -> str | None:
+    """The state the journal would name the workbook file by as it is now (what an entry's
+    ``before`` and ``after`` hold); None when it cannot be read."""
+    try:
+        return sha256(target_of(Path(book)).read_bytes())
+    except OSError:
+        return None
+
+
 def folder_of(book: Path) -> Path:
     """``tournament.history`` beside ``tournament.xlsx`` (a symbolic link followed)."""
     book = target_of(Path(book))
