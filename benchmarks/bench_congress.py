@@ -222,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
             standings: list[float] = []
             result_waits: list[float] = []
             result_times: list[float] = []
-            undone = ""
+            undone, taken_back = "", ""
             for number in range(1, args.rounds + 1):
                 pairs.append(must("pair", book, "--yes"))
                 boards = boards_of(book, number)
@@ -243,6 +243,7 @@ def main(argv: list[str] | None = None) -> int:
                 written += [i for i in slips if desks.queue.outcome(i).state == "written"]
                 if number == args.rounds:  # the TD takes back the last entry: a result
                     undone = take_back(book, number, boards[-1], failures)
+                    taken_back = slips[-1]
                 standings.append(must("standings", book))
                 print(f"round {number}: pair {pairs[-1]:.1f} s; {len(slips)} results written "
                       f"in {took:.1f} s ({result_times[-1] * 1000:.0f} ms a result); "
@@ -256,8 +257,11 @@ def main(argv: list[str] | None = None) -> int:
               f"{statistics.mean(result_times) * 1000:.0f} ms of the writer's time")  # fmt: skip
         ids = logged_ids(book)
         doubled = [i for i in written if ids.count(i) > 1]
-        lost = [i for i in written if i not in ids]
-        print(f"entries written: {len(written)}; lost: {len(lost)}, doubled: {len(doubled)}")
+        lost = [i for i in written if i not in ids and i != taken_back]
+        print(f"entries written: {len(written)}; lost: {len(lost)}, doubled: {len(doubled)}; "
+              f"the last taken back by undo: {taken_back not in ids}")  # fmt: skip
+        if taken_back in ids:
+            failures.append("the entry undo took back is still in the Log")
         failures += [f"lost {i}" for i in lost] + [f"doubled {i}" for i in doubled]
 
         entries = json.loads((history / "journal.json").read_text(encoding="utf-8"))["entries"] \
