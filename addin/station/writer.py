@@ -1,14 +1,17 @@
 """The stations' writer: each entry a station sent, run through the tournament store into
-the workbook, one at a time, in the order they came.
+the workbook in the order they came, every entry waiting taken as one group.
 
 The server (``serve``) starts it as a process of its own (``python -m addin.station BOOK``):
-the store's work never slows the server's answers to the stations and phones. An entry is
-written as its own action with its station's answers to that action's questions
-(``store.Answered``) and its station's name and id (``store.Signed``): the Log names the
-station, the journal has the entry (``undo`` takes it back), and an entry the workbook
-holds already is never run again, so a writer killed at any moment and started again
-writes each entry once. It takes the workbook's turn like any command: the TD's own
-commands wait for it, and it for them.
+the store's work never slows the server's answers to the stations and phones. The entries
+waiting are one group (``store.run_group``): one load, each entry as its own action with
+its station's answers to that action's questions (``store.Answered``) and its station's
+name and id (``store.Signed``), on what the earlier ones wrote, and one save for the group.
+Each entry is still its own Log lines, its own journal entry (``undo`` takes it back
+alone) and its own answer to its station, told once the save holds it. An entry the
+workbook holds already is never run again, so a writer killed at any moment and started
+again writes each entry once. It takes the workbook's turn like any command: the TD's own
+commands wait for it, and it for them. The next group goes on from the workbook the last
+one left in memory, while no other command has written the file since.
 
 While Excel or LibreOffice holds the workbook open, nothing is written: each waiting entry
 is checked against the workbook as last saved (the same action, on a copy in memory), so
