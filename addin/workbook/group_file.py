@@ -60,8 +60,8 @@ class GroupFile:
         self._written: dict[tuple[str, str], tuple[list[tuple[object, ...]], TableData]] = {}
         """Each table written: its rows' values as written, and as read back."""
         self._keys: dict[tuple[str, str], list[str]] = {}
-        self._log: list[LogEntry] = []
-        """The Log lines appended since the file was loaded."""
+        self._log_rows: list[Row] = []
+        """The Log lines appended since the file was loaded, as read back."""
 
     # --- reading ----------------------------------------------------------------------
 
@@ -76,7 +76,7 @@ class GroupFile:
                 raise GroupUnsupported(f"{table.name}: its sheet was written by another table")
             data = self.base._reader.read_table(table)
             self._data[key] = data
-        if table.name == LOG.name and self._log:
+        if table.name == LOG.name and self._log_rows:
             return _copied(self._with_log(data))
         return _copied(data)
 
@@ -91,16 +91,22 @@ class GroupFile:
         yield from self._keys[key]
 
     def _with_log(self, data: TableData) -> TableData:
+        return replace(data, rows=[*data.rows, *self._log_rows])
+
+    def _log_read(self, entries: Sequence[LogEntry]) -> list[Row]:
+        """The Log lines ``entries`` as reading the saved file gives them back, numbered
+        after the lines before them (each line read back once, as it is appended)."""
+        key = _key(LOG)
+        if key not in self._data:
+            self._data[key] = self.base._reader.read_table(LOG)
         header_row, headers = self._layout(LOG)
-        last = max((r.number or 0 for r in data.rows), default=header_row)
-        raw = [
-            [_as_read(v) for v in (e.timestamp, e.level, e.action, e.message)] for e in self._log
-        ]
         first, end = min(headers), max(headers)
         if end - first + 1 != len(LOG.columns):
             raise GroupUnsupported("the Log's columns are not its own")
-        more = table_rows.rows_from_block(LOG, last, headers, raw)
-        return replace(data, rows=[*data.rows, *more.rows])
+        before = self._log_rows or self._data[key].rows
+        last = max(header_row, before[-1].number or header_row) if before else header_row
+        raw = [[_as_read(v) for v in (e.timestamp, e.level, e.action, e.message)] for e in entries]
+        return table_rows.rows_from_block(LOG, last, headers, raw).rows
 
     def _layout(self, table: Table) -> tuple[int, dict[int, str]]:
         reader = self.base._reader
@@ -169,10 +175,11 @@ class GroupFile:
     def append_log(self, entries: Sequence[LogEntry]) -> None:
         if not entries:
             return
+        read = self._log_read(entries)
         self.base.append_log(entries)
         if self.base._full is not None:
             raise GroupUnsupported("the Log written through openpyxl")
-        self._log += entries
+        self._log_rows += read
 
     def remove_sheet(self, sheet: str) -> None:
         raise GroupUnsupported(f"{sheet}: a sheet removed")
