@@ -27,6 +27,7 @@ journal (tests/test_one_store.py).
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -65,7 +66,9 @@ __all__ = [
     "Answered",
     "Conversation",
     "FileBook",
+    "Kept",
     "Outcome",
+    "Queued",
     "Signed",
     "Storage",
     "Window",
@@ -249,6 +252,186 @@ def run(
         return Outcome("busy", [str(err)])
 
 
+@dataclass
+class Group:
+    """What became of a group of entries (``run_group``)."""
+
+    decided: list[tuple[Queued, Outcome, Answered]] = field(default_factory=list)
+    """The entries the group decided, in order: written (after the save that holds them),
+    in the workbook already, refused, or asking a question."""
+    left: list[Queued] = field(default_factory=list)
+    """The entries not decided: to take again (the first of them alone, when ``alone``)."""
+    alone: bool = False
+    """The first entry left needs the one-entry path (a write this group cannot mirror)."""
+    reason: str = ""
+    """Why the entries left were left (busy, time up, the save refused)."""
+    unsaved: bool = False
+    """The group's save was refused (``reason`` says why): nothing of it was written."""
+    kept: Kept | None = None
+    """The workbook as the group left it, for the next group to go on from."""
+
+
+@dataclass
+class Kept:
+    """The workbook as a group left it in memory (what it read, what it wrote, the entries
+    it holds), and the file it saved: the next group goes on from here while the file is
+    still that one (no other command wrote it since), without loading it again."""
+
+    storage: Any
+    identity: tuple[int, int, int] | None
+    seen: set[str]
+
+
+GROUP_BOUND = 200
+"""Entries taken into one group at most."""
+GROUP_SECONDS = 2.0
+"""A group takes no further entry once it has worked this long (processor time: on a busy
+laptop a group is not cut short before it has done anything); its save, and each desk's
+answer, come within a few seconds even at a morning rush (the entries not taken wait for
+the next group, a moment later)."""
+GROUP_WALL_SECONDS = 10.0
+"""... nor once it has taken this long by the clock, however busy the laptop."""
+
+
+def run_group(queued: Sequence[Queued], workbook: FileBook, kept: Kept | None = None) -> Group:
+    """Run entries sent from elsewhere (the stations') into a workbook file as one group:
+    one load; each entry through its own action, as its sender answered, on what the
+    earlier ones wrote (its own Log lines, signed; its own refusal or question); the
+    package kept after each (its own journal entry, undone alone); one save for them all.
+    An entry is "done" only once that save holds it; an entry the workbook holds already
+    (its id in the Log or the journal) is never run again. Never raises but for an
+    interrupt. ``kept``: the workbook as the group before left it (``Group.kept``)."""
+    try:
+        with workbook.turn():
+            return _GroupRun(workbook).run(queued, kept)
+    except WorkbookBusy as err:
+        return Group(left=list(queued), reason=str(err))
+
+
+class _GroupRun:
+    def __init__(self, workbook: FileBook) -> None:
+        self.workbook = workbook
+
+    def run(self, queued: Sequence[Queued], kept: Kept | None = None) -> Group:
+        from addin.journal.store import JournalError, Step, record_group
+        from addin.workbook.book import read_log
+        from addin.workbook.group_file import GroupFile, GroupUnsupported
+
+        group = Group()
+        path = self.workbook.path
+        try:
+            identity = _identity_of(path)
+            if kept is not None and kept.identity == identity and identity is not None:
+                storage, seen = kept.storage, set(kept.seen)
+            else:
+                storage = GroupFile(path)
+                seen = entries_in(message for _, message in read_log(storage))
+                seen |= _journaled_entries(path)
+        except (GroupUnsupported, *REFUSED, JournalError, OSError) as err:
+            return Group(left=list(queued), alone=True, reason=str(err))
+        steps: list[Step] = []
+        done: list[tuple[Queued, Change, Answered]] = []
+        started, worked = time.monotonic(), time.process_time()
+        for number, q in enumerate(queued):
+            if (
+                time.process_time() - worked > GROUP_SECONDS
+                or time.monotonic() - started > GROUP_WALL_SECONDS
+            ):
+                group.left, group.reason = list(queued[number:]), "the group's time is up"
+                break
+            answers = Answered(q.answers)
+            spec = find(q.action)
+            if q.entry in seen:
+                name = Path(self.workbook.name).name
+                message = f"entry {q.entry} is in {name} already"
+                group.decided.append((q, Outcome("done", [message], already=True), answers))
+                continue
+            if spec is None or spec.creates or spec.journal or not spec.changes:
+                message = f"{q.action!r} is no entry a station sends"
+                group.decided.append((q, Outcome("error", [message], stage="usage"), answers))
+                continue
+            sub = TournamentStore(spec, self.workbook, answers, False, Signed(q.by, q.entry))
+            sub.storage, sub._identity = storage, identity
+            try:
+                params = parse(spec, q.params)
+                change = sub.decide(sub.load(), params)
+            except Cancelled as cancelled:
+                outcome = Outcome("cancelled", warnings=cancelled.warnings, quiet=cancelled.quiet)
+                group.decided.append((q, outcome, answers))
+                continue
+            except ParamError as err:
+                group.decided.append((q, Outcome("error", [str(err)], stage="usage"), answers))
+                continue
+            except GroupUnsupported as err:
+                group.left, group.alone, group.reason = list(queued[number:]), True, str(err)
+                break
+            except Exception as err:
+                outcome = sub._refusal(err, "run") or Outcome("failed", [_describe(err)], error=err)
+                group.decided.append((q, outcome, answers))
+                continue
+            if change.outputs or change.effects or change.report_sheet:
+                group.left, group.alone = list(queued[number:]), True
+                group.reason = f"{q.action} writes more than the workbook"
+                break
+            try:
+                sub.apply(change)
+                after = storage.package()
+            except Exception as err:  # the storage may hold part of it: the group ends here
+                group.left, group.alone, group.reason = list(queued[number:]), True, str(err)
+                break
+            arguments = _merged([params])
+            arguments["entry"] = q.entry
+            steps.append(Step(spec.id, arguments, q.by, after))
+            done.append((q, change, answers))
+            seen.add(q.entry)
+        if steps:
+            try:
+                self._save(storage, identity, steps, record_group)
+            except Exception as err:  # nothing was saved: nothing is told but what stood
+                reason = str(err) if isinstance(err, (*REFUSED, OSError)) else _describe(err)
+                stood = [d for d in group.decided if d[1].already]
+                left = [d[0] for d in group.decided if not d[1].already]
+                ran = {q.entry for q in left} | {q.entry for q, _, _ in done}
+                group.left = [q for q in queued if q.entry in ran] + group.left
+                group.decided, group.alone, group.reason = stood, False, reason
+                group.unsaved = True
+                return group
+        for q, change, answers in done:
+            group.decided.append((q, Outcome("done", list(change.messages)), answers))
+        if not group.alone:  # nothing of a refused write is in memory: the next goes on
+            group.kept = Kept(storage, _identity_of(path) if steps else identity, seen)
+        return group
+
+    def _save(
+        self,
+        storage: Any,
+        identity: tuple[int, int, int] | None,
+        steps: Sequence[Any],
+        record_group: Callable[..., Any],
+    ) -> None:
+        """The last step's package saved for good, the steps journaled around the save."""
+        from addin.workbook.saving import check_not_open, save_atomically, target_of
+
+        path = self.workbook.path
+        if _identity_of(path) != identity:
+            raise ActionError(
+                f"{self.workbook.name} was saved by another program while the entries ran: "
+                "nothing was written; they run again"
+            )
+        check_not_open(path)
+        check_not_open(target_of(path))
+        data = steps[-1].after
+
+        def write(tmp: Path) -> None:
+            with open(tmp, "wb") as f:
+                f.write(data)
+
+        def save(ready: Callable[[Path], None]) -> None:
+            save_atomically(write, path, ready=ready)
+
+        record_group(path, list(steps), save)
+
+
 class TournamentStore:
     """One action's loading and committing, on one workbook, through one door."""
 
@@ -268,6 +451,8 @@ class TournamentStore:
         self._applied: set[int] = set()
         self._entries: set[str] | None = None
         self._taken: list[Queued] = []
+        self._grouped: list[Queued] = []
+        """Entries taken in by groups, each its own journal entry (``_take_in_groups``)."""
 
     # --- the whole run ----------------------------------------------------------------
 
@@ -295,7 +480,14 @@ class TournamentStore:
                     snapshot = self.load()
                 changes.append(self.decide(snapshot, params))
             if changes and changes[-1].queued:
-                notes += self._take_in(changes[-1].queued, changes)
+                queued = changes[-1].queued
+                if isinstance(self.workbook, FileBook):  # as the stations' writer does
+                    said, queued = self._take_in_groups(queued)
+                    notes += said
+                    if queued and self._grouped:  # the file changed: read it afresh
+                        self.storage, self._entries = None, None
+                        self.load()
+                notes += self._take_in(queued, changes)
             stage = "save"
             notes += self.commit(changes, sets)
         except Cancelled as cancelled:
@@ -323,7 +515,7 @@ class TournamentStore:
             problems_found=any(c.problems_found for c in changes),
             afterwards=last.afterwards,
             summary=last.summary,
-            taken=[q.entry for q in self._taken],
+            taken=[q.entry for q in [*self._grouped, *self._taken]],
         )
 
     # --- loading ----------------------------------------------------------------------
@@ -458,6 +650,32 @@ class TournamentStore:
         with contextlib.suppress(Exception):  # a window with no file has no journal
             return self.workbook.window().on_disk()
         return None
+
+    def _take_in_groups(self, queued: Sequence[Queued]) -> tuple[list[str], list[Queued]]:
+        """A file's waiting entries taken in as the stations' writer takes them: in groups,
+        each entry its own journal entry, one save a group; what is said of each; and the
+        entries left to take in the one way a group cannot (with this action's change)."""
+        notes: list[str] = []
+        left = list(queued)
+        while left:
+            group = _GroupRun(self.workbook).run(left[:GROUP_BOUND])  # type: ignore[arg-type]
+            for q, outcome, answers in group.decided:
+                what = f"{q.by}'s {q.action} (entry {q.entry})"
+                if outcome.status == "done":
+                    if not outcome.already:
+                        self._grouped.append(q)
+                        notes += [f"{q.by}: {m}" for m in outcome.messages]
+                elif outcome.status == "cancelled":
+                    asked = answers.unanswered or "; ".join(outcome.warnings) or "declined"
+                    notes.append(f"{what}: not taken, {q.by} has to answer first: {asked}")
+                else:
+                    notes.append(f"{what}: not taken: {outcome.messages[0]}")
+            if group.unsaved:
+                raise ActionError(group.reason)
+            if group.left and group.alone:
+                return notes, [*group.left, *left[GROUP_BOUND:]]
+            left = [*group.left, *left[GROUP_BOUND:]]
+        return notes, []
 
     def _take_in(self, queued: Sequence[Queued], changes: list[Change]) -> list[str]:
         """Run each entry through its own action, as its sender answered, on what the
@@ -835,24 +1053,33 @@ class _Unsaved:
 
 def _journaled_entries(book: Path) -> set[str]:
     """The signed entries the journal says were written, counting an entry only when the
-    state it left was the workbook indeed: the file now, or the state a later entry
-    started from. (The journal notes an entry just before the new file replaces the old:
-    a process killed in between leaves an entry whose state never was the workbook.)"""
-    from addin.journal.store import Journal, sha256
-    from addin.workbook.saving import target_of
+    state it left was the workbook indeed. The journal notes entries just before the new
+    file replaces the old: a process killed in between leaves entries (a whole group of
+    them, each the state the next one started from) whose states never were the workbook.
+    So the states the workbook went through are followed back from the file: the last
+    entry that left the file as it is now was real, so was the state it started from, and
+    so on back (an undo's entry leads back through the state it undid). A file that no
+    entry left or started from (the TD saved it from Excel since) starts the walk at the
+    last entry."""
+    from addin.journal.store import Journal, state_of
 
     entries = Journal.load(book).entries
     signed = [e for e in entries if e.arguments.get("entry") or e.arguments.get("entries")]
     if not signed:
         return set()
-    real = {e.before for e in entries}
-    with contextlib.suppress(OSError):
-        real.add(sha256(target_of(book).read_bytes()))
+    real: set[str | None] = set()
+    now = state_of(book)
+    if now is not None:
+        real.add(now)
+    if not any(e.after in real or e.before in real for e in entries):
+        real.add(entries[-1].after)
     found: set[str] = set()
-    for e in signed:
-        if e.after in real:
-            ids = f"{e.arguments.get('entry', '')}, {e.arguments.get('entries', '')}"
-            found |= {i for i in ids.split(", ") if i}
+    for e in reversed(entries):
+        if e.after not in real:
+            continue
+        real.add(e.before)
+        ids = f"{e.arguments.get('entry', '')}, {e.arguments.get('entries', '')}"
+        found |= {i for i in ids.split(", ") if i}
     return found
 
 

@@ -49,6 +49,11 @@ BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
             ["--players", "16", "--field", "10", "--phones", "10", "--kill", "--seconds", "400"],
             "lost: 0, doubled: 0, in the Log but not written: 0",
         ),
+        (
+            "bench_congress.py",
+            ["--players", "12", "--rounds", "2", "--seconds", "400"],
+            "lost: 0, doubled: 0",
+        ),
     ],
 )
 def test_a_benchmark_prints_its_table(script: str, arguments: list[str], printed: str) -> None:

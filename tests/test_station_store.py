@@ -1,6 +1,7 @@
 """A station's entry through the tournament store: signed with the station's name in the Log
 and the journal, its id written with the change, run at most once; the stations' queue
-on disk; and ``take-entries``, which takes in what waited while the workbook was open."""
+on disk; and ``take-entries``, which takes in what waited while the workbook was open (in
+groups, as the stations' writer does: each entry its own journal entry, one save)."""
 
 from __future__ import annotations
 
@@ -173,9 +174,10 @@ def test_the_password_is_made_once_and_kept_for_the_owner_only(tmp_path: Path) -
 # --- take-entries ----------------------------------------------------------------------------
 
 
-def test_take_entries_runs_each_entry_through_its_action_as_one_journal_entry(
-    book: Path,
+def test_take_entries_runs_each_entry_through_its_action_each_its_own_journal_entry(
+    book: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(store, "GROUP_SECONDS", 1e9)  # one group, however busy the machine
     queue = EntryQueue(stations_folder(book))
     first, second = CURRENT[0], CURRENT[1]
     sent = [
@@ -187,6 +189,7 @@ def test_take_entries_runs_each_entry_through_its_action_as_one_journal_entry(
     for e in sent:
         queue.submit(e)
     entries_before = len(Journal.load(book).entries)
+    before = digest(book)
     done = run("take-entries", book, "--yes")
     assert done.returncode == 0, done.stderr
     assert f"Desk 3's register (entry {sent[2].id}): not taken: AGA # {first.aga_id}" in (
@@ -200,18 +203,17 @@ def test_take_entries_runs_each_entry_through_its_action_as_one_journal_entry(
         assert ("Action", f"register ({e.station})", f"Entry {e.id} from {e.station}") in rows
     assert not any(sent[2].id in message for _, _, message in rows)
     journal = Journal.load(book).entries
-    assert len(journal) == entries_before + 1
-    assert journal[-1].action == "take-entries"
-    assert set(str(journal[-1].arguments["entries"]).split(", ")) == {
-        sent[0].id,
-        sent[1].id,
-        sent[3].id,
-    }
+    assert len(journal) == entries_before + 3  # each entry its own, as the writer keeps them
+    assert [(j.action, j.door, j.arguments["entry"]) for j in journal[-3:]] == [
+        ("register", e.station, e.id) for e in (sent[0], sent[1], sent[3])
+    ]
+    backup = book.with_name(f"{book.stem}.bak1{book.suffix}")
+    assert digest(backup) == before, "one save for the three"
     taken = digest(book)
     again = run("take-entries", book, "--yes")
     assert again.returncode == 0
     assert digest(book) == taken  # nothing is taken twice
-    assert len(Journal.load(book).entries) == entries_before + 1
+    assert len(Journal.load(book).entries) == entries_before + 3
 
 
 def test_take_entries_leaves_out_an_entry_whose_station_has_not_answered(book: Path) -> None:

@@ -3,11 +3,17 @@ taken in through the store.
 
 While Excel or LibreOffice holds the workbook, the server's writer does not write it: the
 stations' entries wait beside it (``addin.station.entries``). This action names them
-for the store (``Change.queued``), which runs each through its own action (``register``,
-``checkin``, ``result`` ...) on what the earlier ones wrote, as its station answered that
-action's questions, each Log line naming its station and the entry's id; one refused, or
-asking a question its station has not answered, is said and left out. They are one journal
-entry: ``undo`` takes them back together, as it does the results ``accept-results`` takes in.
+for the store (``Change.queued``), which takes them in as the writer would have: in groups
+(``addin.store.run_group``), each entry through its own action (``register``, ``checkin``,
+``result`` ...) on what the earlier ones wrote, as its station answered that action's
+questions, each Log line naming its station and the entry's id, each its own journal entry
+(``undo`` takes back the last one alone), one save a group. One refused, or asking a question
+its station has not answered, is said and left out.
+
+In an open window (the Excel or Calc button) the window is the workbook until the TD saves
+it: the entries are run the same way, on what the earlier ones wrote, and kept as one journal
+entry around the window's save (``undo`` takes them back together, as it does the results
+``accept-results`` takes in).
 """
 
 from __future__ import annotations

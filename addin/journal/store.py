@@ -43,6 +43,15 @@ except ImportError:  # Windows: the workbook's turn lock alone keeps writers apa
     fcntl = None  # type: ignore[assignment]
 
 
+def state_of(book: Path) -> str | None:
+    """The state the journal would name the workbook file by as it is now (what an entry's
+    ``before`` and ``after`` hold); None when it cannot be read."""
+    try:
+        return sha256(target_of(Path(book)).read_bytes())
+    except OSError:
+        return None
+
+
 def folder_of(book: Path) -> Path:
     """``tournament.history`` beside ``tournament.xlsx`` (a symbolic link followed)."""
     book = target_of(Path(book))
@@ -121,7 +130,8 @@ class Journal:
         """The length of ``journal.jsonl`` as read (None: there is none)."""
         self._good = 0
         """Where its last whole line ends: an append starts there."""
-        self._appended: list[int] = []
+        self._appended: list[tuple[int, int]] = []
+        """(length before, entries) of each append this object made, last on top."""
         """The length before each entry this object appended (to take one back)."""
 
     @property
@@ -269,7 +279,14 @@ class Journal:
         """Add ``entry``: one line at the end of ``journal.jsonl``, flushed to disk. A torn
         last line found when reading is cut away first; a file another program grew since
         it was read refuses the entry."""
-        line = json.dumps(asdict(entry), ensure_ascii=False, default=str) + "\n"
+        self.append_all([entry])
+
+    def append_all(self, entries: list[Entry]) -> None:
+        """Add ``entries``, a line each, in one write and one flush (a group's entries,
+        saved at once: all of them are on disk, or none)."""
+        data = "".join(
+            json.dumps(asdict(e), ensure_ascii=False, default=str) + "\n" for e in entries
+        ).encode("utf-8")
         if self._size is None:
             self._create()
         check_writable(self.file)
@@ -285,14 +302,14 @@ class Journal:
                 )
             if size != self._good:
                 os.ftruncate(fd, self._good)
-            _write_all(fd, line.encode("utf-8"))
+            _write_all(fd, data)
             os.fsync(fd)
         finally:
             os.close(fd)  # the lock goes with it
-        self._appended.append(self._good)
-        self._good += len(line.encode("utf-8"))
+        self._appended.append((self._good, len(entries)))
+        self._good += len(data)
         self._size = self._good
-        self.entries.append(entry)
+        self.entries.extend(entries)
 
     def _create(self) -> None:
         """A new ``journal.jsonl``, holding its header line only (written whole, renamed)."""
@@ -310,14 +327,14 @@ class Journal:
         self._size = self._good = len(text.encode("utf-8"))
 
     def take_back_last(self) -> None:
-        """Remove the entry this object appended last (its workbook was not saved after
-        all): the file is cut back to its length before it."""
+        """Remove the entries this object appended last, in one append (their workbook was
+        not saved after all): the file is cut back to its length before them."""
         if not self._appended:
             return
-        length = self._appended.pop()
+        length, count = self._appended.pop()
         os.truncate(self.file, length)
         self._good = self._size = length
-        self.entries.pop()
+        del self.entries[-count:]
 
     def prune_before(self, number: int) -> int:
         """Remove the states only entries before ``number`` need, and every part no state
@@ -480,3 +497,70 @@ def put_back(book: Path, data: bytes | None) -> None:
             save_atomically(write, book, keep=0)
     if data is not None and (not book.exists() or sha256(book.read_bytes()) != sha256(data)):
         raise OSError(f"{book} could not be put back as it was")
+
+
+# --- a group of actions, one save (the stations' writer) -------------------------------
+
+
+@dataclass(frozen=True)
+class Step:
+    """One action of a group saved at once: what ``record`` is told of it, and the package
+    right after it (the state its own undo goes back past)."""
+
+    action: str
+    arguments: Mapping[str, object]
+    door: str
+    after: bytes
+
+
+def record_group(book: Path, steps: list[Step], save: Callable[..., None]) -> list[Entry]:
+    """One journal entry per step, one save: ``save(ready=...)`` writes the last step's
+    package beside the workbook, calls ``ready`` and replaces the workbook.
+
+    Each step's state is kept (the first's *before* is the file now; each later one's is
+    the step before's *after*), so every entry is undone alone as if it had been saved
+    alone. The entries are written in one append while the new file waits, before it
+    replaces the workbook: all or nothing, as ``record``. An entry whose state never was
+    the workbook (a kill before the new file replaced the old) is told apart by
+    ``addin.store`` (the states the workbook went through, followed back from the file).
+    """
+    book = target_of(Path(book))
+    journal = Journal.load(book)
+    first, written = journal.keep_state(book.read_bytes())
+    made: list[Entry] = []
+    previous = first
+    try:
+        for i, step in enumerate(steps):
+            digest, wrote = journal.keep_state(step.after, previous)
+            written += wrote
+            plain = plain_arguments(step.arguments)
+            notes = list(journal.warnings) if i == 0 else []
+            number = journal.next_number + i
+            made.append(
+                Entry(number, step.action, plain, now(), step.door, previous, digest, notes=notes)
+            )
+            previous = digest
+    except BaseException:
+        journal.drop_state(written)
+        if not journal.entries:
+            journal.tidy()
+        raise
+    appended: list[bool] = []
+
+    def ready(new_file: Path) -> None:
+        if sha256(new_file.read_bytes()) != previous:
+            raise JournalError(f"{new_file} is not the state the journal keeps for it")
+        journal.append_all(made)
+        appended.append(True)
+
+    try:
+        save(ready=ready)
+    except BaseException:
+        if appended:  # the new file was not swapped in: the entries go again
+            with contextlib.suppress(OSError, JournalError):
+                journal.take_back_last()
+        journal.drop_state(written)
+        if not journal.entries:
+            journal.tidy()
+        raise
+    return made

@@ -1,14 +1,17 @@
 """The stations' writer: each entry a station sent, run through the tournament store into
-the workbook, one at a time, in the order they came.
+the workbook in the order they came, every entry waiting taken as one group.
 
 The server (``serve``) starts it as a process of its own (``python -m addin.station BOOK``):
-the store's work never slows the server's answers to the stations and phones. An entry is
-written as its own action with its station's answers to that action's questions
-(``store.Answered``) and its station's name and id (``store.Signed``): the Log names the
-station, the journal has the entry (``undo`` takes it back), and an entry the workbook
-holds already is never run again, so a writer killed at any moment and started again
-writes each entry once. It takes the workbook's turn like any command: the TD's own
-commands wait for it, and it for them.
+the store's work never slows the server's answers to the stations and phones. The entries
+waiting are one group (``store.run_group``): one load, each entry as its own action with
+its station's answers to that action's questions (``store.Answered``) and its station's
+name and id (``store.Signed``), on what the earlier ones wrote, and one save for the group.
+Each entry is still its own Log lines, its own journal entry (``undo`` takes it back
+alone) and its own answer to its station, told once the save holds it. An entry the
+workbook holds already is never run again, so a writer killed at any moment and started
+again writes each entry once. It takes the workbook's turn like any command: the TD's own
+commands wait for it, and it for them. The next group goes on from the workbook the last
+one left in memory, while no other command has written the file since.
 
 While Excel or LibreOffice holds the workbook open, nothing is written: each waiting entry
 is checked against the workbook as last saved (the same action, on a copy in memory), so
@@ -98,6 +101,12 @@ def _run(entry: Entry, workbook: store.Workbook) -> Told | tuple[store.Outcome, 
     return outcome, answers
 
 
+def _queued(entry: Entry) -> store.Queued:
+    return store.Queued(
+        entry.action, dict(entry.params), dict(entry.answers), entry.station, entry.id
+    )
+
+
 def _told(outcome: store.Outcome, answers: store.Answered) -> Told:
     if outcome.status == "done":
         if outcome.already:
@@ -123,6 +132,8 @@ class Writer:
         self.book = Path(book)
         self.queue = EntryQueue(stations_folder(self.book))
         self.out = out or sys.stdout
+        self._kept: store.Kept | None = None
+        """The workbook as the last group left it (the next goes on from it)."""
         self._checked: dict[str, tuple[tuple[int, int, int] | None, Told]] = {}
         """Each waiting entry checked while the workbook was held: against which file."""
 
@@ -132,15 +143,32 @@ class Writer:
         pending = self.queue.pending()
         if not pending or not target_of(self.book).is_file():
             return False
-        for entry in pending:
-            holder = _holder(self.book)
-            if holder:
+        holder = _holder(self.book)
+        if holder:
+            for entry in pending:
                 self._check(entry, holder)
-                continue
-            told = write(self.book, entry)
-            if told is not None:
-                self._tell(entry, told)
+            return True
+        for entry in [e for e in pending if e.action not in STATION_ACTIONS]:
+            self._tell(entry, Told(REFUSED, f"{entry.action!r} is not something a station sends"))
+        taken = [e for e in pending if e.action in STATION_ACTIONS][: store.GROUP_BOUND]
+        if taken:
+            self.write_group(taken)
         return True
+
+    def write_group(self, taken: list[Entry]) -> None:
+        """The entries through the store as one group (one save); each told what became
+        of it once that save holds it. An entry the group cannot take runs alone."""
+        by_id = {e.id: e for e in taken}
+        book = store.FileBook(self.book)
+        group = store.run_group([_queued(e) for e in taken], book, self._kept)
+        self._kept = group.kept
+        for q, outcome, answers in group.decided:
+            self._tell(by_id[q.entry], _told(outcome, answers))
+        if group.left and group.alone:
+            first = by_id[group.left[0].entry]
+            told = write(self.book, first)
+            if told is not None:
+                self._tell(first, told)
 
     def _check(self, entry: Entry, holder: str) -> None:
         identity = file_identity(self.book)

@@ -345,7 +345,31 @@ def settings_rows(values: Mapping[str, object]) -> list[dict[str, object]]:
 # --- Players ------------------------------------------------------------------------------
 
 
+_PLAYERS_READ: dict[object, Player | None] = {}
+"""``player_from_row``'s answers by the row's values (a Player is frozen): the stations'
+writer reads the same Players rows for every entry of a group, and a group after it."""
+PLAYERS_READ_KEPT = 20_000
+
+
 def player_from_row(row: Row, rounds: int) -> Player | None:
+    """The player a Players row holds (None: no AGA # or no family name)."""
+    try:
+        key: object = (rounds, *row.values.items())
+        found = _PLAYERS_READ.get(key, _UNREAD)
+    except TypeError:  # a value that is no key: read as it is
+        return _player_from_row(row, rounds)
+    if found is not _UNREAD:
+        return found  # type: ignore[return-value]
+    if len(_PLAYERS_READ) >= PLAYERS_READ_KEPT:
+        _PLAYERS_READ.clear()
+    player = _PLAYERS_READ[key] = _player_from_row(row, rounds)
+    return player
+
+
+_UNREAD = object()
+
+
+def _player_from_row(row: Row, rounds: int) -> Player | None:
     aga_id = row.whole("aga_id")
     family = row.text("family_name")
     if aga_id is None or row.get("family_name") is None:

@@ -304,6 +304,12 @@ class CalamineReader:
         return None
 
 
+def header_row_of(reader: CalamineReader, table: Table) -> int | None:
+    """The header row of ``table`` in the file ``reader`` reads (None: the package cannot
+    say)."""
+    return _header_row(reader.path, table)
+
+
 def _header_row(path: Path, table: Table) -> int | None:
     """The header row of ``table``'s Excel Table on its sheet (1 without one), as the openpyxl
     gateway finds it; None when the package cannot say (the openpyxl gateway reads it)."""

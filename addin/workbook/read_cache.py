@@ -141,16 +141,28 @@ def indexed(
     return index, problems
 
 
+_LOADED: dict[str, object] = {}
+"""The objects this process loaded, by key (a key names its content: the same key, the
+same object): the stations' writer looks members up for every registration it writes."""
+LOADED_KEPT = 4
+
+
 def load(key: str) -> object | None:
     """The object kept under ``key``, or None."""
+    found = _LOADED.get(key)
+    if found is not None:
+        return found
     kept = _kept_bytes(key)
     if kept is None:
         return None
     try:
-        found: object = pickle.loads(kept)  # our own folder, our own files: see _own_folder
+        loaded: object = pickle.loads(kept)  # our own folder, our own files: see _own_folder
     except Exception:  # damaged: read the sheet again
         return None
-    return found
+    if len(_LOADED) >= LOADED_KEPT:
+        _LOADED.clear()
+    _LOADED[key] = loaded
+    return loaded
 
 
 def store(value: object, *keys: str) -> None:

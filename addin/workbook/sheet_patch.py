@@ -22,6 +22,7 @@ import copy
 import functools
 import io
 import re
+import struct
 import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -31,7 +32,7 @@ from lxml import etree
 
 from addin.workbook.bulk_sheet import LAST_COLUMN
 from addin.workbook.cells import ErrorValue, Formula, Text, gate, is_blank
-from addin.workbook.gateway import LogEntry, WriteRow
+from addin.workbook.gateway import LogEntry, Row, WriteRow
 from addin.workbook.layout import LOG, Kind, Table
 from addin.workbook.package import (
     bounds,
@@ -45,11 +46,13 @@ from addin.workbook.package import (
 from addin.workbook.table_rows import (
     GAP_COLUMNS,
     GAP_ROWS,
+    WriteLayout,
     block_end,
     block_for_rows,
     declared_last,
     get_column_letter,
     header_map,
+    render_row,
     wrapped_height,
     write_layout,
 )
@@ -127,6 +130,24 @@ class _Sheet:
 
 
 @dataclass
+class _Written:
+    """A table as last written: where, how, and each row's values (to tell what changed)."""
+
+    header_row: int
+    layout: WriteLayout
+    formats: dict[int, str | None]
+    title: str
+    rows: list[tuple[object, ...]]
+
+
+def _fingerprint(row: WriteRow) -> tuple[object, ...]:
+    """What a row's rendered cells depend on (``table_rows.render_row``)."""
+    if isinstance(row, Row):
+        return (dict(row.values), dict(row.extra), dict(row.unread))
+    return (dict(row), None, None)
+
+
+@dataclass
 class PackagePatch:
     """The package ``data`` with the tables written so far; ``package()`` makes the file."""
 
@@ -140,6 +161,20 @@ class PackagePatch:
     _parts: dict[str, str | None] = field(default_factory=dict, repr=False)
     _declared: set[str] = field(default_factory=set, repr=False)
     """The parts read that began with an XML declaration (written back with one)."""
+    _grid: dict[str, dict[tuple[int, int], etree._Element]] = field(
+        default_factory=dict, repr=False
+    )
+    """Each sheet's cells by (row, column), found once and kept as cells are added."""
+    _extent: dict[str, list[int]] = field(default_factory=dict, repr=False)
+    """Each sheet's last row and column holding a cell (its dimension)."""
+    _last: dict[str, _Written] = field(default_factory=dict, repr=False)
+    """Each table written, as written: a table written again rewrites the rows that
+    changed (a group of entries writes the Players table once per entry)."""
+    _packed: dict[str, tuple[bytes, int, bytes]] = field(default_factory=dict, repr=False)
+    """Each part written: its content and its compressed bytes, as the last ``package()``
+    wrote them (a part a later package writes unchanged is not compressed again)."""
+    _log_end: dict[str, tuple[int, int]] = field(default_factory=dict, repr=False)
+    """The Log's header row and last line, once appended to."""
 
     def __post_init__(self) -> None:
         try:
@@ -267,6 +302,11 @@ class PackagePatch:
         return int(number) if number.is_integer() and "." not in v.text else number
 
     def _cells(self, sheet: _Sheet) -> dict[tuple[int, int], etree._Element]:
+        """The sheet's cells by (row, column): walked once, then kept (every cell added
+        goes through ``_store``, which adds it here)."""
+        found = self._grid.get(sheet.name)
+        if found is not None:
+            return found
         cells: dict[tuple[int, int], etree._Element] = {}
         for number, row in sheet.rows.items():
             for cell in row:
@@ -276,6 +316,11 @@ class PackagePatch:
                 if at[0] != number:
                     raise Unsupported(f"{sheet.name}: cell {cell.get('r')} in row {number}")
                 cells[at] = cell
+        self._grid[sheet.name] = cells
+        self._extent[sheet.name] = [
+            max((r for r, _ in cells), default=0),
+            max((c for _, c in cells), default=0),
+        ]
         return cells
 
     @staticmethod
@@ -307,6 +352,9 @@ class PackagePatch:
         if table.bulk:
             raise Unsupported("a bulk sheet (the TDListA, the EGD list) is written by its own path")
         sheet, table_part, table_xml = self._table(table)
+        written = self._last.pop(table.name, None)
+        if written is not None and written.title == title and len(rows) >= len(written.rows):
+            return self._write_changed(table, rows, sheet, table_part, table_xml, written)
         _, header_row, last_col, _ = _bounds(table_xml.get("ref", ""))
         cells = self._cells(sheet)
         filled = self._filled(cells)
@@ -344,6 +392,45 @@ class PackagePatch:
         ref += f"{get_column_letter(max(headers))}{header_row + count}"
         self._set_table_ref(sheet, table, table_part, table_xml, ref, len(rows))
         self._finish(sheet)
+        if not any(isinstance(v, Formula) for line in block for v in line):
+            prints = [_fingerprint(row) for row in rows]
+            self._last[table.name] = _Written(header_row, layout, formats, title, prints)
+        return min(headers), max(headers)
+
+    def _write_changed(
+        self,
+        table: Table,
+        rows: Sequence[WriteRow],
+        sheet: _Sheet,
+        table_part: str,
+        table_xml: etree._Element,
+        written: _Written,
+    ) -> tuple[int, int]:
+        """``write_table`` again, where this patch wrote the table last with as many rows
+        or fewer: only the rows that changed are rendered and stored (the others' cells
+        hold what they would be written again with, and nothing else writes them)."""
+        cells = self._cells(sheet)
+        layout, header_row = written.layout, written.header_row
+        headers, first = layout.headers, layout.first
+        prints = [_fingerprint(row) for row in rows]
+        for i, (row, print_) in enumerate(zip(rows, prints, strict=True)):
+            if i < len(written.rows) and written.rows[i] == print_:
+                continue
+            r = header_row + 1 + i
+            line = render_row(table, row, layout, first, layout.last, r)
+            if any(isinstance(v, Formula) for v in line):
+                raise Unsupported("a formula written: the whole table is written again")
+            for offset, value in enumerate(line):
+                col = first + offset
+                if col in headers:
+                    self._store(sheet, cells, r, col, value, written.formats.get(col))
+        count = max(1, len(rows))
+        ref = f"{get_column_letter(table.anchor_column)}{header_row}:"
+        ref += f"{get_column_letter(max(headers))}{header_row + count}"
+        self._set_table_ref(sheet, table, table_part, table_xml, ref, len(rows))
+        self._finish(sheet)
+        written.rows = prints
+        self._last[table.name] = written
         return min(headers), max(headers)
 
     def append_log(self, entries: Sequence[LogEntry]) -> None:
@@ -351,15 +438,19 @@ class PackagePatch:
         if not entries:
             return
         sheet, table_part, table_xml = self._table(LOG)
-        _, header_row, _, _ = _bounds(table_xml.get("ref", ""))
         cells = self._cells(sheet)
-        filled = self._filled(cells)
-        bottom = block_end([r for r, _ in filled], GAP_ROWS)
         anchor = LOG.anchor_column
-        last = max(
-            (r for r, c in filled if c == anchor and header_row < r <= bottom), default=header_row
-        )
-        self._no_merged(sheet, header_row, anchor, anchor + len(LOG.columns) - 1)
+        if sheet.name in self._log_end:  # appended to before: its last line is known
+            header_row, last = self._log_end[sheet.name]
+        else:
+            _, header_row, _, _ = _bounds(table_xml.get("ref", ""))
+            filled = self._filled(cells)
+            bottom = block_end([r for r, _ in filled], GAP_ROWS)
+            last = max(
+                (r for r, c in filled if c == anchor and header_row < r <= bottom),
+                default=header_row,
+            )
+            self._no_merged(sheet, header_row, anchor, anchor + len(LOG.columns) - 1)
         for i, entry in enumerate(entries, start=1):
             r = last + i
             values = (entry.timestamp, entry.level, entry.action, entry.message)
@@ -377,6 +468,7 @@ class PackagePatch:
         ref += f"{get_column_letter(anchor + len(LOG.columns) - 1)}{header_row + max(1, count)}"
         self._set_table_ref(sheet, LOG, table_part, table_xml, ref)
         self._finish(sheet)
+        self._log_end[sheet.name] = (header_row, last + len(entries))
 
     def _no_merged(self, sheet: _Sheet, header_row: int, first: int, last: int) -> None:
         for merged in sheet.root.iterfind("m:mergeCells/m:mergeCell", _NS):
@@ -427,6 +519,9 @@ class PackagePatch:
             return
         if cell is None:
             cell = cells[r, c] = self._new_cell(sheet, r, c)
+            extent = self._extent.get(sheet.name)
+            if extent is not None:
+                extent[0], extent[1] = max(extent[0], r), max(extent[1], c)
         if len(cell) == 0 and cell.get("s", "0") == "0" and c in sheet.column_styles:
             cell.set("s", sheet.column_styles[c])  # a new or bare cell: its column's style
         if number_format is None and isinstance(value, date | time):
@@ -595,16 +690,13 @@ class PackagePatch:
             self._changed["xl/workbook.xml"] = root
 
     def _finish(self, sheet: _Sheet) -> None:
-        filled = [
-            _split_ref(cell.get("r"))
-            for row in sheet.rows.values()
-            for cell in row
-            if cell.tag == _C
-        ]
+        extent = self._extent.get(sheet.name)
+        if extent is None:
+            self._cells(sheet)
+            extent = self._extent[sheet.name]
+        bottom, right = extent
         dimension = sheet.root.find("m:dimension", _NS)
-        if dimension is not None and filled:
-            bottom = max(r for r, _ in filled)
-            right = max(c for _, c in filled)
+        if dimension is not None and bottom and right:
             dimension.set("ref", f"A1:{get_column_letter(right)}{bottom}")
         self._changed[sheet.part] = sheet.root
 
@@ -633,8 +725,40 @@ class PackagePatch:
                 info = zipfile.ZipInfo(item.filename, item.date_time)
                 info.compress_type = zipfile.ZIP_DEFLATED
                 info.external_attr = item.external_attr
+                packed = self._packed.get(item.filename)
+                if packed is not None and packed[0] == content:  # as the last package had it
+                    _write_packed(copy, info, len(content), packed[1], packed[2])
+                    continue
                 copy.writestr(info, content)
+                self._packed[item.filename] = (content, *_stored(out, copy, item.filename))
         return out.getvalue()
+
+
+def _stored(out: io.BytesIO, package: zipfile.ZipFile, name: str) -> tuple[int, bytes]:
+    """The CRC and the compressed bytes of the member ``name`` just written to ``package``."""
+    info = package.getinfo(name)
+    data = out.getbuffer()
+    name_length, extra_length = struct.unpack(
+        "<HH", data[info.header_offset + 26 : info.header_offset + 30]
+    )
+    start = info.header_offset + 30 + name_length + extra_length
+    return info.CRC, bytes(data[start : start + info.compress_size])
+
+
+def _write_packed(
+    package: zipfile.ZipFile, info: zipfile.ZipInfo, size: int, crc: int, packed: bytes
+) -> None:
+    """A member whose compressed bytes are known, written as they are (as
+    ``package.copy_compressed`` copies a member)."""
+    fp = package.fp
+    assert fp is not None
+    info.CRC, info.compress_size, info.file_size = crc, len(packed), size
+    info.header_offset = fp.tell()
+    fp.write(info.FileHeader(zip64=False))
+    fp.write(packed)
+    package.filelist.append(info)
+    package.NameToInfo[info.filename] = info
+    package.start_dir = fp.tell()
 
 
 _DATE_BUILTINS = frozenset({*range(14, 23), 45, 46, 47})
