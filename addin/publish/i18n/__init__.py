@@ -80,6 +80,7 @@ def translate(key: str, lang: str = DEFAULT, /, count: int | None = None, **valu
     return entry.format(**values) if values else entry
 
 
+@cache  # the same few scores and komi, on every page of every language
 def format_number(value: float, lang: str = DEFAULT, places: int | None = None) -> str:
     """``value`` as ``lang`` writes it (``6.5``, ``6,5``); ``places``: exactly that many
     decimals (an entry rating's two); else no trailing zeros, never ``-0``."""
