@@ -143,9 +143,11 @@ def answer_page(
     *,
     form: str = "",
     player: int | None = None,
+    lang: str = "en",
 ) -> str:
     """The page a report sent without JavaScript is answered with: the answer at the top,
-    then the form again as it was sent (when it was refused), or the way on."""
+    then the form again as it was sent (when it was refused), or the way on. ``lang``: the
+    language folder it was sent from (its links stay there; its words are English yet)."""
     links = []
     if player is not None:
         links.append(f'<a href="p{int(player)}.html">Your page</a>')
@@ -155,4 +157,6 @@ def answer_page(
     ]
     onward = f'<p class="jump">{" &middot; ".join(links)}</p>'
     body = status_line(message, state) + (form if form else onward)
-    return shell.page(event or "Tournament", REPORT_PAGE, "Report a result", body, stamped=False)
+    return shell.page(
+        event or "Tournament", REPORT_PAGE, "Report a result", body, stamped=False, lang=lang
+    )
