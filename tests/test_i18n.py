@@ -35,7 +35,7 @@ from tests.test_publish_browser import PHONE, browser, scroll_width  # noqa: F40
 from tests.test_publish_site import played_book, published
 
 PAGES = Path(__file__).resolve().parent.parent / "addin" / "publish"
-SOURCES = ("pages.py", "shell.py", "localized.py")
+SOURCES = ("pages.py", "shell.py", "localized.py", "report_form.py")
 """The modules that write the translated pages' words."""
 
 

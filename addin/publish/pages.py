@@ -511,7 +511,7 @@ def _now(data: SiteData, pid: PlayerId) -> str:
     form = ""
     if pending and rec.opponent is not None and board.isdecimal() and side:
         form = f'<h3 id="report-h">{esc(data.t("player.report"))}</h3>{status_line()}'
-        form += personal_form(data.round, int(board), side, data.name(rec.opponent))
+        form += personal_form(data.round, int(board), side, data.name(rec.opponent), data.lang)
     return (
         '<section class="now" aria-labelledby="now-h">'
         f'<h2 id="now-h">{heading}</h2>'

@@ -73,4 +73,11 @@ MESSAGES: dict[str, str | dict[str, str]] = {
     "status.withdrawn": "Zurückgezogen",
     "status.active": "Aktiv",
     "status.not_arrived": "Noch nicht da",
+    "form.code": "Ergebniscode",
+    "form.code_where": "auf deinem Ergebniszettel und deiner Paarungskarte",
+    "form.result": "Ergebnis",
+    "form.i_won": "Ich habe gewonnen",
+    "form.won": "{name} hat gewonnen",
+    "form.jigo": "Jigo (unentschieden)",
+    "form.send": "Ergebnis senden",
 }

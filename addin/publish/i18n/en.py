@@ -79,4 +79,12 @@ MESSAGES: dict[str, str | dict[str, str]] = {
     "status.withdrawn": "Withdrawn",
     "status.active": "Active",
     "status.not_arrived": "Not arrived",
+    # the report form on a player's page
+    "form.code": "Result code",
+    "form.code_where": "on your result slip and your pairing card",
+    "form.result": "Result",
+    "form.i_won": "I won",
+    "form.won": "{name} won",
+    "form.jigo": "Jigo",
+    "form.send": "Send the result",
 }

@@ -73,4 +73,11 @@ MESSAGES: dict[str, str | dict[str, str]] = {
     "status.withdrawn": "Retirado",
     "status.active": "Activo",
     "status.not_arrived": "No ha llegado",
+    "form.code": "Código de resultado",
+    "form.code_where": "en tu hoja de resultado y tu tarjeta de emparejamiento",
+    "form.result": "Resultado",
+    "form.i_won": "Gané yo",
+    "form.won": "Ganó {name}",
+    "form.jigo": "Jigo (empate)",
+    "form.send": "Enviar el resultado",
 }

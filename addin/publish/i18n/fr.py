@@ -73,4 +73,11 @@ MESSAGES: dict[str, str | dict[str, str]] = {
     "status.withdrawn": "Retiré",
     "status.active": "Actif",
     "status.not_arrived": "Pas encore arrivé",
+    "form.code": "Code de résultat",
+    "form.code_where": "sur votre fiche de résultat et votre carte d'appariement",
+    "form.result": "Résultat",
+    "form.i_won": "J'ai gagné",
+    "form.won": "{name} a gagné",
+    "form.jigo": "Jigo (égalité)",
+    "form.send": "Envoyer le résultat",
 }

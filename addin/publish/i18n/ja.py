@@ -70,4 +70,11 @@ MESSAGES: dict[str, str | dict[str, str]] = {
     "status.withdrawn": "棄権",
     "status.active": "参加中",
     "status.not_arrived": "未到着",
+    "form.code": "結果コード",
+    "form.code_where": "結果票と対局カードに記載",
+    "form.result": "結果",
+    "form.i_won": "自分の勝ち",
+    "form.won": "{name}の勝ち",
+    "form.jigo": "持碁",
+    "form.send": "結果を送信",
 }

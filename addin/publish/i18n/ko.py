@@ -69,4 +69,11 @@ MESSAGES: dict[str, str | dict[str, str]] = {
     "status.withdrawn": "기권",
     "status.active": "참가 중",
     "status.not_arrived": "미도착",
+    "form.code": "결과 코드",
+    "form.code_where": "결과지와 대진 카드에 있음",
+    "form.result": "결과",
+    "form.i_won": "제가 이겼습니다",
+    "form.won": "{name} 승",
+    "form.jigo": "무승부",
+    "form.send": "결과 보내기",
 }

@@ -69,4 +69,11 @@ MESSAGES: dict[str, str | dict[str, str]] = {
     "status.withdrawn": "已退赛",
     "status.active": "参赛中",
     "status.not_arrived": "未到场",
+    "form.code": "结果码",
+    "form.code_where": "见成绩单和对阵卡",
+    "form.result": "结果",
+    "form.i_won": "我赢了",
+    "form.won": "{name} 胜",
+    "form.jigo": "和棋",
+    "form.send": "提交结果",
 }

@@ -69,4 +69,11 @@ MESSAGES: dict[str, str | dict[str, str]] = {
     "status.withdrawn": "已退賽",
     "status.active": "參賽中",
     "status.not_arrived": "未到場",
+    "form.code": "結果碼",
+    "form.code_where": "見成績單和對陣卡",
+    "form.result": "結果",
+    "form.i_won": "我贏了",
+    "form.won": "{name} 勝",
+    "form.jigo": "和棋",
+    "form.send": "送出結果",
 }
