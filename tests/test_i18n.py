@@ -13,7 +13,6 @@ from __future__ import annotations
 import http.client
 import re
 import string
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,10 +28,11 @@ from addin.publish.i18n import (
     plural_categories,
     translate,
 )
-from addin.publish.serve import SiteServer, handler_for
-from tests.helpers import sheet_rows
+from tests.helpers import run, sheet_rows
+from tests.test_board_reports import desk_of
 from tests.test_publish_browser import PHONE, browser, scroll_width  # noqa: F401
-from tests.test_publish_site import played_book, published
+from tests.test_publish_site import played_book
+from tests.test_serve import start_serve, stop
 
 PAGES = Path(__file__).resolve().parent.parent / "addin" / "publish"
 SOURCES = ("pages.py", "shell.py", "localized.py", "report_form.py")
@@ -131,17 +131,16 @@ def test_accept_language_picks_the_readers_language(header: str, expected: str) 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]:
-    """A played round published in every language, served by ``serve``'s own handler."""
-    folder = tmp_path_factory.mktemp("i18n")
-    book = played_book(folder)
-    published(book, folder / "site")
-    server = SiteServer(("127.0.0.1", 0), handler_for(folder / "site", None))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    """A round in play published in every language and served (reports taken): the
+    workbook, and the server's port and a player's AGA number."""
+    book = played_book(tmp_path_factory.mktemp("i18n"))
+    assert run("publish", book).returncode == 0
+    server = start_serve(book, "--port", "0", "--bind", "127.0.0.1", "--loopback")
     player = next(p for p in sheet_rows(book, "Players") if p["Status"] == "Active")
-    yield folder / "site", f"{server.server_address[1]}:{player['AGA #']}"
-    server.shutdown()
-    server.server_close()
+    try:
+        yield book, f"{server.port}:{player['AGA #']}"
+    finally:
+        stop(server)
 
 
 def get(port: int, path: str, **headers: str) -> tuple[int, dict[str, str], str]:
@@ -215,5 +214,40 @@ def test_a_phone_reads_its_players_page_and_the_pairings_in_its_language(
         assert page.get_attribute("html", "lang") == "en"
         page.goto(f"http://127.0.0.1:{port}/p{pid}.html")
         assert page.get_attribute("html", "lang") == "en", "the choice of English is kept"
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize(
+    ("locale", "folder", "board", "kept"),
+    [("ko-KR", "ko", 0, "보고가 접수되었습니다"), ("es-ES", "es", 1, "resultado recibido")],
+)
+def test_a_report_sent_without_javascript_is_kept_and_answered_in_the_pages_language(
+    site: tuple[Path, str],
+    browser: Any,  # noqa: F811
+    locale: str,
+    folder: str,
+    board: int,
+    kept: str,
+) -> None:
+    book, port = site[0], site[1].split(":")[0]
+    seat = desk_of(book)["boards"][board]
+    context = browser.new_context(
+        viewport=PHONE, is_mobile=True, has_touch=True, locale=locale, java_script_enabled=False
+    )
+    try:
+        page = context.new_page()
+        page.goto(f"http://127.0.0.1:{port}/p{seat['white']}.html")
+        assert page.url.endswith(f"/{folder}/p{seat['white']}.html")
+        page.fill("section.now input[name=code]", seat["code"])
+        page.locator("section.now input[name=result]").first.check()  # "I won"
+        with page.expect_navigation():
+            page.click("button.send")
+        assert page.url.endswith(f"/{folder}/report"), page.url
+        assert page.get_attribute("html", "lang") == folder
+        assert kept in page.inner_text("#report-status")
+        assert scroll_width(page) <= PHONE["width"]
+        page.click("p.jump a[href^='p']")  # back to their page, in their language
+        assert page.url.endswith(f"/{folder}/p{seat['white']}.html")
     finally:
         context.close()

@@ -151,20 +151,27 @@ def answer_page(
     *,
     form: str = "",
     player: int | None = None,
-    lang: str = "en",
+    lang: str = DEFAULT,
 ) -> str:
     """The page a report sent without JavaScript is answered with: the answer at the top,
     then the form again as it was sent (when it was refused), or the way on. ``lang``: the
-    language folder it was sent from (its links stay there; its words are English yet)."""
+    language of the page it was sent from (its links stay in that language's folder)."""
     links = []
     if player is not None:
-        links.append(f'<a href="p{int(player)}.html">Your page</a>')
+        links.append(
+            f'<a href="p{int(player)}.html">{esc(translate("answer.your_page", lang))}</a>'
+        )
     links += [
-        '<a href="index.html">Pairings</a>',
-        f'<a href="{REPORT_PAGE}">Report another result</a>',
+        f'<a href="index.html">{esc(translate("menu.pairings", lang))}</a>',
+        f'<a href="{REPORT_PAGE}">{esc(translate("answer.another", lang))}</a>',
     ]
     onward = f'<p class="jump">{" &middot; ".join(links)}</p>'
     body = status_line(message, state) + (form if form else onward)
     return shell.page(
-        event or "Tournament", REPORT_PAGE, "Report a result", body, stamped=False, lang=lang
+        event or "Tournament",
+        REPORT_PAGE,
+        translate("menu.report", lang),
+        body,
+        stamped=False,
+        lang=lang,
     )

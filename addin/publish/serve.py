@@ -37,6 +37,7 @@ from urllib.parse import parse_qsl, urlsplit
 from addin.publish import report_form
 from addin.publish.assets import STATES_CALLBACK, STATES_FILE
 from addin.publish.board_reports import MAX_BODY, Limiter, Refused, ReportBox, StoreBusy
+from addin.publish.i18n.answers import answer
 from addin.publish.i18n.choose import choose
 from addin.publish.i18n.site_paths import split
 
@@ -225,7 +226,10 @@ class SiteHandler(SimpleHTTPRequestHandler):
     def _answer(
         self, status: int, state: str, message: str, fields: dict[str, str] | None = None
     ) -> None:
-        """JSON to the site's script; a page to a form sent without it."""
+        """JSON to the site's script; a page to a form sent without it; in the language of
+        the page it was sent from (``/ko/report``: ``addin.publish.i18n.answers``)."""
+        lang = split(urlsplit(self.path).path)[0]
+        message = answer(lang, status, state, message, fields or {})
         if "json" in self.headers.get("Content-Type", ""):
             data = json.dumps({"state": state, "message": message}).encode("utf-8")
             kind = "application/json; charset=utf-8"

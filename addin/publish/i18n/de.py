@@ -80,4 +80,11 @@ MESSAGES: dict[str, str | dict[str, str]] = {
     "form.won": "{name} hat gewonnen",
     "form.jigo": "Jigo (unentschieden)",
     "form.send": "Ergebnis senden",
+    "answer.kept": "Brett {board}: Meldung erhalten. Warte auf die Meldung deines Gegners.",
+    "answer.ready": "Brett {board}: Meldung erhalten. Beide Meldungen stimmen überein: Die Turnierleitung trägt sie ein.",
+    "answer.again": "Brett {board}: Deine Meldung war schon erhalten.",
+    "answer.disagree": "Brett {board}: Meldung erhalten. Dein Gegner hat etwas anderes gemeldet: bitte an die Turnierleitung wenden.",
+    "answer.wrong_code": "Das ist nicht der Ergebniscode von Brett {board}: siehe Ergebniszettel oder Paarungskarte.",
+    "answer.your_page": "Meine Seite",
+    "answer.another": "Weiteres Ergebnis melden",
 }

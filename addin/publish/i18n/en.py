@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (a message stays on one line, to be read and reviewed whole)
 """English: the reference catalogue (every other language has exactly its keys and
 placeholders). Keys are stable ids: change a message's words here, never its key."""
 
@@ -87,4 +88,12 @@ MESSAGES: dict[str, str | dict[str, str]] = {
     "form.won": "{name} won",
     "form.jigo": "Jigo",
     "form.send": "Send the result",
+    # the server's answer to a report (the English server keeps its own, fuller words)
+    "answer.kept": "Board {board}: your report is kept. Waiting for your opponent's report.",
+    "answer.ready": "Board {board}: your report is kept. Both players agree: the TD will take it in.",
+    "answer.again": "Board {board}: your report was already kept.",
+    "answer.disagree": "Board {board}: your report is kept. Your opponent reported otherwise: please see the TD.",
+    "answer.wrong_code": "That is not board {board}'s result code: see your result slip or pairing card.",
+    "answer.your_page": "Your page",
+    "answer.another": "Report another result",
 }

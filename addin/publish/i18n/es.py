@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (a message stays on one line, to be read and reviewed whole)
 """Spanish: the players' pages' messages, keyed as the English catalogue (``en.py``)."""
 
 MESSAGES: dict[str, str | dict[str, str]] = {
@@ -80,4 +81,11 @@ MESSAGES: dict[str, str | dict[str, str]] = {
     "form.won": "Ganó {name}",
     "form.jigo": "Jigo (empate)",
     "form.send": "Enviar el resultado",
+    "answer.kept": "Tablero {board}: resultado recibido. Falta el de tu rival.",
+    "answer.ready": "Tablero {board}: resultado recibido. Los dos coinciden: el director lo registrará.",
+    "answer.again": "Tablero {board}: tu resultado ya estaba recibido.",
+    "answer.disagree": "Tablero {board}: resultado recibido. Tu rival envió otro: habla con el director.",
+    "answer.wrong_code": "Ese no es el código de resultado del tablero {board}: mira tu hoja de resultado o tu tarjeta.",
+    "answer.your_page": "Mi página",
+    "answer.another": "Enviar otro resultado",
 }

@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (a message stays on one line, to be read and reviewed whole)
 """French: the players' pages' messages, keyed as the English catalogue (``en.py``)."""
 
 MESSAGES: dict[str, str | dict[str, str]] = {
@@ -80,4 +81,11 @@ MESSAGES: dict[str, str | dict[str, str]] = {
     "form.won": "{name} a gagné",
     "form.jigo": "Jigo (égalité)",
     "form.send": "Envoyer le résultat",
+    "answer.kept": "Table {board}\xa0: résultat reçu. En attente de celui de votre adversaire.",
+    "answer.ready": "Table {board}\xa0: résultat reçu. Les deux joueurs sont d'accord\xa0: l'arbitre l'enregistrera.",
+    "answer.again": "Table {board}\xa0: votre résultat était déjà reçu.",
+    "answer.disagree": "Table {board}\xa0: résultat reçu. Votre adversaire a envoyé autre chose\xa0: voyez l'arbitre.",
+    "answer.wrong_code": "Ce n'est pas le code de résultat de la table {board}\xa0: voyez votre fiche de résultat ou votre carte.",
+    "answer.your_page": "Ma page",
+    "answer.another": "Envoyer un autre résultat",
 }

@@ -77,4 +77,11 @@ MESSAGES: dict[str, str | dict[str, str]] = {
     "form.won": "{name}の勝ち",
     "form.jigo": "持碁",
     "form.send": "結果を送信",
+    "answer.kept": "{board}番盤: 報告を受け付けました。相手の報告を待っています。",
+    "answer.ready": "{board}番盤: 報告を受け付けました。双方の報告が一致しました: 運営者が反映します。",
+    "answer.again": "{board}番盤: この報告は受付済みです。",
+    "answer.disagree": "{board}番盤: 報告を受け付けました。相手の報告と食い違っています: 運営者にお問い合わせください。",
+    "answer.wrong_code": "{board}番盤の結果コードではありません: 結果票か対局カードをご確認ください。",
+    "answer.your_page": "自分のページ",
+    "answer.another": "別の結果を報告",
 }

@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (a message stays on one line, to be read and reviewed whole)
 """Korean: the players' pages' messages, keyed as the English catalogue (``en.py``)."""
 
 MESSAGES: dict[str, str | dict[str, str]] = {
@@ -76,4 +77,11 @@ MESSAGES: dict[str, str | dict[str, str]] = {
     "form.won": "{name} 승",
     "form.jigo": "무승부",
     "form.send": "결과 보내기",
+    "answer.kept": "{board}번 판: 보고가 접수되었습니다. 상대의 보고를 기다립니다.",
+    "answer.ready": "{board}번 판: 보고가 접수되었습니다. 두 선수의 보고가 일치합니다: 운영자가 반영합니다.",
+    "answer.again": "{board}번 판: 이미 접수된 보고입니다.",
+    "answer.disagree": "{board}번 판: 보고가 접수되었습니다. 상대의 보고와 다릅니다: 운영자에게 문의하세요.",
+    "answer.wrong_code": "{board}번 판의 결과 코드가 아닙니다: 결과지나 대진 카드를 확인하세요.",
+    "answer.your_page": "내 페이지",
+    "answer.another": "다른 결과 보고",
 }

@@ -76,4 +76,11 @@ MESSAGES: dict[str, str | dict[str, str]] = {
     "form.won": "{name} 胜",
     "form.jigo": "和棋",
     "form.send": "提交结果",
+    "answer.kept": "第 {board} 台：已收到你的报告，等待对手报告。",
+    "answer.ready": "第 {board} 台：已收到你的报告。双方一致：裁判将录入结果。",
+    "answer.again": "第 {board} 台：你的报告已收到过。",
+    "answer.disagree": "第 {board} 台：已收到你的报告，但与对手的报告不一致：请联系裁判。",
+    "answer.wrong_code": "这不是第 {board} 台的结果码：请查看成绩单或对阵卡。",
+    "answer.your_page": "我的页面",
+    "answer.another": "报告其他结果",
 }

@@ -76,4 +76,11 @@ MESSAGES: dict[str, str | dict[str, str]] = {
     "form.won": "{name} 勝",
     "form.jigo": "和棋",
     "form.send": "送出結果",
+    "answer.kept": "第 {board} 桌：已收到你的回報，等待對手回報。",
+    "answer.ready": "第 {board} 桌：已收到你的回報。雙方一致：裁判將登錄結果。",
+    "answer.again": "第 {board} 桌：你的回報已收到過。",
+    "answer.disagree": "第 {board} 桌：已收到你的回報，但與對手的回報不一致：請聯絡裁判。",
+    "answer.wrong_code": "這不是第 {board} 桌的結果碼：請查看成績單或對陣卡。",
+    "answer.your_page": "我的頁面",
+    "answer.another": "回報其他結果",
 }
