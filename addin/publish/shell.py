@@ -65,12 +65,16 @@ def page(
         else ""
     )
     css = f' class="{html_class}"' if html_class else ""
-    nav = (
-        f'<nav aria-label="{esc(translate("shell.pages", lang))}">{links}</nav>'
-        + languages(lang, file)
-        if menu
-        else ""
-    )
+    nav = f'<nav aria-label="{esc(translate("shell.pages", lang))}">{links}</nav>' if menu else ""
+    footer = ""
+    if menu:  # the language menu at the foot, a link to it at the top: the board stays high
+        jump = translate("shell.language", lang) + ("" if lang == DEFAULT else " / Language")
+        updated = (
+            f'<div class="bar">{updated}<a class="lang-jump" href="#languages">{esc(jump)}</a>'
+            "</div>"
+        )
+        footer = f'<footer class="site">{languages(lang, file)}</footer>\n'
+
     root = up(lang)
     return f"""<!DOCTYPE html>
 <html lang="{lang}"{css}{stamp}>
@@ -89,7 +93,7 @@ def page(
 <h1>{esc(heading, longest)}</h1>
 {body}
 </main>
-<script src="{root}site.js"></script>
+{footer}<script src="{root}site.js"></script>
 </body>
 </html>
 """
@@ -105,4 +109,4 @@ def languages(lang: str, file: str) -> str:
         for tag, name, href, chosen in language_menu(lang, file)
     )
     label = esc(translate("shell.language", lang))
-    return f'<nav class="languages" aria-label="{label}">{links}</nav>'
+    return f'<nav class="languages" id="languages" aria-label="{label}">{links}</nav>'
