@@ -84,9 +84,9 @@ class SiteData:
     lang: str = DEFAULT
     """The language of the pages' own words (``addin.publish.i18n``); never of names."""
 
-    def t(self, key: str, **values: object) -> str:
+    def t(self, key: str, count: int | None = None, **values: object) -> str:
         """The message ``key`` in the pages' language (text: escape it as any other)."""
-        return translate(key, self.lang, **values)  # type: ignore[arg-type]
+        return translate(key, self.lang, count, **values)
 
     @property
     def title(self) -> str:
@@ -176,20 +176,20 @@ def _round_selector(data: SiteData, number: int) -> str:
 
 def _result_text(rec: RoundRecord, lang: str = DEFAULT) -> tuple[str, str]:
     """(text, css class) of one player's round, in ``lang``."""
-    texts = {
-        Outcome.WIN: ("Won", "win"),
-        Outcome.FORFEIT_WIN: ("Won by forfeit", "win"),
-        Outcome.LOSS: ("Lost", "loss"),
-        Outcome.FORFEIT_LOSS: ("Lost by forfeit", "loss"),
-        Outcome.DOUBLE_FORFEIT: ("Double forfeit", "loss"),
-        Outcome.JIGO: ("Jigo", "draw"),
-        Outcome.NO_RESULT: ("No result", "draw"),
-        Outcome.PENDING: ("Not played yet", "pending"),
-        Outcome.FORCED_BYE: ("Bye (1 point)", "bye"),
-        Outcome.VOLUNTARY_BYE: ("Bye asked for (0 points)", "bye"),
-        Outcome.ABSENT: ("Not in this round", "pending"),
+    css = {
+        Outcome.WIN: "win",
+        Outcome.FORFEIT_WIN: "win",
+        Outcome.LOSS: "loss",
+        Outcome.FORFEIT_LOSS: "loss",
+        Outcome.DOUBLE_FORFEIT: "loss",
+        Outcome.JIGO: "draw",
+        Outcome.NO_RESULT: "draw",
+        Outcome.PENDING: "pending",
+        Outcome.FORCED_BYE: "bye",
+        Outcome.VOLUNTARY_BYE: "bye",
+        Outcome.ABSENT: "pending",
     }
-    return translate(RESULT_KEYS[rec.outcome], lang), texts[rec.outcome][1]
+    return translate(RESULT_KEYS[rec.outcome], lang), css[rec.outcome]
 
 
 def _board(data: SiteData, rec: RoundRecord) -> str:
