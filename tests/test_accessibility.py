@@ -188,6 +188,8 @@ KINDS = (
     Kind("event", "SITE/event.html"),
     Kind("report a result", "SITE/report.html"),
     Kind("a player in the round in play", "SITE/p{pending}.html"),
+    Kind("a player in the round in play, in Korean", "SITE/ko/p{pending}.html"),
+    Kind("pairings, in German", "SITE/de/index.html"),
     Kind("hall screen: pairings by name", "SITE/hall.html", HALL),
     Kind("hall screen: pairings by board", "SITE/hall-boards.html", HALL),
     Kind("pairings before round 1", "BEFORE/index.html"),

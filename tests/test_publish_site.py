@@ -46,7 +46,7 @@ def published(book: Path, folder: Path) -> dict[str, str]:
     done = run("publish", book, "--to", folder)
     assert done.returncode == 0, done.stderr
     assert str(folder) in done.stdout
-    return {p.name: p.read_text(encoding="utf-8") for p in folder.iterdir()}
+    return {p.name: p.read_text(encoding="utf-8") for p in folder.iterdir() if p.is_file()}
 
 
 def test_publish_reads_the_workbook_only_and_writes_every_page(book: Path, tmp_path: Path) -> None:

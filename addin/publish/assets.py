@@ -64,6 +64,12 @@ nav { display: flex; flex-wrap: wrap; gap: 0 .2rem; margin-top: .2rem; font-size
 nav a { text-decoration: none; font-weight: 600; padding: 0 .45rem; }
 nav.rounds { align-items: center; margin: .2rem 0 .4rem; }
 nav a[aria-current] { color: var(--ink); text-decoration: underline; }
+header.site .bar { display: flex; flex-wrap: wrap; justify-content: space-between;
+  align-items: center; gap: 0 .6rem; }
+a.lang-jump { display: inline-flex; align-items: center; min-height: 44px; min-width: 44px;
+  font-size: .85rem; }
+footer.site { border-top: 2px solid var(--ink); margin-top: 1.2rem; padding-top: .3rem; }
+nav.languages a { font-weight: 400; }
 .updated { color: var(--muted); font-size: .85rem; }
 .updated time { white-space: nowrap; }
 .state { font-weight: 600; margin: .2rem 0 .5rem; }

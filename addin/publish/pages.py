@@ -28,11 +28,13 @@ from addin.publish import projection, shell
 from addin.publish.assets import HALL_HOLD_SECONDS, HALL_SLIDE_SECONDS
 from addin.publish.board_reports import Board, state_text
 from addin.publish.explain import explain_tiebreak, why_opponent
+from addin.publish.i18n import DEFAULT, format_number, translate
+from addin.publish.localized import RESULT_KEYS, conditions, find_box, number
 from addin.publish.report_form import personal_form, report_form, status_line
 from addin.publish.shell import GENERATOR, MENU, STAMP, TIME, stamp_file
 from addin.reports.builders import GAME_LEGEND, game_cell
 from addin.reports.common import alpha_key, rank_label, rating_of
-from addin.reports.model import handicap_text, show_score
+from addin.reports.model import show_score
 from addin.reports.projected import ProjectedRating
 from addin.reports.text import esc, find_key, name_html
 
@@ -79,6 +81,12 @@ class SiteData:
     projection: Mapping[PlayerId, ProjectedRating] | None = None
     """Each player's projected AGA rating (unofficial), for their page and the standings
     page; ``None``: not shown (the setting is off, or the TDListA cannot be used)."""
+    lang: str = DEFAULT
+    """The language of the pages' own words (``addin.publish.i18n``); never of names."""
+
+    def t(self, key: str, count: int | None = None, **values: object) -> str:
+        """The message ``key`` in the pages' language (text: escape it as any other)."""
+        return translate(key, self.lang, count, **values)
 
     @property
     def title(self) -> str:
@@ -102,9 +110,10 @@ class SiteData:
 
     def who(self, pid: PlayerId) -> str:
         """The player's link, marked when they have withdrawn or are the ghost player."""
-        tags = "" if _active(self.tournament, pid) else ' <span class="tag">withdrawn</span>'
+        withdrawn = f' <span class="tag">{esc(self.t("tag.withdrawn"))}</span>'
+        tags = "" if _active(self.tournament, pid) else withdrawn
         if self.is_ghost(pid):
-            tags += ' <span class="tag">ghost player</span>'
+            tags += f' <span class="tag">{esc(self.t("tag.ghost"))}</span>'
         return self.link(pid) + tags
 
     def is_ghost(self, pid: PlayerId) -> bool:
@@ -119,7 +128,7 @@ class SiteData:
 
 def frame(data: SiteData, file: str, heading: str, body: str, longest: int = 120) -> str:
     """A whole page around ``body``; ``longest``: characters of the heading shown."""
-    return shell.page(data.title, file, heading, body, longest=longest)
+    return shell.page(data.title, file, heading, body, longest=longest, lang=data.lang)
 
 
 # --- pairings -----------------------------------------------------------------------------
@@ -140,6 +149,12 @@ def round_state(data: SiteData, number: int) -> tuple[str, str]:
 
 def _state_html(data: SiteData, number: int) -> str:
     text, css = round_state(data, number)
+    if data.lang != DEFAULT:
+        rnd = data.tournament.round(number)
+        games = len(rnd.games) if rnd is not None else 0
+        done = sum(g.result is not None for g in rnd.games) if rnd is not None else 0
+        key = "state." + css.removeprefix("state ")
+        text = data.t(key, done=done, games=games, number=number)
     return f'<p class="{css}">{esc(text)}</p>'
 
 
@@ -155,25 +170,26 @@ def _round_selector(data: SiteData, number: int) -> str:
         + f">{n}</a>"
         for n in range(1, data.round + 1)
     )
-    return f'<nav class="rounds" aria-label="Round">Round {links}</nav>'
+    label = esc(data.t("pairings.round"))
+    return f'<nav class="rounds" aria-label="{label}">{label} {links}</nav>'
 
 
-def _result_text(rec: RoundRecord) -> tuple[str, str]:
-    """(text, css class) of one player's round."""
-    texts = {
-        Outcome.WIN: ("Won", "win"),
-        Outcome.FORFEIT_WIN: ("Won by forfeit", "win"),
-        Outcome.LOSS: ("Lost", "loss"),
-        Outcome.FORFEIT_LOSS: ("Lost by forfeit", "loss"),
-        Outcome.DOUBLE_FORFEIT: ("Double forfeit", "loss"),
-        Outcome.JIGO: ("Jigo", "draw"),
-        Outcome.NO_RESULT: ("No result", "draw"),
-        Outcome.PENDING: ("Not played yet", "pending"),
-        Outcome.FORCED_BYE: ("Bye (1 point)", "bye"),
-        Outcome.VOLUNTARY_BYE: ("Bye asked for (0 points)", "bye"),
-        Outcome.ABSENT: ("Not in this round", "pending"),
+def _result_text(rec: RoundRecord, lang: str = DEFAULT) -> tuple[str, str]:
+    """(text, css class) of one player's round, in ``lang``."""
+    css = {
+        Outcome.WIN: "win",
+        Outcome.FORFEIT_WIN: "win",
+        Outcome.LOSS: "loss",
+        Outcome.FORFEIT_LOSS: "loss",
+        Outcome.DOUBLE_FORFEIT: "loss",
+        Outcome.JIGO: "draw",
+        Outcome.NO_RESULT: "draw",
+        Outcome.PENDING: "pending",
+        Outcome.FORCED_BYE: "bye",
+        Outcome.VOLUNTARY_BYE: "bye",
+        Outcome.ABSENT: "pending",
     }
-    return texts[rec.outcome]
+    return translate(RESULT_KEYS[rec.outcome], lang), css[rec.outcome]
 
 
 def _board(data: SiteData, rec: RoundRecord) -> str:
@@ -190,8 +206,8 @@ def _active(t: Tournament, pid: PlayerId) -> bool:
     return p is not None and p.status is Status.ACTIVE
 
 
-def _conditions(handicap: int, komi: float) -> str:
-    return f"{handicap_text(handicap)}, komi {show_score(komi) or '0'}"
+def _conditions(handicap: int, komi: float, lang: str = DEFAULT) -> str:
+    return conditions(handicap, komi, lang)
 
 
 def _opponent_line(data: SiteData, rec: RoundRecord) -> str:
@@ -199,8 +215,9 @@ def _opponent_line(data: SiteData, rec: RoundRecord) -> str:
     if rec.opponent is None:
         return ""
     return (
-        f"vs {data.who(rec.opponent)} ({esc(data.rank_club(rec.opponent))}) &middot; "
-        f"{esc(_conditions(rec.handicap, rec.komi))}"
+        f"{esc(data.t('opponent.vs'))} {data.who(rec.opponent)} "
+        f"({esc(data.rank_club(rec.opponent))}) &middot; "
+        f"{esc(_conditions(rec.handicap, rec.komi, data.lang))}"
     )
 
 
@@ -208,8 +225,9 @@ def _seat(data: SiteData, rec: RoundRecord) -> str:
     """``Board 5 · White``: where the player sits, the first thing they look for."""
     if rec.opponent is None or rec.color is None:
         return ""
-    colour = "White" if rec.color is Color.WHITE else "Black"
-    return f'<span class="board-no">Board {_board(data, rec)}</span> &middot; {colour}'
+    colour = data.t("colour.white" if rec.color is Color.WHITE else "colour.black")
+    board = esc(data.t("seat.board", board=_board(data, rec)))
+    return f'<span class="board-no">{board}</span> &middot; {esc(colour)}'
 
 
 def _state_mark(data: SiteData, number: int, board: str, side: str = "") -> str:
@@ -236,18 +254,18 @@ def pairings_page(data: SiteData, number: int | None = None) -> str:
     rnd = t.round(number) if number else None
     if rnd is None:
         body = (
-            '<p class="empty">Round 1 has not been paired yet.</p>'
-            '<p><a href="standings.html">Who is registered</a></p>'
+            f'<p class="empty">{esc(data.t("pairings.unpaired"))}</p>'
+            f'<p><a href="standings.html">{esc(data.t("pairings.registered"))}</a></p>'
         )
-        return frame(data, "index.html", "Pairings", body)
+        return frame(data, "index.html", data.t("pairings.title"), body)
     by_name: list[str] = []
     for pid in sorted(data.records, key=lambda p: alpha_key(t, p)):
         rec = data.records[pid][number - 1]
         if rec.outcome is Outcome.ABSENT and not _active(t, pid):
             continue
-        text, css = _result_text(rec)
+        text, css = _result_text(rec, data.lang)
         if rec.outcome is Outcome.ABSENT:
-            text = "Not paired in this round: please see the tournament director"
+            text = data.t("result.not_paired")
         on = _board(data, rec) if rec.opponent is not None else ""
         key = find_key(data.name(pid), pid, *([int(on)] if on.isdecimal() else []))
         seat, opponent = _seat(data, rec), _opponent_line(data, rec)
@@ -262,36 +280,45 @@ def pairings_page(data: SiteData, number: int | None = None) -> str:
         )
     by_board: list[str] = []
     for board, g in boards(rnd):
-        text = g.result.value if g.result is not None else "Not played yet"
+        text = g.result.value if g.result is not None else data.t("result.pending")
         css = "pending" if g.result is None else ""
         key = find_key(data.name(g.white), g.white, data.name(g.black), g.black, board)
         by_board.append(
             f'<li id="board-{board}" data-find="{key}">'
-            f'<div class="board-no">Board {board}</div><div class="vs">'
-            f"<div>White: {data.who(g.white)} ({esc(data.rank_club(g.white))})</div>"
-            f"<div>Black: {data.who(g.black)} ({esc(data.rank_club(g.black))})</div></div>"
-            f'<div class="sub">{esc(_conditions(g.handicap, g.komi))}</div>'
+            f'<div class="board-no">{esc(data.t("seat.board", board=board))}</div>'
+            f'<div class="vs"><div>{esc(data.t("pairings.white"))}{data.who(g.white)} '
+            f"({esc(data.rank_club(g.white))})</div>"
+            f"<div>{esc(data.t('pairings.black'))}{data.who(g.black)} "
+            f"({esc(data.rank_club(g.black))})</div></div>"
+            f'<div class="sub">{esc(_conditions(g.handicap, g.komi, data.lang))}</div>'
             f'<div class="result {css}">{esc(text)}</div>'
             + _state_mark(data, number, str(board))
             + "</li>"
         )
     for bye in sorted(rnd.byes, key=lambda b: alpha_key(t, b.player)):
-        kind = "Bye (1 point)" if bye.kind is ByeKind.FORCED else "Bye asked for (0 points)"
+        kind = esc(
+            data.t("result.forced_bye" if bye.kind is ByeKind.FORCED else "result.voluntary_bye")
+        )
         by_board.append(
             f'<li data-find="{find_key(data.name(bye.player), bye.player)}">'
             f"{data.who(bye.player)}: {kind}</li>"
         )
+    by_name_label, by_board_label = (
+        esc(data.t("pairings.by_name")),
+        esc(data.t("pairings.by_board")),
+    )
     body = (
         _round_selector(data, number)
-        + f"<p>Round {number} of {t.settings.rounds}. Find your name, AGA number or board.</p>"
+        + f"<p>{esc(data.t('pairings.intro', number=number, rounds=t.settings.rounds))}</p>"
         + _state_html(data, number)
-        + FIND
-        + '<p class="jump"><a href="#by-name">By name</a> &middot; '
-        '<a href="#by-board">By board</a></p>'
-        f'<h2 id="by-name">By name</h2><ul class="cards names">{"".join(by_name)}</ul>'
-        f'<h2 id="by-board">By board</h2><ul class="cards boards">{"".join(by_board)}</ul>'
+        + find_box(data.lang)
+        + f'<p class="jump"><a href="#by-name">{by_name_label}</a> &middot; '
+        f'<a href="#by-board">{by_board_label}</a></p>'
+        f'<h2 id="by-name">{by_name_label}</h2><ul class="cards names">{"".join(by_name)}</ul>'
+        f'<h2 id="by-board">{by_board_label}</h2><ul class="cards boards">{"".join(by_board)}</ul>'
     )
-    return frame(data, pairings_file(data, number), f"Pairings, round {number}", body)
+    heading = data.t("pairings.title_round", number=number)
+    return frame(data, pairings_file(data, number), heading, body)
 
 
 # --- standings and cross table ------------------------------------------------------------
@@ -456,10 +483,10 @@ def _facts(pairs: Sequence[tuple[str, str]]) -> str:
     )
 
 
-def _initial_text(t: Tournament, pid: PlayerId, initial: float) -> str:
+def _initial_text(t: Tournament, pid: PlayerId, initial: float, lang: str = DEFAULT) -> str:
     """The initial score, and why a European option moved it (a supergroup promotion)."""
     note = supergroup.initial_note(t, pid)
-    return f"{show_score(initial) or '0'} ({note})" if note else show_score(initial) or "0"
+    return f"{number(initial, lang)} ({note})" if note else number(initial, lang)
 
 
 def _now(data: SiteData, pid: PlayerId) -> str:
@@ -469,21 +496,22 @@ def _now(data: SiteData, pid: PlayerId) -> str:
     if not data.round or len(records) < data.round:
         return ""
     rec = records[data.round - 1]
-    text, css = _result_text(rec)
+    text, css = _result_text(rec, data.lang)
     if rec.outcome is Outcome.ABSENT:
         if not _active(data.tournament, pid):
             return ""
-        text = "Not paired in this round: please see the tournament director"
+        text = data.t("result.not_paired")
     pending = rec.outcome is Outcome.PENDING
-    heading = f"Round {data.round}" + (" (now)" if pending else "")
+    heading = esc(
+        data.t("player.round", number=data.round) + (data.t("player.now") if pending else "")
+    )
     seat, opponent = _seat(data, rec), _opponent_line(data, rec)
     board = _board(data, rec) if rec.opponent is not None else ""
     side = "" if rec.color is None else ("white" if rec.color is Color.WHITE else "black")
     form = ""
     if pending and rec.opponent is not None and board.isdecimal() and side:
-        form = f'<h3 id="report-h">Report a result</h3>{status_line()}' + personal_form(
-            data.round, int(board), side, data.name(rec.opponent)
-        )
+        form = f'<h3 id="report-h">{esc(data.t("player.report"))}</h3>{status_line()}'
+        form += personal_form(data.round, int(board), side, data.name(rec.opponent), data.lang)
     return (
         '<section class="now" aria-labelledby="now-h">'
         f'<h2 id="now-h">{heading}</h2>'
@@ -507,21 +535,24 @@ def player_page(data: SiteData, pid: PlayerId) -> str:
     initial = data.context.initial.get(pid, 0.0)
     facts = _facts(
         [
-            ("AGA #", str(pid)),
-            ("Rank", esc(data.rank(pid))),
-            ("Entry rating", f"{rating:.2f}" if rating is not None else ""),
-            ("Band", str(p.effective_band) if p is not None and p.effective_band else ""),
-            ("Initial McMahon score", esc(_initial_text(t, pid, initial))),
-            ("McMahon score now", esc(show_score(standing.score) or "0") if standing else ""),
-            ("Place", str(standing.place) if standing else ""),
-            ("Club / state", esc(data.rank_club(pid).partition(", ")[2])),
-            ("Status", esc(_status(p, standing is not None or not data.round)) if p else ""),
-            ("Plays", "when the field is odd (the ghost player)" if data.is_ghost(pid) else ""),
+            (data.t("fact.aga"), str(pid)),
+            (data.t("fact.rank"), esc(data.rank(pid))),
+            (data.t("fact.rating"), _rating(rating, data.lang) if rating is not None else ""),
+            (data.t("fact.band"), str(p.effective_band) if p and p.effective_band else ""),
+            (data.t("fact.initial"), esc(_initial_text(t, pid, initial, data.lang))),
+            (data.t("fact.score"), esc(number(standing.score, data.lang)) if standing else ""),
+            (data.t("fact.place"), str(standing.place) if standing else ""),
+            (data.t("fact.club"), esc(data.rank_club(pid).partition(", ")[2])),
+            (
+                data.t("fact.status"),
+                esc(data.t(_status(p, standing is not None or not data.round))) if p else "",
+            ),
+            (data.t("fact.plays"), esc(data.t("fact.plays_ghost")) if data.is_ghost(pid) else ""),
         ]
     )
     games = []
     for rec in reversed(records):  # the round in play first
-        text, css = _result_text(rec)
+        text, css = _result_text(rec, data.lang)
         opponent_rec = (
             data.records[rec.opponent][rec.round - 1]
             if rec.opponent is not None and rec.opponent in data.records
@@ -530,21 +561,23 @@ def player_page(data: SiteData, pid: PlayerId) -> str:
         why = why_opponent(t, rec, opponent_rec, data.bye_reasons.get(rec.round, ""))
         seat, opponent = _seat(data, rec), _opponent_line(data, rec)
         score = (
-            f'<div class="sub">McMahon score: {esc(show_score(rec.score_before) or "0")} '
-            f"&rarr; {esc(show_score(rec.score_after) or '0')}</div>"
+            f'<div class="sub">{esc(data.t("player.score"))}'
+            f"{esc(number(rec.score_before, data.lang))} "
+            f"&rarr; {esc(number(rec.score_after, data.lang))}</div>"
             if rec.outcome not in (Outcome.PENDING, Outcome.ABSENT)
             else ""
         )
         why_text = " ".join(esc(w, 600) for w in why)
-        now = " (now)" if rec.round == data.round and rec.outcome is Outcome.PENDING else ""
+        now = rec.round == data.round and rec.outcome is Outcome.PENDING
+        said = data.t("player.round", number=rec.round) + (data.t("player.now") if now else "")
         games.append(
-            f'<li id="r{rec.round}"><div><strong>Round {rec.round}{now}</strong></div>'
+            f'<li id="r{rec.round}"><div><strong>{esc(said)}</strong></div>'
             + (f'<div class="seat">{seat}</div>' if seat else "")
             + (f'<div class="opp">{opponent}</div>' if opponent else "")
             + f'<div class="result {css}">{esc(text)}</div>'
             + score
             + (
-                f'<div class="why"><b>Why:</b> {why_text}</div>'
+                f'<div class="why"><b>{esc(data.t("player.why"))}</b> {why_text}</div>'
                 if why_text and rec.outcome not in (Outcome.ABSENT, Outcome.VOLUNTARY_BYE)
                 else ""
             )
@@ -553,7 +586,7 @@ def player_page(data: SiteData, pid: PlayerId) -> str:
     games_html = (
         f'<ul class="cards games">{"".join(games)}</ul>'
         if games
-        else '<p class="empty">No round paired yet.</p>'
+        else f'<p class="empty">{esc(data.t("player.no_games"))}</p>'
     )
     tiebreaks = ""
     if standing is not None:
@@ -563,22 +596,32 @@ def player_page(data: SiteData, pid: PlayerId) -> str:
             "</div></li>"
             for name, v in zip(standing.criteria, standing.tiebreaks, strict=True)
         )
-        tiebreaks = f'<h2>Tiebreaks</h2><ul class="cards tiebreaks">{items}</ul>'
+        tiebreaks = f"<h2>{esc(data.t('player.tiebreaks'))}</h2>"
+        tiebreaks += f'<ul class="cards tiebreaks">{items}</ul>'
     projected = (
         projection.player_section(data.projection.get(pid)) if data.projection is not None else ""
     )
     body = (
-        f"{_now(data, pid)}<h2>Player</h2>{facts}{projected}<h2>Games</h2>{games_html}{tiebreaks}"
+        f"{_now(data, pid)}<h2>{esc(data.t('player.player'))}</h2>{facts}{projected}"
+        f"<h2>{esc(data.t('player.games'))}</h2>{games_html}{tiebreaks}"
     )
     return frame(data, player_file(pid), data.name(pid), body, longest=2000)
 
 
 def _status(p: object, ranked: bool) -> str:
-    """The player's status; one who never came has no place (``participants``)."""
+    """The player's status, as a message key; one who never came has no place
+    (``participants``)."""
     status = getattr(p, "status", None)
     if not ranked and status in ABSENT_STATUSES:
-        return "Did not arrive (not ranked)"
-    return "Withdrawn" if status is Status.DROPPED else str(getattr(status, "value", "Active"))
+        return "status.absent"
+    if status is Status.DROPPED:
+        return "status.withdrawn"
+    return "status.not_arrived" if status is Status.NOT_ARRIVED else "status.active"
+
+
+def _rating(rating: float, lang: str) -> str:
+    """An entry rating, two decimals as the language writes them (``5.50``, ``5,50``)."""
+    return f"{rating:.2f}" if lang == DEFAULT else format_number(rating, lang, places=2)
 
 
 # --- the event ----------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 
 from addin.publish import shell
 from addin.publish.board_reports import Board, names_of
+from addin.publish.i18n import DEFAULT, translate
 from addin.reports.text import esc, name_html
 
 RESULT_CODE = "Result code"
@@ -57,9 +58,12 @@ def _choice(name: str, value: str, label: str, chosen: str) -> str:
     )
 
 
-def _code_field(typed: str) -> str:
+def _code_field(typed: str, lang: str = DEFAULT) -> str:
+    code, where = RESULT_CODE, CODE_WHERE
+    if lang != DEFAULT:
+        code, where = esc(translate("form.code", lang)), esc(translate("form.code_where", lang))
     return (
-        f'<label for="report-code">{RESULT_CODE} <span class="hint">({CODE_WHERE})</span>'
+        f'<label for="report-code">{code} <span class="hint">({where})</span>'
         "</label>"
         f'<input id="report-code" name="code" class="field" maxlength="8" required '
         f'autocapitalize="characters" spellcheck="false" autocomplete="off" '
@@ -113,16 +117,20 @@ def report_form(
     )
 
 
-def personal_form(number: int, board: int, side: str, opponent: str) -> str:
+def personal_form(number: int, board: int, side: str, opponent: str, lang: str = DEFAULT) -> str:
     """The form on a player's own page: their board and colour fixed, "I won" / "OPPONENT
-    won" / "Jigo" to choose."""
+    won" / "Jigo" to choose; in ``lang`` (the opponent's name as typed)."""
     other = "black" if side == "white" else "white"
+    mark = "\ue000"  # where the name goes: the message is escaped, the name is name_html
+    won = name_html(opponent).join(
+        esc(part) for part in translate("form.won", lang, name=mark).split(mark)
+    )
     results = "".join(
         _choice("result", value, label, "")
         for value, label in (
-            (side, "I won"),
-            (other, f"{name_html(opponent)} won"),
-            ("jigo", "Jigo"),
+            (side, esc(translate("form.i_won", lang))),
+            (other, won),
+            ("jigo", esc(translate("form.jigo", lang))),
         )
     )
     return (
@@ -130,9 +138,9 @@ def personal_form(number: int, board: int, side: str, opponent: str) -> str:
         f'<input type="hidden" name="round" value="{int(number)}">'
         f'<input type="hidden" name="board" value="{int(board)}">'
         f'<input type="hidden" name="side" value="{esc(side)}">'
-        + _code_field("")
-        + f"<fieldset><legend>Result</legend>{results}</fieldset>"
-        f'<button type="submit" class="send">{SEND}</button></form>'
+        + _code_field("", lang)
+        + f"<fieldset><legend>{esc(translate('form.result', lang))}</legend>{results}</fieldset>"
+        f'<button type="submit" class="send">{esc(translate("form.send", lang))}</button></form>'
     )
 
 
@@ -143,16 +151,27 @@ def answer_page(
     *,
     form: str = "",
     player: int | None = None,
+    lang: str = DEFAULT,
 ) -> str:
     """The page a report sent without JavaScript is answered with: the answer at the top,
-    then the form again as it was sent (when it was refused), or the way on."""
+    then the form again as it was sent (when it was refused), or the way on. ``lang``: the
+    language of the page it was sent from (its links stay in that language's folder)."""
     links = []
     if player is not None:
-        links.append(f'<a href="p{int(player)}.html">Your page</a>')
+        links.append(
+            f'<a href="p{int(player)}.html">{esc(translate("answer.your_page", lang))}</a>'
+        )
     links += [
-        '<a href="index.html">Pairings</a>',
-        f'<a href="{REPORT_PAGE}">Report another result</a>',
+        f'<a href="index.html">{esc(translate("menu.pairings", lang))}</a>',
+        f'<a href="{REPORT_PAGE}">{esc(translate("answer.another", lang))}</a>',
     ]
     onward = f'<p class="jump">{" &middot; ".join(links)}</p>'
     body = status_line(message, state) + (form if form else onward)
-    return shell.page(event or "Tournament", REPORT_PAGE, "Report a result", body, stamped=False)
+    return shell.page(
+        event or "Tournament",
+        REPORT_PAGE,
+        translate("menu.report", lang),
+        body,
+        stamped=False,
+        lang=lang,
+    )

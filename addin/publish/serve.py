@@ -37,6 +37,9 @@ from urllib.parse import parse_qsl, urlsplit
 from addin.publish import report_form
 from addin.publish.assets import STATES_CALLBACK, STATES_FILE
 from addin.publish.board_reports import MAX_BODY, Limiter, Refused, ReportBox, StoreBusy
+from addin.publish.i18n.answers import answer
+from addin.publish.i18n.choose import choose
+from addin.publish.i18n.site_paths import split
 
 REPORT_PATH = "/report"
 """Where a phone posts a result; the only address that takes a POST."""
@@ -124,6 +127,7 @@ class SiteHandler(SimpleHTTPRequestHandler):
         self.box = box
         self.limiter = limiter or Limiter()
         self.stations = stations
+        self._extra_headers: list[tuple[str, str]] = []
         super().__init__(*args, directory=directory, **kwargs)
 
     def _station(self, method: str) -> bool:
@@ -138,11 +142,35 @@ class SiteHandler(SimpleHTTPRequestHandler):
         return True
 
     def do_GET(self) -> None:
-        if not self._station("GET"):
+        if not self._station("GET") and not self._language("GET"):
             super().do_GET()
 
+    def _language(self, method: str) -> bool:
+        """A root page sent on to the reader's language's (``addin.publish.i18n.choose``);
+        ``True`` when answered so. The reader's choice (``?lang=``) is kept in a cookie."""
+        url = urlsplit(self.path)
+        chosen = choose(
+            url.path,
+            url.query,
+            self.headers.get("Cookie"),
+            self.headers.get("Accept-Language"),
+            self.root,
+        )
+        self._extra_headers = []
+        if chosen.cookie:
+            self._extra_headers.append(("Set-Cookie", chosen.cookie))
+        if chosen.negotiated:
+            self._extra_headers.append(("Vary", "Accept-Language, Cookie"))
+        if chosen.redirect is None:
+            return False
+        self.send_response(HTTPStatus.SEE_OTHER)
+        self.send_header("Location", chosen.redirect)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+        return True
+
     def do_HEAD(self) -> None:
-        if not self._station("HEAD"):
+        if not self._station("HEAD") and not self._language("HEAD"):
             super().do_HEAD()
 
     def do_POST(self) -> None:
@@ -152,7 +180,7 @@ class SiteHandler(SimpleHTTPRequestHandler):
         with JSON."""
         if self._station("POST"):
             return
-        if urlsplit(self.path).path != REPORT_PATH:
+        if split(urlsplit(self.path).path)[1] != REPORT_PATH:  # /report, /ko/report
             self.send_error(HTTPStatus.METHOD_NOT_ALLOWED, "Only results are posted, to /report")
             return
         if self.box is None:
@@ -198,7 +226,10 @@ class SiteHandler(SimpleHTTPRequestHandler):
     def _answer(
         self, status: int, state: str, message: str, fields: dict[str, str] | None = None
     ) -> None:
-        """JSON to the site's script; a page to a form sent without it."""
+        """JSON to the site's script; a page to a form sent without it; in the language of
+        the page it was sent from (``/ko/report``: ``addin.publish.i18n.answers``)."""
+        lang = split(urlsplit(self.path).path)[0]
+        message = answer(lang, status, state, message, fields or {})
         if "json" in self.headers.get("Content-Type", ""):
             data = json.dumps({"state": state, "message": message}).encode("utf-8")
             kind = "application/json; charset=utf-8"
@@ -215,6 +246,7 @@ class SiteHandler(SimpleHTTPRequestHandler):
         """The answer at the top; the form again as it was sent when it was refused, or a
         link to the reporter's own page when it was kept."""
         desk = self.box.current_desk() if self.box is not None else None
+        lang = split(urlsplit(self.path).path)[0]  # sent from /ko/: answered there
         event = desk.event if desk is not None else ""
         if state in report_form.OK_STATES or state == "disagree":
             board = self.box.board_of(fields) if self.box is not None else None
@@ -222,17 +254,17 @@ class SiteHandler(SimpleHTTPRequestHandler):
             player = None
             if board is not None and side in ("white", "black"):
                 player = board.white if side == "white" else board.black
-            return report_form.answer_page(event, state, message, player=player)
+            return report_form.answer_page(event, state, message, player=player, lang=lang)
         form = ""
         if desk is not None and desk.boards:
             boards = [b for _, b in sorted(desk.boards.items())]
             form = report_form.report_form(desk.round, boards, fields)
-        return report_form.answer_page(event, state, message, form=form)
+        return report_form.answer_page(event, state, message, form=form, lang=lang)
 
     def send_head(self) -> Any:
         """404 for anything outside the folder (``..`` is already dropped by the base class;
         this also refuses a symbolic link that points out of it)."""
-        if urlsplit(self.path).path == STATES_PATH:
+        if split(urlsplit(self.path).path)[1] == STATES_PATH:
             return self._send_states()
         try:
             local = os.path.realpath(self.translate_path(self.path))
@@ -300,6 +332,9 @@ class SiteHandler(SimpleHTTPRequestHandler):
         return None
 
     def end_headers(self) -> None:
+        for name, value in getattr(self, "_extra_headers", ()):
+            self.send_header(name, value)
+        self._extra_headers = []
         self.send_header("Cache-Control", "no-cache")
         super().end_headers()
 

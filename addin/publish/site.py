@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from addin.core.model import Tournament
@@ -22,6 +22,8 @@ from addin.core.scoring import player_records
 from addin.core.tiebreaks import TiebreakContext
 from addin.publish import assets, pages
 from addin.publish.explain import bye_reasons
+from addin.publish.i18n import DEFAULT, LANGUAGES
+from addin.publish.i18n.site_paths import folder
 from addin.reports.common import paired_rounds, standings_after
 from addin.reports.projected import Projections
 
@@ -73,12 +75,41 @@ def build_site(
     log: Sequence[tuple[str, str]] = (),
     states: Mapping[int, str] | None = None,
     projection: Projections | None = None,
+    languages: Sequence[str] = LANGUAGES,
 ) -> Site:
     """Every file of the site. ``log``: the Log's (level, message) lines, for the forced
     byes' reasons; ``states``: the round in play's report states by board, as the reports
     kept beside the workbook stand (``board_reports.desk_states``); ``projection``: the
-    projected AGA ratings the player pages and the standings page show (unofficial)."""
+    projected AGA ratings the player pages and the standings page show (unofficial);
+    ``languages``: the site's languages, English at its root and each other in a folder of
+    its own (``ko/index.html``: ``addin.publish.i18n.site_paths``)."""
     data = site_data(t, log, states, projection)
+    html: dict[str, str] = {}
+    for lang in dict.fromkeys((DEFAULT, *languages)):
+        pages_of = _pages(replace(data, lang=lang))
+        html.update((folder(lang) + name, text) for name, text in pages_of.items())
+    # The time stays ISO 8601 (2026-11-29 05:33) in every language: the pages' script
+    # writes the stamp file's time into the page as it polls (assets.page_stamp_script).
+    when = published.strftime("%Y-%m-%d %H:%M")
+    own = {name: page_stamp(text) for name, text in html.items()}
+    site = hashlib.sha256()
+    for name in sorted(own):
+        site.update(f"{name}\x00{own[name]}\x00".encode())
+    files = {
+        name: text.replace(pages.STAMP, own[name]).replace(pages.TIME, when).encode("utf-8")
+        for name, text in html.items()
+    }
+    files["site.css"] = assets.CSS.encode("utf-8")
+    files["site.js"] = assets.SCRIPT.encode("utf-8")
+    stamps = {
+        pages.stamp_file(name): assets.page_stamp_script(own[name], when).encode("utf-8")
+        for name in html
+    }
+    return Site(files, site.hexdigest()[:20], data.round, len(data.standings), stamps)
+
+
+def _pages(data: pages.SiteData) -> dict[str, str]:
+    """Every page of the site in ``data``'s language, by file name."""
     html = {
         "index.html": pages.pairings_page(data),
         "standings.html": pages.standings_page(data),
@@ -92,22 +123,7 @@ def build_site(
         html[pages.pairings_file(data, number)] = pages.pairings_page(data, number)
     for pid in sorted(data.records):
         html[pages.player_file(pid)] = pages.player_page(data, pid)
-    own = {name: page_stamp(text) for name, text in html.items()}
-    site = hashlib.sha256()
-    for name in sorted(own):
-        site.update(f"{name}\x00{own[name]}\x00".encode())
-    when = published.strftime("%Y-%m-%d %H:%M")
-    files = {
-        name: text.replace(pages.STAMP, own[name]).replace(pages.TIME, when).encode("utf-8")
-        for name, text in html.items()
-    }
-    files["site.css"] = assets.CSS.encode("utf-8")
-    files["site.js"] = assets.SCRIPT.encode("utf-8")
-    stamps = {
-        pages.stamp_file(name): assets.page_stamp_script(own[name], when).encode("utf-8")
-        for name in html
-    }
-    return Site(files, site.hexdigest()[:20], data.round, len(data.standings), stamps)
+    return html
 
 
 def page_stamp(text: str) -> str:

@@ -23,6 +23,7 @@ import tempfile
 from pathlib import Path
 
 from addin.publish import assets, pages
+from addin.publish.i18n.negotiate import LANGUAGES
 from addin.publish.site import STAMP_FILE, Site
 from addin.workbook.saving import default_mode, save_atomically
 
@@ -62,6 +63,10 @@ def is_interrupted_site(folder: Path) -> bool:
     marked = False
     site_files = False
     for entry in entries:
+        if entry.name in LANGUAGES and entry.is_dir() and not entry.is_symlink():
+            if not is_interrupted_site(entry):  # a language's pages (``ko/``), cut short too
+                return False
+            continue
         if not entry.is_file() or entry.is_symlink():
             return False
         if _OWN_TEMP.fullmatch(entry.name):
@@ -122,13 +127,17 @@ def write_site(folder: Path, site: Site) -> Path:
     check_folder(folder)
     folder.mkdir(exist_ok=True)
     for name, data in site.files.items():
+        if "/" in name:
+            (folder / name).parent.mkdir(exist_ok=True)  # a language's folder (``ko/``)
         _replace(folder / name, data)
     for name, data in site.page_stamps.items():
         _replace(folder / name, data)
     _save(folder / STAMP_FILE, site.stamp_file)
-    for old in folder.iterdir():
-        ours = old.name in site.files or old.name in site.page_stamps
-        stale = _PLAYER_PAGE.fullmatch(old.name) and not ours
-        if stale or _OWN_TEMP.fullmatch(old.name):
-            old.unlink(missing_ok=True)
+    for where in (folder, *(folder / lang for lang in LANGUAGES if (folder / lang).is_dir())):
+        for old in where.iterdir():
+            name = old.relative_to(folder).as_posix()
+            ours = name in site.files or name in site.page_stamps
+            stale = _PLAYER_PAGE.fullmatch(old.name) and not ours
+            if stale or _OWN_TEMP.fullmatch(old.name):
+                old.unlink(missing_ok=True)
     return folder
