@@ -141,15 +141,25 @@ def indexed(
     return index, problems
 
 
-_LOADED: dict[str, object] = {}
-"""The objects this process loaded, by key (a key names its content: the same key, the
-same object): the stations' writer looks members up for every registration it writes."""
+_LOADED: dict[tuple[str, int, int], object] = {}
+"""The objects this process loaded, by their entry (its path, inode and size: an entry
+written again is a new file, one damaged in place another size): the stations' writer
+looks members up for every registration it writes, and unpickles the index once."""
 LOADED_KEPT = 4
 
 
 def load(key: str) -> object | None:
-    """The object kept under ``key``, or None."""
-    found = _LOADED.get(key)
+    """The object kept under ``key``, or None. The folder's and the entry's checks are made
+    at every call (``_own_folder``, ``_kept_bytes``); only the unpickling is remembered."""
+    where = _own_folder(create=False)
+    if where is None:
+        return None
+    try:
+        info = (where / f"{key}.pickle").lstat()
+    except OSError:
+        return None
+    seen = (str(where / key), info.st_ino, info.st_size)
+    found = _LOADED.get(seen)
     if found is not None:
         return found
     kept = _kept_bytes(key)
@@ -161,7 +171,7 @@ def load(key: str) -> object | None:
         return None
     if len(_LOADED) >= LOADED_KEPT:
         _LOADED.clear()
-    _LOADED[key] = loaded
+    _LOADED[seen] = loaded
     return loaded
 
 
