@@ -335,7 +335,8 @@ def test_an_email_from_the_pre_registration_form_alone_is_not_a_membership_updat
     assert (
         "Membership records: 0 new registrations (temporary numbers), 3 membership updates "
         "(1 with a fee taken, 2 with contact details from the desk); 1 email from the "
-        "pre-registration form not sent (not news for the membership office)"
+        "pre-registration form not sent as membership updates (not news for the membership "
+        "office; the XML report still gives each player's email)"
     ) in said
 
 

@@ -214,3 +214,14 @@ def test_the_phone_reads_the_projection_at_360_by_740_and_passes_the_accessibili
             assert shown.count() == 1 and f"{want['after']:.2f}" in shown.inner_text()
     finally:
         context.close()
+
+
+def test_a_projection_past_the_top_of_the_rank_scale_still_has_its_change() -> None:
+    """A 9.1 who beats the field is projected past 11, where no rank is read: the change is
+    still the difference across the kyu/dan gap (standings and publish once stopped here)."""
+    from addin.reports.projected import ProjectedRating
+
+    strong = ProjectedRating(before=9.12, rating=11.80, sigma=0.5)
+    assert strong.change == pytest.approx((11.80 - 1.0) - (9.12 - 1.0))
+    across = ProjectedRating(before=-1.5, rating=1.5, sigma=0.5)
+    assert across.change == pytest.approx(1.0)

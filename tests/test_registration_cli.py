@@ -298,6 +298,20 @@ def test_register_a_name_without_a_comma_that_the_list_holds_is_refused_naming_t
     assert digest(book) == before
 
 
+@pytest.mark.parametrize("name", ["Janice Kim", "Kim, Janice"])
+def test_register_by_the_name_of_a_member_with_no_rank_names_the_member(
+    book: Path, name: str
+) -> None:
+    """The member is what is missing, not a rank: the refusal says who they are."""
+    (aga,) = members_named("Kim", "Janice")
+    before = digest(book)
+    refused = run("register", book, "--name", name)
+    assert refused.returncode == 1
+    assert f"AGA {aga} {BY_ID[aga].name}" in refused.stderr
+    assert "needs --rank" not in refused.stderr and "give their --rank" in refused.stderr
+    assert digest(book) == before
+
+
 def test_register_a_new_name_without_a_comma_warns_how_it_is_split(book: Path) -> None:
     assert not members_named("Quillfeather", "Zed")
     args: list[object] = ["register", book, "--name", "Zed Quillfeather", "--rank", "3k"]

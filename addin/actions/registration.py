@@ -171,6 +171,10 @@ def register(snapshot: Snapshot, params: RegisterParams) -> Change:
             )
     else:
         if not requested:
+            if members := index.by_name(str(name)):  # the member, not a rank, is missing
+                raise ActionError(
+                    listed_under(str(name), members, start, otherwise="give their --rank")
+                )
             raise ActionError("a player not in the list needs --rank (3k, 4d or a rating)")
         if not has_comma(str(name)) and (members := index.by_name(str(name))):
             raise ActionError(listed_under(str(name), members, start))

@@ -183,6 +183,7 @@ def summary(new: int, found: Mapping[PlayerId, Sequence[Reason]], left_out: int)
     if left_out:
         text += (
             f"; {left_out} email{'s' if left_out != 1 else ''} from the pre-registration form "
-            "not sent (not news for the membership office)"
+            "not sent as membership updates (not news for the membership office; the XML "
+            "report still gives each player's email)"
         )
     return text

@@ -234,15 +234,19 @@ def one_cell_name(family: str) -> list[RegistrationWarning]:
     return [RegistrationWarning(NO_COMMA, message)]
 
 
-def listed_under(name: str, matches: list[Member], day: date | None = None) -> str:
-    """A refusal for a new member whose name (typed without a comma) the list holds."""
+def listed_under(
+    name: str, matches: list[Member], day: date | None = None, *, otherwise: str = ""
+) -> str:
+    """A refusal for a new member whose name the list holds (typed without a comma, or
+    with no rank given); ``otherwise``: how to register a different player of that name."""
     if day is not None:
         matches = current_first(matches, day)
     who = "; ".join(describe(m, day) for m in matches)
     numbers = " or ".join(str(m.aga_id) for m in matches[:3])
+    otherwise = otherwise or 'write the name as "Family, Given"'
     return (
         f"{name.strip()} is in the TDListA: {who}. Register the member by AGA # ({numbers}); "
-        'a different player of that name: write the name as "Family, Given"'
+        f"a different player of that name: {otherwise}"
     )
 
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from addin.core.model import PlayerId, Tournament
-from addin.core.ratings import RatingError, rank_of, rating_gap
+from addin.core.ratings import RatingError, rank_of
 from addin.reports.builders import _report
 from addin.reports.common import alpha_key, name_of, rank_label, standings_after
 from addin.reports.model import Column, Format, Query, Report, show
@@ -44,7 +44,13 @@ class ProjectedRating:
         """Projected minus before, across the kyu/dan gap (1k to 1d is +1)."""
         if self.rating is None or self.before is None:
             return None
-        return rating_gap(self.rating, self.before)
+        return _closed(self.rating) - _closed(self.before)
+
+
+def _closed(rating: float) -> float:
+    """The rating with the -1..1 gap closed, unchecked: a projection may leave the scale a
+    rank reads (a 9.1 who beats the field goes past 11), as the AGA's own figures may."""
+    return rating - 1.0 if rating > 0 else rating + 1.0
 
 
 Projections = Mapping[PlayerId, ProjectedRating]
