@@ -22,7 +22,6 @@ or ``check`` fails.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import signal
@@ -264,10 +263,10 @@ def main(argv: list[str] | None = None) -> int:
             failures.append("the entry undo took back is still in the Log")
         failures += [f"lost {i}" for i in lost] + [f"doubled {i}" for i in doubled]
 
-        entries = json.loads((history / "journal.json").read_text(encoding="utf-8"))["entries"] \
-            if (history / "journal.json").is_file() else None  # fmt: skip
+        from addin.journal.store import Journal
+
+        count = len(Journal.load(book).entries)  # either format: the journal reads both
         size = folder_size(history)
-        count = len(entries) if entries is not None else "?"
         each = (size - journal_before) / max(1, len(written)) / 1e3
         print(f"journal: {size / 1e6:.1f} MB on disk for {count} entries "
               f"({each:.0f} KB an entry written)")  # fmt: skip

@@ -76,8 +76,8 @@ class GroupFile:
                 raise GroupUnsupported(f"{table.name}: its sheet was written by another table")
             data = self.base._reader.read_table(table)
             self._data[key] = data
-        if table.name == LOG.name and self._log_rows:
-            return _copied(self._with_log(data))
+        if table.name == LOG.name:  # read only through book.read_log, which changes nothing:
+            return self._with_log(data)  # its rows shared (it grows by every entry's lines)
         return _copied(data)
 
     def content_keys(self, table: Table) -> Iterator[str]:
