@@ -40,15 +40,13 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-TDLISTA = ROOT / "tests" / "data" / "tdlista" / "tdlista-snapshot.txt"
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from bench_stations import TDLISTA, csv_of, members, percentile, set_check_in  # noqa: E402
+
 EXPECTED = 80
 WALK_INS = 80
 UNDONE = 20
-
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))] if ordered else 0
 
 
 def cli(*args: object) -> tuple[int, str]:
@@ -66,39 +64,6 @@ def must(*args: object) -> str:
     if code != 0:
         raise SystemExit(f"{args[0]} failed ({code}): {said}")
     return said
-
-
-def members(count: int) -> list[tuple[int, str, str, float]]:
-    """(AGA #, family, given, rating) of the real list's rated members with plain names."""
-    from addin.formats.tdlista import parse_tdlista
-
-    found = [
-        (m.aga_id, m.family_name, m.given_name, m.rating)
-        for m in parse_tdlista(TDLISTA.read_bytes()).members
-        if m.rating is not None and m.given_name and m.family_name.isascii()
-        and m.given_name.isascii() and "," not in m.given_name
-    ]  # fmt: skip
-    random.Random(51).shuffle(found)
-    return found[:count]
-
-
-def csv_of(path: Path, people: list[tuple[int, str, str, float]]) -> Path:
-    def rank(rating: float) -> str:
-        return f"{int(rating)}d" if rating > 0 else f"{int(-rating)}k"
-
-    lines = ["Name,AGA #,Rank"] + [f'"{f}, {g}",{a},{rank(r)}' for a, f, g, r in people]
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return path
-
-
-def set_check_in(book: Path, value: str) -> None:
-    import openpyxl
-
-    wb = openpyxl.load_workbook(book)
-    for row in wb["Tournament"].iter_rows():
-        if row[0].value == "Check-in":
-            row[1].value = value
-    wb.save(book)
 
 
 def make_event(folder: Path, size: int) -> tuple[Path, list[list[object]]]:

@@ -459,8 +459,8 @@ def _record_before_replacing(
     """Everything that can fail first, then the save: the entry is written while the new
     file waits beside the workbook, so a journal that cannot be written refuses the action
     before the workbook is replaced and before the backups roll (they stay as they were)."""
-    written: list[Path] = []
-    """The files kept for the "after" state."""
+    written: list[Path] = [*wrote]
+    """The files kept for the state before, and (by ``ready``) for the state after."""
     entries: list[Entry] = []
 
     def ready(new_file: Path) -> None:
@@ -470,18 +470,30 @@ def _record_before_replacing(
         journal.append(entry)
         entries.append(entry)
 
+    _save_while_new_file_waits(journal, save, ready, lambda: bool(entries), written)
+    return entries[0]
+
+
+def _save_while_new_file_waits(
+    journal: Journal,
+    save: Callable[..., None],
+    ready: Callable[[Path], None],
+    appended: Callable[[], bool],
+    written: list[Path],
+) -> None:
+    """``save(ready=ready)``; when it fails, the entries ``ready`` appended go again (the new
+    file was not swapped in: ``appended()`` says whether it got that far) and so do the
+    files kept for them (``written``, which ``ready`` may still grow)."""
     try:
         save(ready=ready)
     except BaseException:
-        if entries:  # the new file was not swapped in: the entry goes again
+        if appended():
             with contextlib.suppress(OSError, JournalError):
                 journal.take_back_last()
         journal.drop_state(written)
-        journal.drop_state(wrote)
         if not journal.entries:
             journal.tidy()
         raise
-    return entries[0]
 
 
 def put_back(book: Path, data: bytes | None) -> None:
@@ -553,14 +565,5 @@ def record_group(book: Path, steps: list[Step], save: Callable[..., None]) -> li
         journal.append_all(made)
         appended.append(True)
 
-    try:
-        save(ready=ready)
-    except BaseException:
-        if appended:  # the new file was not swapped in: the entries go again
-            with contextlib.suppress(OSError, JournalError):
-                journal.take_back_last()
-        journal.drop_state(written)
-        if not journal.entries:
-            journal.tidy()
-        raise
+    _save_while_new_file_waits(journal, save, ready, lambda: bool(appended), written)
     return made
